@@ -1,0 +1,140 @@
+//! Diagnostics: the table of codes (one row per code, with its long
+//! explanation for `syclify explain`), and the diagnostic value itself.
+
+use serde::Serialize;
+use std::ops::Range;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Done, for the record (e.g. `__launch_bounds__` dropped).
+    Note,
+    /// Migrated, but a human should check an assumption, or left as is.
+    Warning,
+    /// The output will not build or not behave like the original here.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One row of the code table.
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+    pub explanation: &'static str,
+}
+
+macro_rules! codes {
+    ($($id:ident = $code:literal, $name:literal, $sev:ident, $summary:literal, $expl:literal;)*) => {
+        /// Every diagnostic code syclify can emit.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($id,)* }
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$id,)*];
+            pub fn info(self) -> CodeInfo {
+                match self {
+                    $(Code::$id => CodeInfo { code: $code, name: $name, severity: Severity::$sev, summary: $summary, explanation: $expl },)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    SyntaxError = "SY0001", "syntax-error", Warning,
+        "a region could not be parsed and was left as is",
+        "The CUDA grammar could not parse this region (tree-sitter produced an ERROR node).\nsyclify leaves such a region byte-for-byte as it was and goes on with the rest of the\nfile; the region still needs a human. Common causes: an `#if` that splits a declaration\n(move the conditional outside the declaration or duplicate the declaration in each\nbranch), or a macro that expands to syntax the grammar cannot see.";
+    UnreadableFile = "SY0002", "unreadable-file", Error,
+        "the file could not be read",
+        "The file could not be opened or read (a broken link, missing permission, an I/O error).\nIt is not migrated; every other file still is, and the run exits with code 1.";
+    NotText = "SY0003", "not-text", Error,
+        "the file is not UTF-8 text",
+        "The file is binary (contains NUL bytes) or is not valid UTF-8. syclify only rewrites\nUTF-8 text; convert the file (e.g. `iconv -f latin1 -t utf-8`) and run again. It is not\nmigrated; every other file still is, and the run exits with code 1.";
+    EditConflict = "SY0009", "edit-conflict", Error,
+        "two rewrites overlapped and one could not be applied",
+        "Two rules produced edits whose ranges overlap in a way that cannot be composed.\nThe first edit was applied and the second was not; this is a bug in syclify, please\nreport it with the input. The region needs a human.";
+    LaunchBoundsDropped = "SY0101", "launch-bounds-dropped", Note,
+        "`__launch_bounds__` was removed",
+        "`__launch_bounds__(maxThreads, minBlocks)` is an occupancy hint for the CUDA compiler.\nSYCL 2020 has no portable equivalent: `reqd_work_group_size` would *require* one exact\nsize (a different meaning) and `max_work_group_size` is a DPC++ extension that\nAdaptiveCpp does not accept. syclify removes the hint; the kernel still runs with any\nwork-group size up to the device limit.";
+    CudaArchVersion = "SY0102", "cuda-arch-version", Warning,
+        "a `__CUDA_ARCH__` version test was replaced by a device-compilation test",
+        "`__CUDA_ARCH__` both says \"compiling for the device\" and gives the compute capability.\nSYCL's `__SYCL_DEVICE_ONLY__` only says the former, so a comparison such as\n`__CUDA_ARCH__ >= 700` is replaced by `defined(__SYCL_DEVICE_ONLY__)`: the branch is\nassumed to hold on every SYCL device. Check that the code in it is valid for your targets.";
+    QualifierMacro = "SY0103", "qualifier-macro", Note,
+        "a macro that expands to CUDA qualifiers was emptied",
+        "A macro whose body only holds CUDA execution-space qualifiers (e.g.\n`#define HD __host__ __device__`) is rewritten to expand to nothing (or to `inline`\nfor `__forceinline__`), so every use of it keeps compiling under SYCL.";
+    GlobalVariableNotMigrated = "SY0104", "device-global-variable", Error,
+        "a `__constant__`/`__device__`/`__managed__` variable was left as is",
+        "Device global variables become helper-owned device allocations passed into kernels;\nthat migration is not implemented yet. The qualifier was removed so the declaration is an\nordinary host variable, which kernels can NOT read: the variable and its uses need a human.";
+    ExtendedLambda = "SY0105", "device-lambda", Note,
+        "`__device__` was removed from a lambda",
+        "An extended `__device__` lambda is an ordinary lambda in SYCL: device code is whatever\nis called from a kernel. The qualifier was removed.";
+    UnknownKernel = "SY0201", "unknown-kernel", Warning,
+        "the launched kernel is not defined in the migrated sources",
+        "syclify could not find the definition of the launched kernel among the migrated files,\nso it cannot know whether the kernel uses `__shared__` memory or needs other extra\nparameters. The launch was migrated assuming it needs none; check the kernel's signature.";
+    LocalMemoryUnresolved = "SY0202", "local-memory-unresolved", Error,
+        "the size or type of a `__shared__` array cannot be written at the launch",
+        "Static `__shared__` arrays become work-group local memory allocated in the command group\nof each launch, so their element type and sizes must be expressible there. This array\ndepends on template parameters (or names) that the launch does not give, e.g. a kernel\nlaunched without explicit template arguments, or a kernel launched through a macro\nparameter. Give the template arguments at the launch, or allocate the local memory by hand.";
+    DynamicLocalMemoryWithoutSize = "SY0203", "dynamic-local-memory-without-size", Warning,
+        "the kernel uses `extern __shared__` memory but the launch gives no size",
+        "A kernel that declares `extern __shared__` arrays gets its dynamic shared memory size\nfrom the third launch argument. This launch has none, so the local buffer has size 0,\nexactly as in CUDA; any access to it is out of bounds.";
+    MacroLaunchKernel = "SY0204", "macro-launch-kernel", Note,
+        "a launch inside a macro names its kernel through a macro parameter",
+        "The kernel of this launch is a macro parameter, so syclify migrated the launch for a\nkernel that needs no local memory. The kernels passed to this macro in the migrated\nsources were checked; any other use must pass a kernel without `__shared__` memory.";
+    BareBuiltin = "SY0301", "bare-builtin", Warning,
+        "a thread builtin is used as a whole value",
+        "`threadIdx`, `blockIdx`, `blockDim` and `gridDim` are migrated member by member\n(`threadIdx.x` → `item.get_local_id(2)`). A use of the whole value (e.g. `dim3 t =\nthreadIdx;`) has no direct SYCL equivalent and was left as is.";
+    BuiltinOutsideDeviceCode = "SY0302", "builtin-outside-device-code", Warning,
+        "a thread builtin is used outside any function",
+        "The builtin is used where no `sycl::nd_item` can be passed (outside a function body,\nor in a macro that is not used from device code). It was left as is.";
+    UnsupportedApi = "SY0401", "unsupported-api", Warning,
+        "a CUDA runtime API call is not migrated and was left as is",
+        "syclify has no mapping for this CUDA API yet. The call was left unchanged and a comment\nwas added next to it. You can add a mapping with `--rule-file`.";
+    UnsupportedHeader = "SY0402", "unsupported-header", Warning,
+        "a CUDA library header is not migrated",
+        "The include names a CUDA library header (cuBLAS, Thrust, CUB, cooperative groups, ...)\nthat syclify does not migrate yet. The include was left as is; the code using that\nlibrary needs a human (or a `--rule-file` mapping).";
+    UnknownDim3Form = "SY0501", "dim3-form", Warning,
+        "a `dim3` initialisation was not recognised",
+        "`dim3(x, y, z)` becomes `sycl::range<3>(z, y, x)`; this form could not be reordered\nsafely and was left as is.";
+}
+
+impl Code {
+    pub fn code(self) -> &'static str {
+        self.info().code
+    }
+    pub fn from_str(s: &str) -> Option<Code> {
+        let s = s.trim().to_ascii_uppercase();
+        Code::ALL.iter().copied().find(|c| c.info().code == s || c.info().name.eq_ignore_ascii_case(&s))
+    }
+}
+
+/// One diagnostic, located in a file.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// Byte range in the original file.
+    pub range: Range<usize>,
+    /// Which rule produced it.
+    pub rule: &'static str,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, range: Range<usize>, rule: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { code, severity: code.info().severity, message: message.into(), range, rule }
+    }
+    /// Whether a comment is left in the migrated code next to it.
+    pub fn needs_human(&self) -> bool {
+        self.severity >= Severity::Warning
+    }
+}

@@ -1,0 +1,37 @@
+//! Emit: writes the migrated tree under the out-root (atomically, file by
+//! file), the helper header, and nothing else.
+
+use crate::project::Migration;
+use std::io::Write;
+use std::path::Path;
+
+/// The helper header shipped with migrated code.
+pub const HELPER_HEADER: &str = include_str!("../runtime-headers/syclify/syclify.hpp");
+pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
+
+/// Writes `text` to `path` through a temporary file in the same directory.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Writes every output file; returns `(relative path, error)` for the ones that failed.
+pub fn emit(m: &Migration) -> Vec<(String, String)> {
+    let mut failures = Vec::new();
+    for f in &m.files {
+        let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) else { continue };
+        let path = m.out_root.join(out_rel);
+        debug_assert!(path.starts_with(&m.out_root));
+        if let Err(e) = write_atomic(&path, text) {
+            failures.push((out_rel.clone(), e.to_string()));
+        }
+    }
+    if let Err(e) = write_atomic(&m.out_root.join(HELPER_HEADER_REL), HELPER_HEADER) {
+        failures.push((HELPER_HEADER_REL.to_string(), e.to_string()));
+    }
+    failures
+}

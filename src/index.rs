@@ -1,0 +1,468 @@
+//! The project index: facts gathered from every file before any rewrite.
+//!
+//! - kernels (`__global__`) and device functions, with their template
+//!   parameters and how many parameters are required (no default);
+//! - which functions use thread builtins, barriers or `warpSize` directly;
+//! - the static `__shared__` arrays each function declares and whether it
+//!   declares `extern __shared__` arrays;
+//! - the call graph (callees by name, in call order);
+//! - macros: those that stand for qualifiers, and those whose body uses thread
+//!   builtins (a function using such a macro uses builtins).
+//!
+//! From these, [`ProjectIndex::needs`] gives every function's transitive
+//! needs: the `nd_item`, the local-memory arrays of itself and of its callees,
+//! and the dynamic local buffer. Functions are keyed by their unqualified name:
+//! overloads and templates of one name share one entry (their facts are
+//! merged), which is conservative: an overload that needs nothing still gets
+//! the extra parameters, and so do its call sites, so the output stays
+//! consistent.
+
+use crate::mask::{Mask, MaskKind};
+use crate::syntax::{self, callee_name, declarator_name, descendants, text};
+use std::collections::{BTreeMap, BTreeSet};
+use tree_sitter::Node;
+
+pub const BUILTIN_VARS: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
+pub const BARRIERS: &[&str] = &["__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"];
+
+/// Facts from a pre-scan of every file's text, needed before parsing.
+#[derive(Debug, Default, Clone)]
+pub struct MacroTable {
+    /// `#define HD __host__ __device__` → HD: [__host__, __device__]
+    pub qualifier: BTreeMap<String, Vec<String>>,
+    /// Macros whose body uses thread builtins, barriers or warpSize.
+    pub builtin_users: BTreeSet<String>,
+}
+
+impl MacroTable {
+    pub fn scan(&mut self, text: &str) {
+        self.qualifier.extend(crate::mask::find_qualifier_macros(text));
+        for (name, body) in macro_definitions(text) {
+            if BUILTIN_VARS.iter().chain(BARRIERS).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
+                self.builtin_users.insert(name);
+            }
+        }
+    }
+}
+
+/// `(name, body)` of every `#define`, with continuations joined.
+fn macro_definitions(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
+        let mut full = rest.to_string();
+        let mut cur = line;
+        while cur.ends_with('\\') {
+            full.pop();
+            match lines.next() {
+                Some(next) => {
+                    full.push(' ');
+                    full.push_str(next);
+                    cur = next;
+                }
+                None => break,
+            }
+        }
+        let rest = full.trim_start();
+        let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        if n > 0 {
+            out.push((rest[..n].to_string(), rest[n..].to_string()));
+        }
+    }
+    out
+}
+
+/// A static `__shared__` variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedArray {
+    pub owner: String,
+    pub name: String,
+    /// Element type as written, with cv-qualifiers other than `__shared__`.
+    pub elem_type: String,
+    /// Dimension expressions as written, outermost first; empty for a scalar.
+    pub dims: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct FunctionFacts {
+    pub name: String,
+    pub is_kernel: bool,
+    pub is_device: bool,
+    pub is_host: bool,
+    pub template_params: Vec<String>,
+    /// Parameters without a default argument: extra parameters go here.
+    pub required_params: usize,
+    pub has_definition: bool,
+    pub uses_item: bool,
+    pub uses_warp: bool,
+    pub static_shared: Vec<SharedArray>,
+    pub uses_extern_shared: bool,
+    pub callees: Vec<String>,
+    /// File (relative path) of the definition, for diagnostics.
+    pub file: String,
+}
+
+impl FunctionFacts {
+    fn merge(&mut self, o: FunctionFacts) {
+        self.is_kernel |= o.is_kernel;
+        self.is_device |= o.is_device;
+        self.is_host |= o.is_host;
+        if self.template_params.is_empty() {
+            self.template_params = o.template_params;
+        }
+        self.required_params = self.required_params.min(o.required_params);
+        if o.has_definition && !self.has_definition {
+            self.file = o.file;
+        }
+        self.has_definition |= o.has_definition;
+        self.uses_item |= o.uses_item;
+        self.uses_warp |= o.uses_warp;
+        for s in o.static_shared {
+            if !self.static_shared.iter().any(|x| x.name == s.name) {
+                self.static_shared.push(s);
+            }
+        }
+        self.uses_extern_shared |= o.uses_extern_shared;
+        for c in o.callees {
+            if !self.callees.contains(&c) {
+                self.callees.push(c);
+            }
+        }
+    }
+}
+
+/// A local-memory array a function needs, identified by the function that declares it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LocalRef {
+    pub owner: String,
+    pub name: String,
+}
+
+impl LocalRef {
+    /// The parameter name of this array inside `function`.
+    pub fn param_name(&self, function: &str) -> String {
+        if self.owner == function { self.name.clone() } else { format!("{}_{}", self.owner, self.name) }
+    }
+}
+
+/// What a function needs passed in, directly or through its callees.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Needs {
+    pub item: bool,
+    pub warp: bool,
+    pub locals: Vec<LocalRef>,
+    pub dynamic_local: bool,
+}
+
+impl Needs {
+    pub fn any(&self) -> bool {
+        self.item || !self.locals.is_empty() || self.dynamic_local
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct ProjectIndex {
+    pub functions: BTreeMap<String, FunctionFacts>,
+    pub needs: BTreeMap<String, Needs>,
+    pub macros: MacroTable,
+}
+
+impl ProjectIndex {
+    pub fn build(files: Vec<Vec<FunctionFacts>>, macros: MacroTable) -> Self {
+        let mut functions: BTreeMap<String, FunctionFacts> = BTreeMap::new();
+        for f in files.into_iter().flatten() {
+            match functions.get_mut(&f.name) {
+                Some(existing) => existing.merge(f),
+                None => {
+                    functions.insert(f.name.clone(), f);
+                }
+            }
+        }
+        let mut idx = ProjectIndex { functions, needs: BTreeMap::new(), macros };
+        let names: Vec<String> = idx.functions.keys().cloned().collect();
+        for n in names {
+            let mut visiting = BTreeSet::new();
+            idx.compute_needs(&n, &mut visiting);
+        }
+        idx
+    }
+
+    fn compute_needs(&mut self, name: &str, visiting: &mut BTreeSet<String>) -> Needs {
+        if let Some(n) = self.needs.get(name) {
+            return n.clone();
+        }
+        let Some(f) = self.functions.get(name).cloned() else { return Needs::default() };
+        if !visiting.insert(name.to_string()) {
+            // recursion: the cycle's own facts are merged when the first member completes
+            return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared };
+        }
+        let mut needs = Needs {
+            item: f.uses_item || f.is_kernel,
+            warp: f.uses_warp,
+            locals: f.static_shared.iter().map(|s| LocalRef { owner: f.name.clone(), name: s.name.clone() }).collect(),
+            dynamic_local: f.uses_extern_shared,
+        };
+        for c in &f.callees {
+            if c == name || !self.functions.contains_key(c) {
+                continue;
+            }
+            let cn = self.compute_needs(c, visiting);
+            // a kernel calling a kernel is not a device call (dynamic parallelism is not migrated)
+            if self.functions[c].is_kernel {
+                continue;
+            }
+            needs.item |= cn.item;
+            needs.warp |= cn.warp;
+            needs.dynamic_local |= cn.dynamic_local;
+            for l in cn.locals {
+                if !needs.locals.contains(&l) {
+                    needs.locals.push(l);
+                }
+            }
+        }
+        visiting.remove(name);
+        self.needs.insert(name.to_string(), needs.clone());
+        needs
+    }
+
+    pub fn needs_of(&self, name: &str) -> Option<&Needs> {
+        self.needs.get(name).filter(|n| n.any())
+    }
+
+    pub fn shared_array(&self, r: &LocalRef) -> Option<&SharedArray> {
+        self.functions.get(&r.owner)?.static_shared.iter().find(|s| s.name == r.name)
+    }
+
+    pub fn is_kernel(&self, name: &str) -> bool {
+        self.functions.get(name).is_some_and(|f| f.is_kernel)
+    }
+}
+
+/// CUDA qualifiers written on a function (as tokens or through a qualifier macro).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Qualifiers {
+    pub global: bool,
+    pub device: bool,
+    pub host: bool,
+}
+
+pub fn qualifiers_of(decl: Node, masks: &[Mask], macros: &MacroTable) -> Qualifiers {
+    let mut q = Qualifiers::default();
+    let end = decl.child_by_field_name("declarator").map(|d| d.start_byte()).unwrap_or(decl.end_byte());
+    for c in syntax::children(decl) {
+        if c.start_byte() >= end {
+            break;
+        }
+        match c.kind() {
+            "__global__" => q.global = true,
+            "__device__" => q.device = true,
+            "__host__" => q.host = true,
+            _ => {}
+        }
+    }
+    for m in masks {
+        if m.range.start >= decl.start_byte() && m.range.end <= end {
+            if let MaskKind::QualifierMacro(name) = &m.kind {
+                for w in macros.qualifier.get(name).into_iter().flatten() {
+                    match w.as_str() {
+                        "__global__" => q.global = true,
+                        "__device__" => q.device = true,
+                        "__host__" => q.host = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    q
+}
+
+/// Template parameter names of the template_declaration directly around `n`.
+pub fn template_params(n: Node, src: &str) -> Vec<String> {
+    let Some(p) = n.parent().filter(|p| p.kind() == "template_declaration") else { return vec![] };
+    let Some(list) = p.child_by_field_name("parameters") else { return vec![] };
+    let mut out = Vec::new();
+    for param in syntax::named_children(list) {
+        let name = match param.kind() {
+            "type_parameter_declaration" | "variadic_type_parameter_declaration" => {
+                syntax::named_children(param).into_iter().rev().find(|c| c.kind() == "type_identifier").map(|c| text(c, src).to_string())
+            }
+            "optional_type_parameter_declaration" => param.child_by_field_name("name").map(|c| text(c, src).to_string()),
+            "parameter_declaration" | "optional_parameter_declaration" | "variadic_parameter_declaration" => {
+                param.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)).map(|(_, s)| s.to_string())
+            }
+            _ => None,
+        };
+        out.extend(name);
+    }
+    out
+}
+
+/// Number of parameters without a default argument (extra parameters are
+/// inserted there, so that defaulted parameters keep working).
+pub fn required_params(fdecl: Node, src: &str) -> usize {
+    let Some(list) = fdecl.child_by_field_name("parameters") else { return 0 };
+    let params: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
+    if params.len() == 1 && params[0].child_by_field_name("declarator").is_none() && params[0].child_by_field_name("type").is_some_and(|t| text(t, src) == "void") {
+        return 0;
+    }
+    params.iter().take_while(|p| p.kind() == "parameter_declaration").count()
+}
+
+/// Is this declaration a `__shared__` one? Returns whether it is `extern`.
+pub fn shared_declaration(decl: Node, src: &str) -> Option<bool> {
+    let mut shared = false;
+    let mut ext = false;
+    for c in syntax::children(decl) {
+        match c.kind() {
+            "type_qualifier" if text(c, src) == "__shared__" => shared = true,
+            "storage_class_specifier" if text(c, src) == "extern" => ext = true,
+            _ => {}
+        }
+    }
+    shared.then_some(ext)
+}
+
+/// Element type and dimensions of one declarator of a `__shared__` declaration.
+pub fn shared_declarator(decl: Node, d: Node, src: &str) -> Option<(String, String, Vec<String>)> {
+    let mut quals = Vec::new();
+    for c in syntax::children(decl) {
+        if c.kind() == "type_qualifier" && text(c, src) != "__shared__" {
+            quals.push(text(c, src).to_string());
+        }
+    }
+    let ty = decl.child_by_field_name("type")?;
+    let mut elem = quals.join(" ");
+    if !elem.is_empty() {
+        elem.push(' ');
+    }
+    elem.push_str(text(ty, src));
+    let mut d = d;
+    if d.kind() == "init_declarator" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    let mut dims = Vec::new();
+    let mut pointer = String::new();
+    loop {
+        match d.kind() {
+            "array_declarator" => {
+                dims.push(d.child_by_field_name("size").map(|s| text(s, src).to_string()).unwrap_or_default());
+                d = d.child_by_field_name("declarator")?;
+            }
+            "pointer_declarator" => {
+                pointer.push('*');
+                d = d.child_by_field_name("declarator")?;
+            }
+            "identifier" => break,
+            _ => return None,
+        }
+    }
+    dims.reverse();
+    if !pointer.is_empty() {
+        elem.push(' ');
+        elem.push_str(&pointer);
+    }
+    Some((text(d, src).to_string(), elem, dims))
+}
+
+/// Gathers the function facts of one file.
+pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
+    let mut out = Vec::new();
+    for n in descendants(root) {
+        match n.kind() {
+            "function_definition" => {
+                if let Some(f) = function_facts(n, src, rel, masks, macros) {
+                    out.push(f);
+                }
+            }
+            "declaration" | "field_declaration" => {
+                // prototypes: `__global__ void k(float *);`
+                let Some(d) = n.child_by_field_name("declarator") else { continue };
+                let Some(fd) = syntax::function_declarator(d) else { continue };
+                let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|x| declarator_name(x, src)) else { continue };
+                let q = qualifiers_of(n, masks, macros);
+                if !(q.global || q.device) {
+                    continue;
+                }
+                out.push(FunctionFacts {
+                    name: name.to_string(),
+                    is_kernel: q.global,
+                    is_device: q.device,
+                    is_host: q.host,
+                    template_params: template_params(n, src),
+                    required_params: required_params(fd, src),
+                    file: rel.to_string(),
+                    ..Default::default()
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Option<FunctionFacts> {
+    let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
+    let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
+    let q = qualifiers_of(def, masks, macros);
+    let mut f = FunctionFacts {
+        name: name.to_string(),
+        is_kernel: q.global,
+        is_device: q.device,
+        is_host: q.host,
+        template_params: template_params(def, src),
+        required_params: required_params(fd, src),
+        has_definition: true,
+        file: rel.to_string(),
+        ..Default::default()
+    };
+    let Some(body) = def.child_by_field_name("body") else { return Some(f) };
+    for n in descendants(body) {
+        match n.kind() {
+            "field_expression" => {
+                if let Some(a) = n.child_by_field_name("argument") {
+                    if a.kind() == "identifier" && BUILTIN_VARS.contains(&text(a, src)) {
+                        f.uses_item = true;
+                    }
+                }
+            }
+            "identifier" => {
+                let t = text(n, src);
+                if t == "warpSize" {
+                    f.uses_item = true;
+                    f.uses_warp = true;
+                } else if macros.builtin_users.contains(t) {
+                    f.uses_item = true;
+                }
+            }
+            "call_expression" => {
+                if let Some((_, callee)) = callee_name(n, src) {
+                    if BARRIERS.contains(&callee) {
+                        f.uses_item = true;
+                    } else if !f.callees.iter().any(|c| c == callee) {
+                        f.callees.push(callee.to_string());
+                    }
+                }
+            }
+            "declaration" => {
+                if let Some(is_extern) = shared_declaration(n, src) {
+                    if is_extern {
+                        f.uses_extern_shared = true;
+                        continue;
+                    }
+                    let mut c = n.walk();
+                    for d in n.children_by_field_name("declarator", &mut c) {
+                        if let Some((vname, elem, dims)) = shared_declarator(n, d, src) {
+                            f.static_shared.push(SharedArray { owner: f.name.clone(), name: vname, elem_type: elem, dims });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(f)
+}

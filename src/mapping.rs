@@ -1,0 +1,164 @@
+//! Mapping rules as data: CUDA API → template, type → type, enumerator →
+//! value, header → header. The built-in tables (`rules/*.yaml`) are embedded
+//! in the binary; users add or override entries with `--rule-file`.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionRule {
+    pub cuda: String,
+    /// Template used when the call's value is not used.
+    #[serde(default)]
+    pub statement: Option<String>,
+    /// Template used when the value is used (returns an error code).
+    #[serde(default)]
+    pub expression: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRule {
+    pub cuda: String,
+    pub sycl: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleFile {
+    #[serde(default)]
+    pub functions: Vec<FunctionRule>,
+    #[serde(default)]
+    pub types: Vec<NameRule>,
+    #[serde(default)]
+    pub enums: Vec<NameRule>,
+    #[serde(default)]
+    pub headers: Vec<NameRule>,
+}
+
+/// The merged tables.
+#[derive(Debug, Clone, Default)]
+pub struct Mappings {
+    pub functions: BTreeMap<String, FunctionRule>,
+    pub types: BTreeMap<String, String>,
+    pub enums: BTreeMap<String, String>,
+    pub headers: BTreeMap<String, String>,
+}
+
+const BUILTIN: &[(&str, &str)] = &[("rules/runtime_api.yaml", include_str!("../rules/runtime_api.yaml"))];
+
+impl Mappings {
+    /// The built-in tables.
+    pub fn builtin() -> Self {
+        let mut m = Mappings::default();
+        for (name, text) in BUILTIN {
+            let file = parse(text, name).unwrap_or_else(|e| panic!("built-in rule file is valid: {e}"));
+            m.add(file);
+        }
+        m
+    }
+
+    /// Adds (or overrides) entries from a rule file.
+    pub fn add(&mut self, f: RuleFile) {
+        for r in f.functions {
+            self.functions.insert(r.cuda.clone(), r);
+        }
+        for r in f.types {
+            self.types.insert(r.cuda, r.sycl);
+        }
+        for r in f.enums {
+            self.enums.insert(r.cuda, r.sycl);
+        }
+        for r in f.headers {
+            self.headers.insert(r.cuda, r.sycl);
+        }
+    }
+
+    pub fn load_file(&mut self, path: &Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let f = parse(&text, &path.display().to_string())?;
+        self.add(f);
+        Ok(())
+    }
+}
+
+fn parse(text: &str, name: &str) -> Result<RuleFile, String> {
+    let f: RuleFile = serde_saphyr::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+    for r in &f.functions {
+        if r.statement.is_none() && r.expression.is_none() {
+            return Err(format!("{name}: function `{}` needs a `statement` or an `expression` template", r.cuda));
+        }
+        for t in r.statement.iter().chain(&r.expression) {
+            check_template(t).map_err(|e| format!("{name}: function `{}`: {e}", r.cuda))?;
+        }
+    }
+    Ok(f)
+}
+
+/// A piece of a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePiece {
+    Text(String),
+    Arg(usize),
+    Deref(usize),
+    Queue,
+}
+
+pub fn parse_template(t: &str) -> Result<Vec<TemplatePiece>, String> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            out.push(TemplatePiece::Text(rest[..open].to_string()));
+        }
+        let close = rest[open..].find('}').ok_or_else(|| format!("unclosed `{{` in template `{t}`"))? + open;
+        let name = &rest[open + 1..close];
+        let piece = if name == "queue" {
+            TemplatePiece::Queue
+        } else if let Some(n) = name.strip_prefix('*') {
+            TemplatePiece::Deref(n.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
+        } else {
+            TemplatePiece::Arg(name.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
+        };
+        out.push(piece);
+        rest = &rest[close + 1..];
+    }
+    if !rest.is_empty() {
+        out.push(TemplatePiece::Text(rest.to_string()));
+    }
+    Ok(out)
+}
+
+fn check_template(t: &str) -> Result<(), String> {
+    parse_template(t).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_tables_load() {
+        let m = Mappings::builtin();
+        assert!(m.functions.contains_key("cudaMalloc"));
+        assert_eq!(m.types["cudaError_t"], "syclify::error_t");
+    }
+
+    #[test]
+    fn malformed_rule_file_names_the_line() {
+        let err = parse("functions:\n  - cuda: cudaFoo\n    statment: x\n", "user.yaml").unwrap_err();
+        assert!(err.contains("user.yaml"), "{err}");
+        assert!(err.contains("line 3") || err.contains("3:"), "{err}");
+    }
+
+    #[test]
+    fn templates_parse_placeholders() {
+        assert_eq!(
+            parse_template("{*0} = f({1}, {queue})").unwrap(),
+            vec![TemplatePiece::Deref(0), TemplatePiece::Text(" = f(".into()), TemplatePiece::Arg(1), TemplatePiece::Text(", ".into()), TemplatePiece::Queue, TemplatePiece::Text(")".into())]
+        );
+        assert!(parse_template("{x}").is_err());
+    }
+}

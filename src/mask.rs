@@ -1,0 +1,241 @@
+//! Pre-parse masking for the constructs tree-sitter-cuda cannot parse.
+//!
+//! The grammar fails on `__align__(n)`, on `__device__`/`__host__` after a
+//! lambda introducer, and on macros used as specifiers (`#define HD __host__
+//! __device__` then `HD int f()`). Before parsing, these tokens are replaced
+//! by spaces *of the same length* in a copy of the text, so every byte offset
+//! of the tree is an offset of the original text; each masked range is kept
+//! as a [`Mask`] for the rules to rewrite (`alignas(n)`, removal) or to read
+//! (which qualifiers a macro stood for).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MaskKind {
+    /// `__align__(N)`; holds the text of `N`.
+    Align(String),
+    /// `__device__`/`__host__` written after a lambda introducer.
+    LambdaQualifier,
+    /// A use of a macro that expands to CUDA qualifiers; holds the macro name.
+    QualifierMacro(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Mask {
+    pub range: Range<usize>,
+    pub kind: MaskKind,
+}
+
+/// CUDA qualifier words a "qualifier macro" may consist of.
+const QUALIFIER_WORDS: &[&str] = &[
+    "__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static",
+];
+const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__"];
+
+/// Finds object-like macros whose body is only qualifier words, at least one
+/// of them a CUDA one: `#define HD __host__ __device__`. Returns name → words.
+pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for line in logical_lines(text) {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else { continue };
+        let rest = rest.trim_start();
+        let Some(rest) = rest.strip_prefix("define") else { continue };
+        if !rest.starts_with([' ', '\t']) {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let (name, body) = rest.split_at(name_len);
+        if name.is_empty() || body.starts_with('(') {
+            continue;
+        }
+        let words: Vec<&str> = body.split_whitespace().collect();
+        if !words.is_empty()
+            && words.iter().all(|w| QUALIFIER_WORDS.contains(w))
+            && words.iter().any(|w| CUDA_QUALIFIERS.contains(w))
+        {
+            out.insert(name.to_string(), words.iter().map(|w| w.to_string()).collect());
+        }
+    }
+    out
+}
+
+/// Lines joined across backslash-newline continuations.
+fn logical_lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in text.lines() {
+        if let Some(stripped) = line.strip_suffix('\\') {
+            cur.push_str(stripped);
+            cur.push(' ');
+        } else {
+            cur.push_str(line);
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Returns the masked copy of `text` and the masks applied.
+pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (String, Vec<Mask>) {
+    let b = text.as_bytes();
+    let mut masks = Vec::new();
+    let mut i = 0;
+    let mut line_start = true; // only whitespace seen since the last newline
+    let mut in_directive = false;
+    let mut last_sig: u8 = 0; // last significant (non-space) byte outside comments
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                if !(i > 0 && b[i - 1] == b'\\') && !(i > 1 && b[i - 1] == b'\r' && b[i - 2] == b'\\') {
+                    in_directive = false;
+                }
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i = (i + 2).min(b.len());
+                continue;
+            }
+            b'#' if line_start => {
+                in_directive = true;
+            }
+            b'"' | b'\'' => {
+                // raw string literal R"delim( ... )delim"
+                if c == b'"' && i > 0 && b[i - 1] == b'R' {
+                    let open = text[i + 1..].find('(').map(|p| i + 1 + p);
+                    if let Some(open) = open {
+                        let delim = &text[i + 1..open];
+                        let close = format!("){delim}\"");
+                        i = text[open..].find(&close).map(|p| open + p + close.len()).unwrap_or(b.len());
+                        last_sig = b'"';
+                        line_start = false;
+                        continue;
+                    }
+                }
+                i += 1;
+                while i < b.len() && b[i] != c && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+                last_sig = c;
+                line_start = false;
+                continue;
+            }
+            _ => {}
+        }
+        line_start = false;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            if !in_directive {
+                if word == "__align__" {
+                    if let Some((args, end)) = paren_group(text, i) {
+                        masks.push(Mask { range: start..end, kind: MaskKind::Align(args.trim().to_string()) });
+                        i = end;
+                    }
+                } else if (word == "__device__" || word == "__host__") && last_sig == b']' {
+                    masks.push(Mask { range: start..i, kind: MaskKind::LambdaQualifier });
+                    // keep last_sig as ']' so that `[] __host__ __device__` masks both
+                    continue;
+                } else if qualifier_macros.contains_key(word) {
+                    masks.push(Mask { range: start..i, kind: MaskKind::QualifierMacro(word.to_string()) });
+                }
+            }
+            last_sig = b'a';
+            continue;
+        }
+        last_sig = c;
+        i += 1;
+    }
+    let mut out = text.as_bytes().to_vec();
+    for m in &masks {
+        for byte in &mut out[m.range.clone()] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII spaces, so this stays UTF-8.
+    (String::from_utf8(out).expect("masking keeps UTF-8"), masks)
+}
+
+/// `(…)` starting at or after `from` (after optional spaces): the inner text and the end offset.
+fn paren_group(text: &str, from: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    let mut i = from;
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    if b.get(i) != Some(&b'(') {
+        return None;
+    }
+    let open = i;
+    let mut depth = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((&text[open + 1..i], i + 1));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_qualifier_macros() {
+        let m = find_qualifier_macros("#define HD __host__ __device__\n#define X 3\n#  define DEV __device__ \\\n  inline\n#define F(x) __device__ x\n");
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["DEV", "HD"]);
+    }
+
+    #[test]
+    fn masks_keep_offsets_and_skip_directives_comments_strings() {
+        let mut macros = BTreeMap::new();
+        macros.insert("HD".to_string(), vec!["__host__".to_string()]);
+        let src = "#ifdef HD\n// HD\nstruct __align__(16) S {};\nHD int f() { auto l = [] __device__ (int i) { return i; }; const char *s = \"HD\"; }\n";
+        let (masked, masks) = mask(src, &macros);
+        assert_eq!(masked.len(), src.len());
+        assert!(masked.starts_with(&format!("#ifdef HD\n// HD\nstruct {} S {{}};\n   int f()", " ".repeat(13))));
+        assert!(masked.contains("[]            (int i)"));
+        assert!(masked.contains("\"HD\""));
+        assert_eq!(masks.len(), 3);
+        assert_eq!(masks[0].kind, MaskKind::Align("16".into()));
+    }
+}

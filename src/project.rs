@@ -1,0 +1,382 @@
+//! The migration pipeline for a whole project:
+//! load ─► parse ─► index ─► rewrite ─► emit ─► report.
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::edit::Conflict;
+use crate::index::{self, MacroTable, ProjectIndex};
+use crate::mapping::Mappings;
+use crate::parse::{self, Parsed};
+use crate::rules::{self, FileCtx, ProjectCtx};
+use crate::source::SourceFile;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// What to migrate and where.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub inputs: Vec<PathBuf>,
+    pub in_root: Option<PathBuf>,
+    pub out_root: PathBuf,
+    pub mappings: Mappings,
+}
+
+/// A usage error (exit code 2): nothing was written.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+/// How a file is handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Migrated,
+    Copied,
+    Failed,
+}
+
+/// The result for one input file.
+#[derive(Debug)]
+pub struct FileResult {
+    /// Input path relative to the in-root (`/`-separated).
+    pub rel: String,
+    /// Output path relative to the out-root, when one was written.
+    pub out_rel: Option<String>,
+    pub status: Status,
+    pub counts: BTreeMap<&'static str, usize>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The source, for locating diagnostics (None when it could not be read).
+    pub source: Option<SourceFile>,
+    /// The migrated text (or the copied text).
+    pub output: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Migration {
+    pub in_root: PathBuf,
+    pub out_root: PathBuf,
+    pub files: Vec<FileResult>,
+}
+
+impl Migration {
+    /// Exit code: 0 when every file was migrated or copied without an error diagnostic.
+    pub fn exit_code(&self) -> i32 {
+        let bad = self.files.iter().any(|f| f.status == Status::Failed || f.diagnostics.iter().any(|d| d.severity == crate::diagnostics::Severity::Error));
+        if bad { 1 } else { 0 }
+    }
+}
+
+const MIGRATE_EXT: &[&str] = &["cu", "cuh"];
+const MAYBE_EXT: &[&str] = &["h", "hpp", "hh", "hxx", "cpp", "cc", "cxx", "inl", "inc"];
+
+/// The output name of a migrated file: `x.cu` → `x.dp.cpp`, `x.cuh` → `x.dp.hpp`.
+pub fn output_rel(rel: &str, migrated: bool) -> String {
+    if migrated {
+        if let Some(stem) = rel.strip_suffix(".cu") {
+            return format!("{stem}.dp.cpp");
+        }
+        if let Some(stem) = rel.strip_suffix(".cuh") {
+            return format!("{stem}.dp.hpp");
+        }
+    }
+    rel.to_string()
+}
+
+fn ext_of(p: &str) -> &str {
+    p.rsplit_once('.').map(|(_, e)| e).unwrap_or("")
+}
+
+/// Words whose presence makes a C/C++ file a CUDA file.
+const CUDA_MARKERS: &[&str] = &[
+    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__", "threadIdx", "blockIdx", "blockDim", "gridDim",
+    "__syncthreads", "dim3", "__CUDA_ARCH__", "__forceinline__", "warpSize",
+];
+
+fn has_cuda_constructs(text: &str) -> bool {
+    text.contains("<<<")
+        || CUDA_MARKERS.iter().any(|m| crate::syntax::contains_word(text, m))
+        || crate::syntax::identifiers(text).iter().any(|(_, w)| w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())))
+        || text.contains("<cuda")
+}
+
+fn canonical_or_absolute(p: &Path) -> PathBuf {
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    // not existing yet: canonicalise the longest existing ancestor
+    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+    let mut existing = abs.clone();
+    let mut tail = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(n), Some(parent)) => {
+                tail.push(n.to_os_string());
+                existing = parent.to_path_buf();
+            }
+            _ => break,
+        }
+    }
+    let mut out = existing.canonicalize().unwrap_or(existing);
+    for n in tail.into_iter().rev() {
+        out.push(n);
+    }
+    out
+}
+
+fn rel_str(p: &Path) -> String {
+    p.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// Resolves roots and collects input files (sorted), or a usage error.
+pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>), UsageError> {
+    if opts.inputs.is_empty() {
+        return Err(UsageError("no input paths given".into()));
+    }
+    let mut inputs = Vec::new();
+    for p in &opts.inputs {
+        if std::fs::symlink_metadata(p).is_err() {
+            return Err(UsageError(format!("{}: no such file or directory", p.display())));
+        }
+        inputs.push(canonical_or_absolute(p));
+    }
+    let in_root = match &opts.in_root {
+        Some(r) => {
+            if !r.is_dir() {
+                return Err(UsageError(format!("--in-root {}: not a directory", r.display())));
+            }
+            canonical_or_absolute(r)
+        }
+        None => {
+            let mut root = if inputs[0].is_dir() { inputs[0].clone() } else { inputs[0].parent().map(Path::to_path_buf).unwrap_or_default() };
+            for p in &inputs[1..] {
+                while !p.starts_with(&root) {
+                    if !root.pop() {
+                        break;
+                    }
+                }
+            }
+            root
+        }
+    };
+    for p in &inputs {
+        if !p.starts_with(&in_root) {
+            return Err(UsageError(format!("{} is not inside the in-root {}", p.display(), in_root.display())));
+        }
+    }
+    let out_root = canonical_or_absolute(&opts.out_root);
+    if out_root == in_root {
+        return Err(UsageError(format!("the out-root {} is the in-root: syclify never writes into its input tree; choose another --out-root", out_root.display())));
+    }
+    if in_root.starts_with(&out_root) {
+        return Err(UsageError(format!("the in-root {} is inside the out-root {}: migrated files could overwrite inputs; choose another --out-root", in_root.display(), out_root.display())));
+    }
+    // Walk (the out-root is excluded when it lies inside the in-root).
+    let mut files = BTreeSet::new();
+    for p in &inputs {
+        if p.starts_with(&out_root) {
+            continue;
+        }
+        if !p.is_dir() {
+            files.insert(p.clone());
+            continue;
+        }
+        let excluded = out_root.clone();
+        let walker = ignore::WalkBuilder::new(p).sort_by_file_name(|a, b| a.cmp(b)).filter_entry(move |e| !e.path().starts_with(&excluded)).build();
+        for entry in walker.flatten() {
+            let is_file_like = entry.file_type().is_some_and(|t| !t.is_dir());
+            if is_file_like {
+                let path = entry.into_path();
+                let ext = ext_of(path.file_name().and_then(|n| n.to_str()).unwrap_or(""));
+                if MIGRATE_EXT.contains(&ext) || MAYBE_EXT.contains(&ext) {
+                    files.insert(canonical_or_absolute(&path).parent().map(|d| d.join(path.file_name().unwrap_or_default())).unwrap_or(path));
+                }
+            }
+        }
+    }
+    Ok((in_root, out_root, files.into_iter().collect()))
+}
+
+enum Loaded {
+    Text(SourceFile),
+    Failed(String, Diagnostic),
+}
+
+fn load(path: &Path, rel: String) -> Loaded {
+    match std::fs::read(path) {
+        Err(e) => Loaded::Failed(rel, Diagnostic::new(Code::UnreadableFile, 0..0, "load", format!("cannot read {}: {e}", path.display()))),
+        Ok(bytes) => {
+            if bytes.contains(&0) {
+                return Loaded::Failed(rel, Diagnostic::new(Code::NotText, 0..0, "load", "binary file (contains NUL bytes); not migrated"));
+            }
+            match String::from_utf8(bytes) {
+                Ok(text) => Loaded::Text(SourceFile::new(path.to_path_buf(), rel, text)),
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+                    Loaded::Failed(rel, Diagnostic::new(Code::NotText, 0..0, "load", format!("not UTF-8 text (invalid byte at line {line}, byte offset {at}); not migrated")))
+                }
+            }
+        }
+    }
+}
+
+/// Quoted includes of a text: `#include "x.cuh"` → `x.cuh`.
+fn quoted_includes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let t = l.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
+            let t = t.strip_prefix('"')?;
+            Some(t[..t.find('"')?].to_string())
+        })
+        .collect()
+}
+
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+/// Runs the whole migration in memory (nothing is written here).
+pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
+    let (in_root, out_root, paths) = collect_inputs(opts)?;
+    let loaded: Vec<Loaded> = paths
+        .par_iter()
+        .map(|p| {
+            let rel = rel_str(p.strip_prefix(&in_root).unwrap_or(p));
+            load(p, rel)
+        })
+        .collect();
+    let mut sources = Vec::new();
+    let mut results = Vec::new();
+    for l in loaded {
+        match l {
+            Loaded::Text(s) => sources.push(s),
+            Loaded::Failed(rel, d) => results.push(FileResult { rel, out_rel: None, status: Status::Failed, counts: BTreeMap::new(), diagnostics: vec![d], source: None, output: None }),
+        }
+    }
+    // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
+    let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
+    let mut migrate: BTreeSet<usize> = sources.iter().enumerate().filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || has_cuda_constructs(&s.text)).map(|(i, _)| i).collect();
+    let mut work: Vec<usize> = migrate.iter().copied().collect();
+    while let Some(i) = work.pop() {
+        let dir = sources[i].rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+        for inc in quoted_includes(&sources[i].text) {
+            for cand in [normalize(&format!("{dir}/{inc}")), normalize(&inc)] {
+                if let Some(&j) = by_rel.get(&cand) {
+                    if migrate.insert(j) {
+                        work.push(j);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
+
+    // Pre-scan macros, parse, index.
+    let mut macros = MacroTable::default();
+    for &i in &migrate {
+        macros.scan(&sources[i].text);
+    }
+    let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier))).collect();
+    let facts: Vec<Vec<index::FunctionFacts>> = parsed
+        .par_iter()
+        .map(|(i, p)| index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))
+        .collect();
+    let index = ProjectIndex::build(facts, macros);
+    let project = ProjectCtx { index: &index, mappings: &opts.mappings, renames: &renames };
+
+    // Rewrite.
+    let migrated: Vec<(usize, String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = parsed
+        .par_iter()
+        .map(|(i, p)| {
+            let s = &sources[*i];
+            let (out, counts, diags) = rewrite_file(s, p, &project);
+            (*i, out, counts, diags)
+        })
+        .collect();
+    let mut outputs: BTreeMap<usize, (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = BTreeMap::new();
+    for (i, out, counts, diags) in migrated {
+        outputs.insert(i, (out, counts, diags));
+    }
+    for (i, s) in sources.into_iter().enumerate() {
+        match outputs.remove(&i) {
+            Some((out, counts, diags)) => results.push(FileResult {
+                out_rel: Some(output_rel(&s.rel, true)),
+                rel: s.rel.clone(),
+                status: Status::Migrated,
+                counts,
+                diagnostics: diags,
+                output: Some(out),
+                source: Some(s),
+            }),
+            None => results.push(FileResult {
+                out_rel: Some(s.rel.clone()),
+                rel: s.rel.clone(),
+                status: Status::Copied,
+                counts: BTreeMap::new(),
+                diagnostics: vec![],
+                output: Some(s.text.clone()),
+                source: Some(s),
+            }),
+        }
+    }
+    results.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(Migration { in_root, out_root, files: results })
+}
+
+/// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.
+pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>) {
+    let macro_trees = rules::parse_macro_bodies(&s.text, p);
+    let mut ctx = FileCtx::new(&s.text, &s.rel, p, &macro_trees, project);
+    ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
+    rules::run_all(&mut ctx);
+    let mut diags = std::mem::take(&mut ctx.diags);
+    diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
+    add_comments(&mut ctx, s, &diags);
+    if std::env::var_os("SYCLIFY_DEBUG_EDITS").is_some() {
+        for e in ctx.edits.edits() {
+            eprintln!("edit {:?} {} {:?}", e.range, e.rule, e.pieces);
+        }
+    }
+    let (out, conflicts) = ctx.edits.apply(&s.text);
+    diags.extend(conflicts.into_iter().map(|c: Conflict| {
+        Diagnostic::new(Code::EditConflict, c.dropped.0.clone(), "edit", format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1))
+    }));
+    diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
+    (out, ctx.counts, diags)
+}
+
+/// Leaves a `// syclify: ...` comment above each diagnostic that needs a human.
+fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
+    let mut seen = BTreeSet::new();
+    for d in diags.iter().filter(|d| d.needs_human()) {
+        let mut anchor = s.line_start(d.range.start);
+        // inside a preprocessor directive: above the directive
+        if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start) {
+            if let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"]).or(Some(n).filter(|n| n.kind().starts_with("preproc_def") || n.kind() == "preproc_function_def")) {
+                anchor = s.line_start(dir.start_byte());
+            }
+        }
+        // inside a replaced range: above the replacement
+        loop {
+            let outer = ctx.edits.edits().iter().filter(|e| e.range.start < anchor && anchor < e.range.end).map(|e| e.range.start).min();
+            match outer {
+                Some(st) => anchor = s.line_start(st),
+                None => break,
+            }
+        }
+        let text = format!("{}// syclify: {} {}: {}\n", s.indent_at(anchor), d.severity.as_str(), d.code.code(), d.message.replace('\n', " "));
+        if seen.insert((anchor, text.clone())) {
+            ctx.edits.insert("diagnostic-comment", anchor, text);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Report: the migration report (JSON for machines, Markdown for humans),
+//! the one-screen summary, and gcc-style diagnostic lines.
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::project::{FileResult, Migration, Status};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+#[derive(Serialize)]
+pub struct JsonDiagnostic {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub rule: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct JsonFile {
+    pub path: String,
+    pub output: Option<String>,
+    pub status: Status,
+    pub rules: BTreeMap<&'static str, usize>,
+    pub diagnostics: Vec<JsonDiagnostic>,
+}
+
+#[derive(Serialize)]
+pub struct JsonTotals {
+    pub files_migrated: usize,
+    pub files_copied: usize,
+    pub files_failed: usize,
+    pub rules: BTreeMap<&'static str, usize>,
+    pub diagnostics_by_code: BTreeMap<&'static str, usize>,
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+#[derive(Serialize)]
+pub struct JsonReport {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub in_root: String,
+    pub out_root: String,
+    pub totals: JsonTotals,
+    pub files: Vec<JsonFile>,
+}
+
+pub fn locate(f: &FileResult, d: &Diagnostic) -> JsonDiagnostic {
+    let ((line, column), (end_line, end_column)) = match &f.source {
+        Some(s) => (s.line_col(d.range.start), s.line_col(d.range.end)),
+        None => ((1, 1), (1, 1)),
+    };
+    let info = d.code.info();
+    JsonDiagnostic { code: info.code, name: info.name, severity: d.severity, message: d.message.clone(), file: f.rel.clone(), line, column, end_line, end_column, rule: d.rule }
+}
+
+pub fn build(m: &Migration) -> JsonReport {
+    let mut totals = JsonTotals { files_migrated: 0, files_copied: 0, files_failed: 0, rules: BTreeMap::new(), diagnostics_by_code: BTreeMap::new(), errors: 0, warnings: 0, notes: 0 };
+    let mut files = Vec::new();
+    for f in &m.files {
+        match f.status {
+            Status::Migrated => totals.files_migrated += 1,
+            Status::Copied => totals.files_copied += 1,
+            Status::Failed => totals.files_failed += 1,
+        }
+        for (r, c) in &f.counts {
+            *totals.rules.entry(r).or_insert(0) += c;
+        }
+        for d in &f.diagnostics {
+            *totals.diagnostics_by_code.entry(d.code.code()).or_insert(0) += 1;
+            match d.severity {
+                Severity::Error => totals.errors += 1,
+                Severity::Warning => totals.warnings += 1,
+                Severity::Note => totals.notes += 1,
+            }
+        }
+        files.push(JsonFile { path: f.rel.clone(), output: f.out_rel.clone(), status: f.status, rules: f.counts.clone(), diagnostics: f.diagnostics.iter().map(|d| locate(f, d)).collect() });
+    }
+    JsonReport { tool: "syclify", version: env!("CARGO_PKG_VERSION"), in_root: ".".into(), out_root: ".".into(), totals, files }
+}
+
+pub fn to_json(r: &JsonReport) -> String {
+    serde_json::to_string_pretty(r).expect("report serialises") + "\n"
+}
+
+pub fn to_markdown(r: &JsonReport) -> String {
+    let t = &r.totals;
+    let mut s = String::new();
+    let _ = writeln!(s, "# syclify migration report\n");
+    let _ = writeln!(s, "| files migrated | copied unchanged | failed | errors | warnings | notes |\n|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} |\n", t.files_migrated, t.files_copied, t.files_failed, t.errors, t.warnings, t.notes);
+    let _ = writeln!(s, "## Rules applied\n\n| rule | count |\n|---|---|");
+    for (rule, c) in &t.rules {
+        let _ = writeln!(s, "| `{rule}` | {c} |");
+    }
+    if !t.diagnostics_by_code.is_empty() {
+        let _ = writeln!(s, "\n## Diagnostics by code\n\n| code | name | count |\n|---|---|---|");
+        for (code, c) in &t.diagnostics_by_code {
+            let name = crate::diagnostics::Code::from_str(code).map(|c| c.info().name).unwrap_or("");
+            let _ = writeln!(s, "| {code} | {name} | {c} |");
+        }
+        let _ = writeln!(s, "\n`syclify explain CODE` gives the long explanation of each code.");
+    }
+    let _ = writeln!(s, "\n## Files\n\n| file | output | status | rewrites | diagnostics |\n|---|---|---|---|---|");
+    for f in &r.files {
+        let status = match f.status {
+            Status::Migrated => "migrated",
+            Status::Copied => "copied",
+            Status::Failed => "**failed**",
+        };
+        let _ = writeln!(s, "| `{}` | {} | {} | {} | {} |", f.path, f.output.as_deref().map(|o| format!("`{o}`")).unwrap_or_else(|| "—".into()), status, f.rules.values().sum::<usize>(), f.diagnostics.len());
+    }
+    let with_diags: Vec<&JsonFile> = r.files.iter().filter(|f| !f.diagnostics.is_empty()).collect();
+    if !with_diags.is_empty() {
+        let _ = writeln!(s, "\n## Diagnostics\n");
+        for f in with_diags {
+            let _ = writeln!(s, "### `{}`\n", f.path);
+            for d in &f.diagnostics {
+                let _ = writeln!(s, "- {}:{} {} **{}** ({}): {}", d.line, d.column, d.severity_str(), d.code, d.name, d.message.replace('|', "\\|"));
+            }
+            let _ = writeln!(s);
+        }
+    }
+    s
+}
+
+impl JsonDiagnostic {
+    pub fn severity_str(&self) -> &'static str {
+        self.severity.as_str()
+    }
+    /// `file:line:col: severity: message [CODE]`
+    pub fn gcc(&self) -> String {
+        format!("{}:{}:{}: {}: {} [{}]", self.file, self.line, self.column, self.severity.as_str(), self.message, self.code)
+    }
+}
+
+/// The one-screen summary printed on stderr.
+pub fn summary(r: &JsonReport, out_root: &str, max_lines: usize) -> String {
+    let t = &r.totals;
+    let mut s = String::new();
+    let _ = writeln!(s, "syclify: {} migrated, {} copied unchanged, {} failed → {}", t.files_migrated, t.files_copied, t.files_failed, out_root);
+    if !t.rules.is_empty() {
+        let mut rules: Vec<(&&str, &usize)> = t.rules.iter().collect();
+        rules.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let list: Vec<String> = rules.iter().map(|(r, c)| format!("{r} {c}")).collect();
+        let _ = writeln!(s, "  rewrites: {}", list.join(", "));
+    }
+    let _ = writeln!(s, "  diagnostics: {} errors, {} warnings, {} notes", t.errors, t.warnings, t.notes);
+    let important: Vec<&JsonDiagnostic> = r.files.iter().flat_map(|f| f.diagnostics.iter()).filter(|d| d.severity >= Severity::Warning).collect();
+    let mut sorted = important.clone();
+    sorted.sort_by(|a, b| b.severity.cmp(&a.severity));
+    for d in sorted.iter().take(max_lines) {
+        let _ = writeln!(s, "  {}", d.gcc());
+    }
+    if sorted.len() > max_lines {
+        let _ = writeln!(s, "  … and {} more", sorted.len() - max_lines);
+    }
+    let _ = writeln!(s, "  report: {out_root}/syclify-report.md (and .json)");
+    s
+}

@@ -1,0 +1,138 @@
+//! The extra parameters of kernels and device functions, and their call sites.
+//!
+//! What it does: every kernel receives `const sycl::nd_item<3> &item`; every
+//! device function that uses thread builtins, barriers or `warpSize` —
+//! directly or through any callee (the project index's call graph) —
+//! receives it too. A function that declares static `__shared__` arrays, or
+//! calls one that does, receives a pointer per array (`float (*tile)[33]`),
+//! and one that uses `extern __shared__` memory receives the dynamic local
+//! buffer (`unsigned char *dyn_local_mem`). Every call site inside device code
+//! passes them on. Declarations (prototypes) get the same parameters.
+//!
+//! The extra parameters go before the first parameter that has a default
+//! argument (at the end when there is none), so that defaults keep working;
+//! call sites insert them at the same position.
+//!
+//! Why: SYCL has no implicit thread builtins or group-local variables: the
+//! `nd_item` and the local memory exist only inside the kernel lambda and are
+//! passed down explicitly.
+//!
+//! Example: `__device__ int lane() { return threadIdx.x % 32; }` →
+//! `int lane(const sycl::nd_item<3> &item) { ... }` and `lane()` → `lane(item)`.
+
+use super::FileCtx;
+use crate::index::{LocalRef, Needs, ProjectIndex, SharedArray};
+use crate::syntax::{self, callee_name, declarator_name, descendants};
+use tree_sitter::Node;
+
+pub const RULE: &str = "device-function-parameters";
+/// Name of the dynamic local memory parameter.
+pub const DYN_LOCAL: &str = "dyn_local_mem";
+
+/// The declaration of a local-memory parameter named `name` for array `a`.
+pub fn local_param_decl(a: &SharedArray, name: &str) -> String {
+    match a.dims.len() {
+        0 => format!("{} &{name}", a.elem_type),
+        1 => format!("{} *{name}", a.elem_type),
+        _ => format!("{} (*{name}){}", a.elem_type, a.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()),
+    }
+}
+
+/// The extra parameter declarations of function `f`.
+pub fn extra_params(index: &ProjectIndex, f: &str, needs: &Needs, item: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if needs.item {
+        out.push(format!("const sycl::nd_item<3> &{item}"));
+    }
+    for l in &needs.locals {
+        if let Some(a) = index.shared_array(l) {
+            out.push(local_param_decl(a, &l.param_name(f)));
+        }
+    }
+    if needs.dynamic_local {
+        out.push(format!("unsigned char *{DYN_LOCAL}"));
+    }
+    out
+}
+
+/// The extra arguments a call to `callee_needs` passes from inside `caller`.
+pub fn extra_args(callee_needs: &Needs, caller: &str, item: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if callee_needs.item {
+        out.push(item.to_string());
+    }
+    for l in &callee_needs.locals {
+        out.push(LocalRef::param_name(l, caller));
+    }
+    if callee_needs.dynamic_local {
+        out.push(DYN_LOCAL.to_string());
+    }
+    out
+}
+
+/// Inserts `extra` (already joined with ", ") into a parameter or argument
+/// list at position `at`.
+pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: usize, extra: &str) {
+    let items: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
+    if items.len() == 1 && items[0].kind() == "parameter_declaration" && ctx.text(items[0]) == "void" {
+        ctx.edits.replace_text(rule, items[0].byte_range(), extra);
+    } else if at < items.len() {
+        ctx.edits.insert(rule, items[at].start_byte(), format!("{extra}, "));
+    } else if let Some(last) = items.last() {
+        ctx.edits.insert(rule, last.end_byte(), format!(", {extra}"));
+    } else {
+        // `()`: insert before the closing parenthesis
+        ctx.edits.insert(rule, list.end_byte() - 1, extra);
+    }
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let index = ctx.project.index;
+    for n in descendants(ctx.root()) {
+        if ctx.in_error(n) {
+            continue;
+        }
+        match n.kind() {
+            "function_declarator" => {
+                let Some((_, name)) = n.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else { continue };
+                let Some(needs) = index.needs_of(name) else { continue };
+                let Some(facts) = index.functions.get(name) else { continue };
+                // only declarations of functions, not calls parsed as declarators in bodies
+                let Some(owner) = n.parent() else { continue };
+                if !matches!(owner.kind(), "function_definition" | "declaration" | "field_declaration" | "pointer_declarator" | "reference_declarator") {
+                    continue;
+                }
+                let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind() == "function_definition").unwrap_or_else(|| "item".to_string());
+                let extra = extra_params(index, name, needs, &item).join(", ");
+                if let Some(list) = n.child_by_field_name("parameters") {
+                    insert_into_list(ctx, RULE, list, facts.required_params, &extra);
+                    ctx.needs_sycl = true;
+                    ctx.count(RULE);
+                }
+            }
+            "call_expression" => {
+                if n.child(1).is_some_and(|c| c.kind() == "kernel_call_syntax") {
+                    continue; // launches are the kernel_launch rule's
+                }
+                let Some((_, callee)) = callee_name(n, ctx.src) else { continue };
+                let Some(needs) = index.needs_of(callee) else { continue };
+                if index.is_kernel(callee) {
+                    continue;
+                }
+                let Some(scope) = ctx.scope_at(n.start_byte()) else { continue };
+                let caller = scope.name.clone();
+                let item = scope.item.clone();
+                if index.needs_of(&caller).is_none() {
+                    continue; // a host caller: not device code
+                }
+                let required = index.functions.get(callee).map(|f| f.required_params).unwrap_or(usize::MAX);
+                let extra = extra_args(needs, &caller, &item).join(", ");
+                if let Some(args) = n.child_by_field_name("arguments") {
+                    insert_into_list(ctx, RULE, args, required, &extra);
+                    ctx.count(RULE);
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! `dim3`: host and device variables, temporaries and member access.
+//!
+//! What it does: the type `dim3` becomes `sycl::range<3>` with its
+//! components reversed (`dim3 grid(nx, ny)` → `sycl::range<3> grid(1, ny,
+//! nx)`; `dim3 g;` → `sycl::range<3> g(1, 1, 1)`, since CUDA's default is 1
+//! in every dimension), temporaries `dim3(x, y, z)` become
+//! `sycl::range<3>(z, y, x)`, and `.x/.y/.z` on a `dim3` variable become
+//! `[2]/[1]/[0]`.
+//!
+//! Why: SYCL orders dimensions with the fastest-varying one last; the launch
+//! builds `nd_range<3>(grid * block, block)` from these ranges directly.
+//!
+//! Example: `dim3 block(16, 8); int n = block.x * block.y;` →
+//! `sycl::range<3> block(1, 8, 16); int n = block[2] * block[1];`
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::syntax;
+use std::ops::Range;
+use tree_sitter::Node;
+
+pub const RULE: &str = "dim3";
+
+/// `sycl::range<3>(z, y, x)` from the ranges of up to three CUDA components.
+pub fn reversed_range(args: Vec<Range<usize>>) -> Replacement {
+    let mut r = Replacement::new().text("sycl::range<3>(");
+    reversed_components(&mut r, &args);
+    r.text(")")
+}
+
+fn reversed_components(r: &mut Replacement, args: &[Range<usize>]) {
+    for i in (0..3).rev() {
+        match args.get(i) {
+            Some(a) => r.push_source(a.clone()),
+            None => r.push_text("1"),
+        }
+        if i > 0 {
+            r.push_text(", ");
+        }
+    }
+}
+
+fn member_index(m: &str) -> Option<&'static str> {
+    match m {
+        "x" => Some("2"),
+        "y" => Some("1"),
+        "z" => Some("0"),
+        _ => None,
+    }
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    for n in ctx.all_nodes() {
+        if ctx.in_error(n) {
+            continue;
+        }
+        match n.kind() {
+            "type_identifier" if ctx.text(n) == "dim3" => {
+                ctx.edits.replace_text(RULE, n.byte_range(), "sycl::range<3>");
+                ctx.count(RULE);
+                ctx.needs_sycl = true;
+                if let Some(decl) = n.parent().filter(|p| p.kind() == "declaration" && p.child_by_field_name("type").is_some_and(|t| t.id() == n.id())) {
+                    declaration(ctx, decl);
+                }
+            }
+            "call_expression" => {
+                let is_dim3 = n.child_by_field_name("function").is_some_and(|f| f.kind() == "identifier" && ctx.text(f) == "dim3");
+                if !is_dim3 || n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax") {
+                    continue;
+                }
+                let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+                if args.len() > 3 {
+                    ctx.diag(Code::UnknownDim3Form, n.byte_range(), RULE, "`dim3` with more than three components left as is");
+                    continue;
+                }
+                ctx.edits.replace(RULE, n.byte_range(), reversed_range(args.iter().map(|a| a.byte_range()).collect()));
+                ctx.count(RULE);
+                ctx.needs_sycl = true;
+            }
+            "field_expression" => {
+                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else { continue };
+                if arg.kind() != "identifier" || !ctx.is_dim3_var(ctx.text(arg), n.start_byte()) {
+                    continue;
+                }
+                if n.child_by_field_name("operator").is_some_and(|o| ctx.text(o) != ".") {
+                    continue;
+                }
+                let Some(idx) = member_index(ctx.text(field)) else { continue };
+                ctx.edits.replace(RULE, n.byte_range(), Replacement::new().source(arg.byte_range()).text(format!("[{idx}]")));
+                ctx.count(RULE);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn declaration(ctx: &mut FileCtx, decl: Node) {
+    let mut c = decl.walk();
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    for d in declarators {
+        match d.kind() {
+            "identifier" => ctx.edits.insert(RULE, d.end_byte(), "(1, 1, 1)"),
+            // `dim3 block(TILE, ROWS);` parses as a function declaration (the most
+            // vexing parse): inside a function body it is a variable.
+            "function_declarator" if syntax::has_ancestor(decl, &["compound_statement"]) => {
+                let Some(params) = d.child_by_field_name("parameters") else { continue };
+                let args: Vec<Node> = syntax::named_children(params).into_iter().filter(|a| a.kind() != "comment").collect();
+                if args.len() == 1 && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
+                    continue;
+                }
+                if args.len() > 3 {
+                    continue;
+                }
+                let mut r = Replacement::new().text("(");
+                reversed_components(&mut r, &args.iter().map(|a| a.byte_range()).collect::<Vec<_>>());
+                ctx.edits.replace(RULE, params.byte_range(), r.text(")"));
+            }
+            "init_declarator" => {
+                let Some(value) = d.child_by_field_name("value") else { continue };
+                match value.kind() {
+                    "argument_list" | "initializer_list" => {
+                        let args: Vec<Node> = syntax::named_children(value).into_iter().filter(|a| a.kind() != "comment").collect();
+                        if args.len() == 1 && args[0].kind() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
+                            continue; // copy of another dim3
+                        }
+                        if args.len() > 3 {
+                            ctx.diag(Code::UnknownDim3Form, value.byte_range(), RULE, "`dim3` with more than three components left as is");
+                            continue;
+                        }
+                        let (open, close) = if value.kind() == "argument_list" { ("(", ")") } else { ("{", "}") };
+                        let mut r = Replacement::new().text(open);
+                        reversed_components(&mut r, &args.iter().map(|a| a.byte_range()).collect::<Vec<_>>());
+                        ctx.edits.replace(RULE, value.byte_range(), r.text(close));
+                    }
+                    "call_expression" if value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3") => {}
+                    "identifier" if ctx.is_dim3_var(ctx.text(value), value.start_byte()) => {}
+                    _ => {
+                        let r = Replacement::new().text("syclify::as_range3(").source(value.byte_range()).text(")");
+                        ctx.edits.replace(RULE, value.byte_range(), r);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

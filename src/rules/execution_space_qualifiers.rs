@@ -1,0 +1,152 @@
+//! Execution-space qualifiers.
+//!
+//! What it does: removes `__global__`, `__device__` and `__host__` from
+//! function definitions and declarations; `__forceinline__` becomes
+//! `SYCLIFY_FORCEINLINE` (`inline` plus `always_inline` where the compiler
+//! has it, from the helper header) and `__noinline__` becomes
+//! `SYCLIFY_NOINLINE`; `__device__` on a lambda is removed; `__align__(n)`
+//! becomes `alignas(n)`; a macro that only stands for qualifiers (`#define HD
+//! __host__ __device__`) is emptied, and qualifiers inside other macro bodies
+//! are removed too.
+//!
+//! Why: SYCL has a single-source model without execution-space qualifiers:
+//! device code is whatever a kernel calls.
+//!
+//! Example: `__host__ __device__ __forceinline__ float sq(float x)` →
+//! `SYCLIFY_FORCEINLINE float sq(float x)`.
+//!
+//! Device variables (`__constant__`, `__device__`, `__managed__` globals) are
+//! not migrated yet: they get SY0104 and are left as they are.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::mask::MaskKind;
+use crate::syntax::{self, descendants};
+use tree_sitter::Node;
+
+pub const RULE: &str = "execution-space-qualifiers";
+
+/// Replacement of a qualifier word (inside code or a macro body); None keeps it.
+fn replacement(word: &str) -> Option<&'static str> {
+    match word {
+        "__global__" | "__device__" | "__host__" => Some(""),
+        "__forceinline__" => Some("SYCLIFY_FORCEINLINE"),
+        "__noinline__" => Some("SYCLIFY_NOINLINE"),
+        _ => None,
+    }
+}
+
+/// End of the whitespace after `at`.
+pub fn skip_spaces(src: &str, at: usize) -> usize {
+    at + src[at..].len() - src[at..].trim_start_matches([' ', '\t']).len()
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let root = ctx.root();
+    for n in descendants(root) {
+        if ctx.in_error(n) {
+            continue;
+        }
+        match n.kind() {
+            "__global__" | "__device__" | "__host__" | "__forceinline__" | "__noinline__" => qualifier_token(ctx, n),
+            "__constant__" | "__managed__" => {
+                if let Some(decl) = n.parent().and_then(|p| p.parent()).filter(|d| d.kind() == "declaration") {
+                    device_variable(ctx, decl, n.kind());
+                }
+            }
+            "preproc_arg" => macro_body(ctx, n),
+            _ => {}
+        }
+    }
+    let masks = ctx.parsed.masks.clone();
+    for m in masks {
+        match &m.kind {
+            MaskKind::Align(arg) => {
+                if inside_static_shared(ctx, m.range.start) {
+                    continue; // the whole declaration moves to the launch
+                }
+                ctx.edits.replace_text(RULE, m.range.clone(), format!("alignas({arg})"));
+                ctx.count(RULE);
+            }
+            MaskKind::LambdaQualifier => {
+                let end = skip_spaces(ctx.src, m.range.end);
+                ctx.edits.delete(RULE, m.range.start..end);
+                ctx.diag(Code::ExtendedLambda, m.range.clone(), RULE, "`__device__`/`__host__` removed from a lambda");
+                ctx.count(RULE);
+            }
+            MaskKind::QualifierMacro(_) => {}
+        }
+    }
+}
+
+fn inside_static_shared(ctx: &FileCtx, offset: usize) -> bool {
+    let Some(n) = ctx.root().descendant_for_byte_range(offset, offset) else { return false };
+    let mut p = Some(n);
+    while let Some(x) = p {
+        if x.kind() == "declaration" {
+            return crate::index::shared_declaration(x, ctx.src) == Some(false);
+        }
+        p = x.parent();
+    }
+    false
+}
+
+fn qualifier_token(ctx: &mut FileCtx, tok: Node) {
+    let Some(parent) = tok.parent() else { return };
+    let word = tok.kind();
+    let is_function = parent.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some();
+    if !is_function && matches!(parent.kind(), "declaration" | "field_declaration") {
+        if word == "__device__" {
+            device_variable(ctx, parent, word);
+        }
+        return;
+    }
+    let Some(rep) = replacement(word) else { return };
+    if rep.is_empty() {
+        let end = skip_spaces(ctx.src, tok.end_byte());
+        ctx.edits.delete(RULE, tok.start_byte()..end);
+    } else {
+        ctx.edits.replace_text(RULE, tok.byte_range(), rep);
+        ctx.needs_sycl = true;
+    }
+    ctx.count(RULE);
+}
+
+/// A `__device__`/`__constant__`/`__managed__` variable: not migrated yet (one
+/// diagnostic per declaration, however many qualifiers it has).
+fn device_variable(ctx: &mut FileCtx, decl: Node, word: &str) {
+    if ctx.diags.iter().any(|d| d.code == Code::GlobalVariableNotMigrated && d.range.start == decl.start_byte()) {
+        return;
+    }
+    let name = decl.child_by_field_name("declarator").and_then(|d| syntax::declarator_name(d, ctx.src)).map(|(_, s)| s).unwrap_or("?");
+    ctx.diag(Code::GlobalVariableNotMigrated, decl.start_byte()..decl.end_byte(), RULE, format!("`{word}` variable `{name}` is not migrated yet; it was left as is"));
+}
+
+/// Qualifier words inside a macro body (e.g. `#define HD __host__ __device__`).
+fn macro_body(ctx: &mut FileCtx, arg: Node) {
+    let base = arg.start_byte();
+    let body = ctx.text(arg);
+    let mut changed = false;
+    for (range, word) in syntax::identifiers(body) {
+        let Some(rep) = replacement(word) else { continue };
+        let start = base + range.start;
+        let end = if rep.is_empty() { skip_spaces(ctx.src, base + range.end) } else { base + range.end };
+        ctx.edits.replace_text(RULE, start..end, rep);
+        if !rep.is_empty() {
+            ctx.needs_sycl = true;
+        }
+        ctx.count(RULE);
+        changed = true;
+    }
+    if changed {
+        let def = arg.parent();
+        if let Some(def) = def.filter(|d| d.kind() == "preproc_def") {
+            if let Some(name) = def.child_by_field_name("name") {
+                let name = ctx.text(name);
+                if ctx.project.index.macros.qualifier.contains_key(name) {
+                    ctx.diag(Code::QualifierMacro, def.byte_range(), RULE, format!("macro `{name}` stood for CUDA qualifiers; it now expands to what SYCL needs"));
+                }
+            }
+        }
+    }
+}

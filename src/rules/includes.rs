@@ -1,0 +1,109 @@
+//! Includes: CUDA headers, includes of migrated files, and the SYCL includes.
+//!
+//! What it does: includes of CUDA runtime headers are mapped by the header
+//! table (`rules/*.yaml`; the runtime headers are removed); an include of a
+//! migrated project file follows its new name (`"kernels.cuh"` →
+//! `"kernels.dp.hpp"`); and a file whose migrated code uses SYCL gets
+//! `#include <sycl/sycl.hpp>` and `#include <syclify/syclify.hpp>` — in place
+//! of its first CUDA runtime include, or before its first include, or after
+//! its include guard. Other CUDA library headers get SY0402.
+//!
+//! Why: the migrated tree must compile with only a SYCL compiler and
+//! `-I <out-root>/include`.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::syntax::{self, descendants};
+use tree_sitter::Node;
+
+pub const RULE: &str = "includes";
+pub const SYCL_INCLUDES: &str = "#include <sycl/sycl.hpp>\n#include <syclify/syclify.hpp>\n";
+
+const CUDA_LIBRARY_PREFIXES: &[&str] = &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];
+
+/// Normalises `a/b/../c` → `a/c`.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let mut anchor: Option<usize> = None; // where the SYCL includes go
+    let mut first_include: Option<usize> = None;
+    let includes: Vec<Node> = descendants(ctx.root()).into_iter().filter(|n| n.kind() == "preproc_include" && !ctx.in_error(*n)).collect();
+    for inc in includes {
+        let Some(path) = inc.child_by_field_name("path") else { continue };
+        let raw = ctx.text(path);
+        let system = raw.starts_with('<');
+        let name = raw.trim_matches(|c| c == '<' || c == '>' || c == '"');
+        first_include.get_or_insert(inc.start_byte());
+        if let Some(rep) = ctx.project.mappings.headers.get(name) {
+            let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
+            let start = if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() };
+            let range = start..inc.end_byte();
+            if rep.is_empty() {
+                if anchor.is_none() {
+                    anchor = Some(range.start);
+                }
+                ctx.edits.delete(RULE, range);
+            } else {
+                ctx.edits.replace_text(RULE, path.byte_range(), format!("<{rep}>"));
+            }
+            ctx.count(RULE);
+            continue;
+        }
+        if !system {
+            let dir = ctx.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+            let candidates = [normalize(&format!("{dir}/{name}")), normalize(name)];
+            if let Some(new_rel) = candidates.iter().find_map(|c| ctx.project.renames.get(c)) {
+                let new_file = new_rel.rsplit('/').next().unwrap_or(new_rel);
+                let new_name = match name.rsplit_once('/') {
+                    Some((d, _)) => format!("{d}/{new_file}"),
+                    None => new_file.to_string(),
+                };
+                if new_name != name {
+                    ctx.edits.replace_text(RULE, path.byte_range(), format!("\"{new_name}\""));
+                    ctx.count(RULE);
+                }
+                continue;
+            }
+        }
+        if system && CUDA_LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            ctx.diag(Code::UnsupportedHeader, inc.byte_range(), RULE, format!("header `{name}` is not migrated; left as is"));
+        }
+    }
+    if !ctx.needs_sycl {
+        return;
+    }
+    let at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
+    ctx.edits.insert(RULE, at, SYCL_INCLUDES);
+}
+
+/// After an include guard's `#define` or `#pragma once`, else after leading comments.
+fn after_guard(ctx: &FileCtx) -> usize {
+    let root = ctx.root();
+    for n in syntax::named_children(root) {
+        match n.kind() {
+            "comment" => continue,
+            "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => return n.end_byte(),
+            "preproc_ifdef" => {
+                let def = syntax::named_children(n).into_iter().find(|c| c.kind() == "preproc_def");
+                if let Some(def) = def {
+                    return def.end_byte();
+                }
+                return n.start_byte();
+            }
+            _ => return n.start_byte(),
+        }
+    }
+    0
+}

@@ -1,0 +1,348 @@
+//! Kernel launches: `k<<<grid, block[, shmem[, stream]]>>>(args)`.
+//!
+//! What it does: replaces the launch with a submit on the stream's in-order
+//! queue (`syclify::default_queue()` for no stream or stream 0, else
+//! `syclify::queue_of(stream)`), whose command group
+//! - allocates the kernel's work-group local memory: one
+//!   `sycl::local_accessor` per static `__shared__` array the kernel needs
+//!   (its own and its callees', with template parameters substituted from the
+//!   launch's template arguments), and the dynamic local buffer sized by the
+//!   third launch argument when the kernel uses `extern __shared__`;
+//! - evaluates on the host every argument that is not a plain name or literal
+//!   (`auto k_arg1 = d_a + off;`), so nothing host-side runs in the kernel;
+//! - runs `parallel_for(sycl::nd_range<3>(grid * block, block), ...)` with
+//!   both ranges already in SYCL order (`dim3(x, y, z)` → `range<3>(z, y, x)`,
+//!   an integer `n` → `range<3>(1, 1, n)`), calling the kernel with the
+//!   `nd_item` and the local-memory pointers.
+//!
+//! Launches inside macro bodies are migrated too (with line continuations).
+//! A kernel named by a macro parameter is assumed to need no local memory;
+//! the macro's uses in the same file are checked (SY0202 when one passes a
+//! kernel that does).
+//!
+//! Why: SYCL launches are command groups submitted to a queue; the global
+//! size is in work-items, not in blocks.
+//!
+//! Example: `scale<<<(n + 255) / 256, 256>>>(d, 2.0f, n);` →
+//! ```text
+//! syclify::default_queue().submit([&](sycl::handler &cgh) {
+//!   cgh.parallel_for(sycl::nd_range<3>(sycl::range<3>(1, 1, (n + 255) / 256) * sycl::range<3>(1, 1, 256), sycl::range<3>(1, 1, 256)), [=](sycl::nd_item<3> item) {
+//!     scale(d, 2.0f, n, item);
+//!   });
+//! });
+//! ```
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::index::{Needs, SharedArray};
+use crate::rules::device_function_parameters::DYN_LOCAL;
+use crate::syntax::{self, callee_name, descendants};
+use std::collections::BTreeMap;
+use tree_sitter::Node;
+
+pub const RULE: &str = "kernel-launch";
+
+/// A parsed text and where it sits in the file: `file offset = node offset + delta`.
+struct View<'t> {
+    text: &'t str,
+    delta: usize,
+    /// Newline (with a continuation inside macros).
+    nl: &'static str,
+    indent: String,
+    /// Parameter names when this is the body of a function-like macro.
+    macro_params: Vec<String>,
+}
+
+impl View<'_> {
+    fn t(&self, n: Node) -> &str {
+        &self.text[n.byte_range()]
+    }
+    fn abs(&self, n: Node) -> std::ops::Range<usize> {
+        n.start_byte() + self.delta..n.end_byte() + self.delta
+    }
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let src = ctx.src;
+    for n in descendants(ctx.root()) {
+        if is_launch(n) && !ctx.in_error(n) {
+            let indent = src[src[..n.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            let view = View { text: src, delta: 0, nl: "\n", indent, macro_params: vec![] };
+            launch(ctx, &view, n);
+        }
+    }
+    for (range, tree) in ctx.macro_trees {
+        let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind() == "preproc_arg") else { continue };
+        let macro_params: Vec<String> = arg
+            .parent()
+            .filter(|p| p.kind() == "preproc_function_def")
+            .and_then(|p| p.child_by_field_name("parameters"))
+            .map(|ps| syntax::named_children(ps).into_iter().map(|c| ctx.text(c).to_string()).collect())
+            .unwrap_or_default();
+        let view = View { text: src, delta: 0, nl: " \\\n", indent: "  ".into(), macro_params };
+        let mut any = false;
+        for n in descendants(tree.root_node()) {
+            if is_launch(n) && !ctx.in_error(n) {
+                launch(ctx, &view, n);
+                any = true;
+            }
+        }
+        if any && !view.macro_params.is_empty() {
+            check_macro_uses(ctx, arg, &view, tree);
+        }
+    }
+}
+
+fn is_launch(n: Node) -> bool {
+    n.kind() == "call_expression" && syntax::children(n).iter().any(|c| c.kind() == "kernel_call_syntax")
+}
+
+/// For a macro whose launches name the kernel through parameter `k`: every use
+/// of the macro in this file must pass a kernel that needs no local memory.
+fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitter::Tree) {
+    let Some(def) = arg.parent() else { return };
+    let Some(mname) = def.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { return };
+    let mut kernel_param_positions = Vec::new();
+    for n in descendants(tree.root_node()) {
+        if is_launch(n) {
+            if let Some((_, k)) = callee_name(n, view.text) {
+                if let Some(pos) = view.macro_params.iter().position(|p| p == k) {
+                    kernel_param_positions.push(pos);
+                }
+            }
+        }
+    }
+    if kernel_param_positions.is_empty() {
+        return;
+    }
+    let index = ctx.project.index;
+    for n in descendants(ctx.root()) {
+        if n.kind() != "call_expression" {
+            continue;
+        }
+        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+        if name != mname {
+            continue;
+        }
+        let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+        for &pos in &kernel_param_positions {
+            let Some(a) = args.get(pos) else { continue };
+            let kname = ctx.text(*a).split('<').next().unwrap_or("").trim().to_string();
+            if let Some(needs) = index.needs.get(&kname) {
+                if !needs.locals.is_empty() || needs.dynamic_local {
+                    ctx.diag(Code::LocalMemoryUnresolved, a.byte_range(), RULE, format!("kernel `{kname}` uses `__shared__` memory but is launched through macro `{mname}`, whose launch cannot allocate it"));
+                }
+            }
+        }
+    }
+}
+
+/// Is this a plain name or literal, safe to capture by value in the kernel lambda?
+fn is_simple_arg(n: Node) -> bool {
+    matches!(n.kind(), "identifier" | "number_literal" | "string_literal" | "char_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string")
+}
+
+/// Is this expression evidently an integer (no calls, fields or unknown types)?
+fn is_arithmetic(n: Node) -> bool {
+    match n.kind() {
+        "number_literal" | "char_literal" | "sizeof_expression" => true,
+        "binary_expression" | "parenthesized_expression" | "unary_expression" | "conditional_expression" | "cast_expression" => {
+            syntax::named_children(n).into_iter().filter(|c| c.kind() != "type_descriptor").all(|c| is_arithmetic(c) || c.kind() == "identifier")
+        }
+        _ => false,
+    }
+}
+
+/// The SYCL `range<3>` for a grid or block expression.
+fn range_expr(ctx: &mut FileCtx, view: &View, n: Node) -> Replacement {
+    let abs = view.abs(n);
+    match n.kind() {
+        "identifier" if ctx.is_dim3_var(view.t(n), abs.start) => Replacement::new().source(abs),
+        "identifier" if ctx.is_other_var(view.t(n), abs.start) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
+        "call_expression" if n.child_by_field_name("function").is_some_and(|f| view.t(f) == "dim3") => {
+            let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+            crate::rules::dim3::reversed_range(args.iter().map(|a| view.abs(*a)).collect())
+        }
+        _ if is_arithmetic(n) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
+        _ => Replacement::new().text("syclify::as_range3(").source(abs).text(")"),
+    }
+}
+
+/// Substitutes whole-word template parameters in `s`.
+fn substitute(s: &str, map: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut last = 0;
+    for (r, w) in syntax::identifiers(s) {
+        if let Some(v) = map.get(w) {
+            out.push_str(&s[last..r.start]);
+            out.push_str(v);
+            last = r.end;
+        }
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+fn mentions_any(s: &str, names: &[String]) -> Option<String> {
+    syntax::identifiers(s).into_iter().find(|(_, w)| names.iter().any(|n| n == w)).map(|(_, w)| w.to_string())
+}
+
+fn paren(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { s.to_string() } else { format!("({s})") }
+}
+
+fn strip_cv(t: &str) -> String {
+    t.split_whitespace().filter(|w| *w != "volatile" && *w != "const").collect::<Vec<_>>().join(" ")
+}
+
+fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
+    let index = ctx.project.index;
+    let Some(function) = call.child_by_field_name("function") else { return };
+    let config_node = syntax::children(call).into_iter().find(|c| c.kind() == "kernel_call_syntax").expect("is_launch");
+    let config: Vec<Node> = syntax::named_children(config_node).into_iter().filter(|c| c.kind() != "comment").collect();
+    let args: Vec<Node> = call.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|c| c.kind() != "comment").collect();
+    let kname = callee_name(call, view.text).map(|(_, s)| s.to_string()).unwrap_or_else(|| view.t(function).to_string());
+    let targs: Vec<String> = if function.kind() == "template_function" {
+        function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| view.t(*a).to_string()).collect()
+    } else {
+        vec![]
+    };
+    let call_range = view.abs(call);
+    if config.len() < 2 {
+        return;
+    }
+    let is_macro_param = view.macro_params.contains(&kname);
+    let facts = index.functions.get(&kname).filter(|f| f.is_kernel);
+    let needs = match facts {
+        Some(_) => index.needs.get(&kname).cloned().unwrap_or_default(),
+        None => {
+            if is_macro_param {
+                ctx.diag(Code::MacroLaunchKernel, call_range.clone(), RULE, format!("the kernel is macro parameter `{kname}`; migrated for a kernel without local memory"));
+            } else {
+                ctx.diag(Code::UnknownKernel, call_range.clone(), RULE, format!("kernel `{kname}` is not defined in the migrated sources; migrated assuming it needs no local memory"));
+            }
+            Needs { item: true, ..Default::default() }
+        }
+    };
+    let required = facts.map(|f| f.required_params).unwrap_or(usize::MAX);
+    let mut tmap = BTreeMap::new();
+    if let Some(f) = facts {
+        for (p, a) in f.template_params.iter().zip(&targs) {
+            tmap.insert(p.clone(), a.clone());
+        }
+    }
+
+    let nl = view.nl;
+    let i0 = view.indent.clone();
+    let i1 = format!("{i0}  ");
+    let i2 = format!("{i0}    ");
+    let mut r = Replacement::new();
+    // queue
+    match config.get(3) {
+        Some(s) if !matches!(view.t(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
+            r.push_text("syclify::queue_of(");
+            r.push_source(view.abs(*s));
+            r.push_text(")");
+        }
+        _ => r.push_text("syclify::default_queue()"),
+    }
+    r.push_text(&format!(".submit([&](sycl::handler &cgh) {{{nl}"));
+
+    // local memory
+    let mut local_args = Vec::new();
+    for l in &needs.locals {
+        let Some(a) = index.shared_array(l) else { continue };
+        let owner_tparams = index.functions.get(&l.owner).map(|f| f.template_params.clone()).unwrap_or_default();
+        let mut a2: SharedArray = a.clone();
+        if l.owner == kname {
+            a2.elem_type = substitute(&a.elem_type, &tmap);
+            a2.dims = a.dims.iter().map(|d| substitute(d, &tmap)).collect();
+        }
+        let unresolved = if l.owner == kname {
+            let unbound: Vec<String> = owner_tparams.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect();
+            std::iter::once(&a2.elem_type).chain(&a2.dims).find_map(|s| mentions_any(s, &unbound))
+        } else {
+            std::iter::once(&a.elem_type).chain(&a.dims).find_map(|s| mentions_any(s, &owner_tparams))
+        };
+        if let Some(p) = unresolved {
+            ctx.diag(
+                Code::LocalMemoryUnresolved,
+                call_range.clone(),
+                RULE,
+                format!("`__shared__` array `{}` of `{}` depends on template parameter `{p}`, which this launch does not give", a.name, a.owner),
+            );
+        }
+        let acc = format!("{}_acc", l.param_name(&kname));
+        let count = if a2.dims.is_empty() { "1".to_string() } else { a2.dims.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * ") };
+        r.push_text(&format!("{i1}sycl::local_accessor<{}, 1> {acc}(sycl::range<1>({count}), cgh);{nl}", strip_cv(&a2.elem_type)));
+        local_args.push(match a2.dims.len() {
+            0 => format!("{acc}[0]"),
+            1 => format!("syclify::local_ptr({acc})"),
+            _ => format!("reinterpret_cast<{} (*){}>(syclify::local_ptr({acc}))", a2.elem_type, a2.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()),
+        });
+    }
+    if needs.dynamic_local {
+        let acc = format!("{DYN_LOCAL}_acc");
+        r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
+        match config.get(2) {
+            Some(s) => r.push_source(view.abs(*s)),
+            None => {
+                r.push_text("0");
+                ctx.diag(Code::DynamicLocalMemoryWithoutSize, call_range.clone(), RULE, format!("kernel `{kname}` uses `extern __shared__` memory but this launch gives no size"));
+            }
+        }
+        r.push_text(&format!(", cgh);{nl}"));
+        local_args.push(format!("syclify::local_bytes({acc})"));
+    }
+
+    // arguments evaluated on the host
+    let item = if args.iter().any(|a| syntax::contains_word(view.t(*a), "item")) { "item_ct1" } else { "item" };
+    let mut call_args: Vec<Replacement> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        // a macro parameter may expand to any expression: evaluate it on the host too
+        if is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == view.t(*a)) {
+            call_args.push(Replacement::new().source(view.abs(*a)));
+        } else {
+            let name = format!("{kname}_arg{i}");
+            r.push_text(&format!("{i1}auto {name} = "));
+            r.push_source(view.abs(*a));
+            r.push_text(&format!(";{nl}"));
+            call_args.push(Replacement::new().text(name));
+        }
+    }
+
+    // nd_range
+    r.push_text(&format!("{i1}cgh.parallel_for(sycl::nd_range<3>("));
+    let grid = range_expr(ctx, view, config[0]);
+    let block = range_expr(ctx, view, config[1]);
+    r.extend(grid);
+    r.push_text(" * ");
+    r.extend(block.clone());
+    r.push_text(", ");
+    r.extend(block);
+    r.push_text(&format!("), [=](sycl::nd_item<3> {item})"));
+    if needs.warp {
+        r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
+    }
+    r.push_text(&format!(" {{{nl}{i2}"));
+    // kernel call
+    r.push_source(view.abs(function));
+    r.push_text("(");
+    let mut extras: Vec<String> = vec![item.to_string()];
+    extras.extend(local_args);
+    let at = required.min(call_args.len());
+    let mut all: Vec<Replacement> = call_args[..at].to_vec();
+    all.extend(extras.into_iter().map(|e| Replacement::new().text(e)));
+    all.extend(call_args[at..].iter().cloned());
+    for (i, a) in all.into_iter().enumerate() {
+        if i > 0 {
+            r.push_text(", ");
+        }
+        r.extend(a);
+    }
+    r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
+    ctx.edits.replace(RULE, call_range, r);
+    ctx.count(RULE);
+    ctx.needs_sycl = true;
+}

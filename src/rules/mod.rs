@@ -1,0 +1,272 @@
+//! The rewrite stage: structural rules, one per file, each turning facts and
+//! syntax nodes into edits and diagnostics for one file.
+//!
+//! | rule | what it migrates |
+//! |---|---|
+//! | [`execution_space_qualifiers`] | `__global__`/`__device__`/`__host__`/`__forceinline__`, lambda and macro qualifiers, `__align__` |
+//! | [`launch_bounds`] | `__launch_bounds__` |
+//! | [`cuda_arch_macro`] | `__CUDA_ARCH__` in preprocessor conditions |
+//! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
+//! | [`thread_builtins`] | `threadIdx`/`blockIdx`/`blockDim`/`gridDim`/`warpSize` |
+//! | [`syncthreads`] | `__syncthreads` and its `_count`/`_and`/`_or` forms |
+//! | [`static_shared_memory`] | static `__shared__` declarations |
+//! | [`extern_shared_memory`] | `extern __shared__` declarations |
+//! | [`kernel_launch`] | `k<<<g, b, shmem, stream>>>(args)`, also inside macros |
+//! | [`dim3`] | host `dim3` variables and temporaries |
+//! | [`runtime_api`] | CUDA runtime calls, types and enumerators (data: `rules/*.yaml`) |
+//! | [`includes`] | CUDA headers, includes of migrated files, the SYCL includes |
+
+pub mod cuda_arch_macro;
+pub mod device_function_parameters;
+pub mod dim3;
+pub mod execution_space_qualifiers;
+pub mod extern_shared_memory;
+pub mod includes;
+pub mod kernel_launch;
+pub mod launch_bounds;
+pub mod runtime_api;
+pub mod static_shared_memory;
+pub mod syncthreads;
+pub mod thread_builtins;
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::edit::EditSet;
+use crate::index::ProjectIndex;
+use crate::mapping::Mappings;
+use crate::parse::Parsed;
+use crate::syntax::{self, declarator_name, descendants, text};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use tree_sitter::{Node, Tree};
+
+/// Project-wide inputs every rule may read.
+pub struct ProjectCtx<'a> {
+    pub index: &'a ProjectIndex,
+    pub mappings: &'a Mappings,
+    /// Include rewriting: relative path of a migrated file → its output path.
+    pub renames: &'a BTreeMap<String, String>,
+}
+
+/// A function definition of this file and the names rules choose inside it.
+#[derive(Debug, Clone)]
+pub struct FnScope {
+    pub range: Range<usize>,
+    pub name: String,
+    /// The name of the `sycl::nd_item<3>` parameter inside this function.
+    pub item: String,
+    /// Names declared with type `dim3` (parameters and locals).
+    pub dim3_vars: BTreeSet<String>,
+    /// Other names declared in the function.
+    pub other_vars: BTreeSet<String>,
+}
+
+/// Everything a rule works with for one file.
+pub struct FileCtx<'a> {
+    /// The original text (node offsets are offsets of this text).
+    pub src: &'a str,
+    pub rel: &'a str,
+    pub parsed: &'a Parsed,
+    pub project: &'a ProjectCtx<'a>,
+    pub edits: EditSet,
+    pub diags: Vec<Diagnostic>,
+    /// How many constructs each rule migrated.
+    pub counts: BTreeMap<&'static str, usize>,
+    /// Set when the output uses SYCL or the helper header.
+    pub needs_sycl: bool,
+    pub functions: Vec<FnScope>,
+    pub file_dim3_vars: BTreeSet<String>,
+    pub file_other_vars: BTreeSet<String>,
+    /// Bodies of macros that hold CUDA code, each parsed on its own.
+    pub macro_trees: &'a [(Range<usize>, Tree)],
+}
+
+impl<'a> FileCtx<'a> {
+    pub fn new(src: &'a str, rel: &'a str, parsed: &'a Parsed, macro_trees: &'a [(Range<usize>, Tree)], project: &'a ProjectCtx<'a>) -> Self {
+        let mut ctx = FileCtx {
+            src,
+            rel,
+            parsed,
+            project,
+            edits: EditSet::new(),
+            diags: Vec::new(),
+            counts: BTreeMap::new(),
+            needs_sycl: false,
+            functions: Vec::new(),
+            file_dim3_vars: BTreeSet::new(),
+            file_other_vars: BTreeSet::new(),
+            macro_trees,
+        };
+        ctx.collect_scopes();
+        ctx
+    }
+
+    /// The main tree's root, then the roots of the macro bodies.
+    pub fn roots(&self) -> Vec<Node<'a>> {
+        let mut v = vec![self.root()];
+        v.extend(self.macro_trees.iter().map(|(_, t)| t.root_node()));
+        v
+    }
+
+    /// Is `offset` inside a macro body?
+    pub fn in_macro(&self, offset: usize) -> bool {
+        self.macro_trees.iter().any(|(r, _)| r.start <= offset && offset < r.end)
+    }
+
+    /// Every node of the main tree and of the macro bodies, in that order.
+    pub fn all_nodes(&self) -> Vec<Node<'a>> {
+        self.roots().into_iter().flat_map(descendants).collect()
+    }
+
+    /// Is `n` inside a region that did not parse (rules leave those alone)?
+    /// A macro body is parsed on its own, as top-level code: an expression
+    /// without `;` there is a top-level ERROR around a well-formed node, which
+    /// does not count.
+    pub fn in_error(&self, n: Node) -> bool {
+        if n.is_error() {
+            return true;
+        }
+        let in_macro = self.in_macro(n.start_byte());
+        let mut p = n.parent();
+        while let Some(x) = p {
+            if x.is_error() && !(in_macro && x.parent().is_some_and(|r| r.parent().is_none())) {
+                return true;
+            }
+            p = x.parent();
+        }
+        false
+    }
+
+    /// The nd_item name to use at `offset`, or None outside functions.
+    pub fn item_at(&self, offset: usize) -> Option<String> {
+        if self.in_macro(offset) {
+            return Some("item".to_string());
+        }
+        self.scope_at(offset).map(|s| s.item.clone())
+    }
+}
+
+impl<'a> FileCtx<'a> {
+    pub fn root(&self) -> Node<'a> {
+        self.parsed.tree.root_node()
+    }
+
+    pub fn text(&self, n: Node) -> &'a str {
+        text(n, self.src)
+    }
+
+    pub fn count(&mut self, rule: &'static str) {
+        *self.counts.entry(rule).or_insert(0) += 1;
+    }
+
+    pub fn diag(&mut self, code: Code, range: Range<usize>, rule: &'static str, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::new(code, range, rule, msg));
+    }
+
+    /// The innermost function definition around `offset`.
+    pub fn scope_at(&self, offset: usize) -> Option<&FnScope> {
+        self.functions.iter().filter(|f| f.range.start <= offset && offset < f.range.end).min_by_key(|f| f.range.len())
+    }
+
+    /// Is `name` a `dim3` variable where `offset` is?
+    pub fn is_dim3_var(&self, name: &str, offset: usize) -> bool {
+        match self.scope_at(offset) {
+            Some(s) if s.dim3_vars.contains(name) => true,
+            Some(s) if s.other_vars.contains(name) => false,
+            _ => self.file_dim3_vars.contains(name),
+        }
+    }
+
+    /// Is `name` declared (with a type other than `dim3`) where `offset` is?
+    pub fn is_other_var(&self, name: &str, offset: usize) -> bool {
+        match self.scope_at(offset) {
+            Some(s) if s.other_vars.contains(name) => true,
+            Some(s) if s.dim3_vars.contains(name) => false,
+            _ => self.file_other_vars.contains(name),
+        }
+    }
+
+    fn collect_scopes(&mut self) {
+        let src = self.src;
+        let root = self.root();
+        for n in descendants(root) {
+            match n.kind() {
+                "function_definition" => {
+                    let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else { continue };
+                    let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)) else { continue };
+                    let mut dim3_vars = BTreeSet::new();
+                    let mut other_vars = BTreeSet::new();
+                    for d in descendants(n) {
+                        if matches!(d.kind(), "declaration" | "parameter_declaration" | "optional_parameter_declaration") {
+                            let is_dim3 = d.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");
+                            let mut c = d.walk();
+                            for decl in d.children_by_field_name("declarator", &mut c) {
+                                if syntax::function_declarator(decl).is_some() && !(is_dim3 && d.kind() == "declaration") {
+                                    continue;
+                                }
+                                if let Some((_, v)) = declarator_name(decl, src) {
+                                    if is_dim3 { dim3_vars.insert(v.to_string()) } else { other_vars.insert(v.to_string()) };
+                                }
+                            }
+                        }
+                    }
+                    let body_text = text(n, src);
+                    let item = if syntax::contains_word(body_text, "item") { "item_ct1" } else { "item" }.to_string();
+                    self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars });
+                }
+                "declaration" if !syntax::has_ancestor(n, &["function_definition"]) => {
+                    let is_dim3 = n.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");
+                    let mut c = n.walk();
+                    for decl in n.children_by_field_name("declarator", &mut c) {
+                        if syntax::function_declarator(decl).is_some() {
+                            continue;
+                        }
+                        if let Some((_, v)) = declarator_name(decl, src) {
+                            if is_dim3 { self.file_dim3_vars.insert(v.to_string()) } else { self.file_other_vars.insert(v.to_string()) };
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Parses, each on its own, the macro bodies that hold CUDA code.
+pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree)> {
+        let mut out = Vec::new();
+        const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "dim3"];
+        for n in descendants(parsed.tree.root_node()) {
+            if n.kind() != "preproc_arg" || in_error(n) {
+                continue;
+            }
+            let body = text(n, src);
+            let worth = body.contains("<<<")
+                || syntax::identifiers(body).iter().any(|(_, w)| WORTH.contains(w) || w.starts_with("cuda"));
+            if worth {
+                let tree = crate::parse::parse_range(src, n.byte_range());
+                out.push((n.byte_range(), tree));
+            }
+        }
+    out
+}
+
+/// Runs every rule over one file, in a fixed order.
+pub fn run_all(ctx: &mut FileCtx) {
+    execution_space_qualifiers::run(ctx);
+    launch_bounds::run(ctx);
+    cuda_arch_macro::run(ctx);
+    device_function_parameters::run(ctx);
+    thread_builtins::run(ctx);
+    syncthreads::run(ctx);
+    static_shared_memory::run(ctx);
+    extern_shared_memory::run(ctx);
+    kernel_launch::run(ctx);
+    dim3::run(ctx);
+    runtime_api::run(ctx);
+    includes::run(ctx);
+}
+
+/// Is `n` inside a region that did not parse (rules leave those alone)?
+pub fn in_error(n: Node) -> bool {
+    n.is_error() || syntax::has_ancestor(n, &["ERROR"])
+}

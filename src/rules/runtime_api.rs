@@ -1,0 +1,134 @@
+//! CUDA runtime API calls, types and enumerators, driven by the mapping
+//! tables (`rules/*.yaml`, `--rule-file`).
+//!
+//! What it does: a call of a mapped function is replaced by its template:
+//! the `statement` template when the call's value is unused (direct SYCL:
+//! `cudaMemcpy(d, h, n, k);` → `syclify::default_queue().memcpy(d, h,
+//! n).wait();`), the `expression` template when the value is used (a helper
+//! that returns an error code: `CHECK(cudaMalloc(&d, n))` →
+//! `CHECK(syclify::malloc_device(&d, n))`). Mapped types and enumerators are
+//! renamed. An unmapped `cuda*` call or name gets SY0401 and is left as is.
+//!
+//! Why: most of the runtime API has a one-to-one SYCL counterpart on an
+//! in-order queue; the error-code form keeps the original error handling
+//! working.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::mapping::{parse_template, TemplatePiece};
+use crate::syntax::{self, callee_name};
+use tree_sitter::Node;
+
+pub const RULE: &str = "runtime-api";
+pub const DEFAULT_QUEUE: &str = "syclify::default_queue()";
+
+fn looks_like_cuda_api(name: &str) -> bool {
+    name.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// The object an address argument points to: `&p`, `(void **)&p`, `reinterpret_cast<void **>(&p)` → `p`.
+fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
+    loop {
+        match n.kind() {
+            "parenthesized_expression" => n = syntax::named_children(n).into_iter().next()?,
+            "cast_expression" => n = n.child_by_field_name("value")?,
+            "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "&") => {
+                return n.child_by_field_name("argument");
+            }
+            "call_expression" => {
+                let (_, name) = callee_name(n, src)?;
+                if !name.ends_with("_cast") {
+                    return None;
+                }
+                let args = syntax::named_children(n.child_by_field_name("arguments")?);
+                if args.len() != 1 {
+                    return None;
+                }
+                n = args[0];
+            }
+            _ => return None,
+        }
+    }
+}
+
+fn render(pieces: &[TemplatePiece], args: &[Node], src: &str) -> Option<Replacement> {
+    let mut r = Replacement::new();
+    let mut used = vec![false; args.len()];
+    for p in pieces {
+        match p {
+            TemplatePiece::Text(t) => r.push_text(t),
+            TemplatePiece::Arg(i) => {
+                r.push_source(args.get(*i)?.byte_range());
+                used[*i] = true;
+            }
+            TemplatePiece::Deref(i) => {
+                r.push_source(deref_target(*args.get(*i)?, src)?.byte_range());
+                used[*i] = true;
+            }
+            TemplatePiece::Queue => r.push_text(DEFAULT_QUEUE),
+        }
+    }
+    // arguments the template drops (e.g. cudaMemcpy's direction): their own
+    // rewrites go with them
+    for (a, u) in args.iter().zip(used) {
+        if !u {
+            r.push_discard(a.byte_range());
+        }
+    }
+    Some(r)
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    let mappings = ctx.project.mappings;
+    for n in ctx.all_nodes() {
+        if ctx.in_error(n) {
+            continue;
+        }
+        match n.kind() {
+            "call_expression" => {
+                let Some((name_node, name)) = callee_name(n, ctx.src) else { continue };
+                if n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
+                    continue; // qualified or templated: not a runtime call
+                }
+                let Some(rule) = mappings.functions.get(name) else {
+                    if looks_like_cuda_api(name) {
+                        ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is not migrated; the call was left as is"));
+                    }
+                    continue;
+                };
+                let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect();
+                let unused = n.parent().is_some_and(|p| p.kind() == "expression_statement");
+                let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src));
+                let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src)));
+                match rep {
+                    Some(rep) => {
+                        ctx.edits.replace(RULE, n.byte_range(), rep);
+                        ctx.count(RULE);
+                        ctx.needs_sycl = true;
+                    }
+                    None => ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is used in a form the mapping does not cover (arguments or value); left as is")),
+                }
+            }
+            "type_identifier" | "identifier" => {
+                let t = ctx.text(n);
+                if !t.starts_with("cuda") {
+                    continue;
+                }
+                let table = if n.kind() == "type_identifier" { &mappings.types } else { &mappings.enums };
+                if let Some(rep) = table.get(t).or_else(|| mappings.types.get(t)) {
+                    ctx.edits.replace_text(RULE, n.byte_range(), rep);
+                    ctx.count(RULE);
+                    ctx.needs_sycl = true;
+                    continue;
+                }
+                let is_callee = n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
+                let in_launch_config = n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax");
+                if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !mappings.functions.contains_key(t) {
+                    ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
+                }
+            }
+            _ => {}
+        }
+    }
+}

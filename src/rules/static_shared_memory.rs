@@ -1,0 +1,51 @@
+//! Static `__shared__` variables.
+//!
+//! What it does: removes the declaration of every static `__shared__`
+//! variable (1-D, multi-dimensional or scalar) from kernels and device
+//! functions. The variable becomes work-group local memory: each launch
+//! allocates a `sycl::local_accessor` in its command group (see
+//! [`super::kernel_launch`]) and the kernel receives a pointer with the same
+//! name and a type that keeps the body's indexing unchanged (`float
+//! tile[32][33]` → parameter `float (*tile)[33]`; a scalar `int n` →
+//! `int &n`), passed down to device functions that declare their own (see
+//! [`super::device_function_parameters`]).
+//!
+//! Why: SYCL has no group-local variables in kernel scope; local memory is
+//! allocated per work-group by the command group.
+//!
+//! Example: `__shared__ float tile[TILE][TILE + 1];` disappears from the
+//! kernel, whose signature gains `float (*tile)[TILE + 1]`.
+
+use super::FileCtx;
+use crate::index::shared_declaration;
+use crate::syntax::descendants;
+
+pub const RULE: &str = "static-shared-memory";
+
+/// The range of a statement together with its line, when it is alone on it.
+pub fn statement_line_range(src: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let line_start = src[..range.start].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    let before_blank = src[line_start..range.start].trim().is_empty();
+    let line_end = src[range.end..].find('\n').map(|p| range.end + p + 1).unwrap_or(src.len());
+    let after_blank = src[range.end..line_end].trim().is_empty();
+    if before_blank && after_blank { line_start..line_end } else { range }
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    for n in descendants(ctx.root()) {
+        if n.kind() != "declaration" || ctx.in_error(n) {
+            continue;
+        }
+        if shared_declaration(n, ctx.src) != Some(false) {
+            continue;
+        }
+        let Some(scope) = ctx.scope_at(n.start_byte()) else { continue };
+        if ctx.project.index.needs_of(&scope.name).is_none() {
+            continue;
+        }
+        let range = statement_line_range(ctx.src, n.byte_range());
+        ctx.edits.delete(RULE, range);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}

@@ -1,0 +1,56 @@
+//! Block barriers: `__syncthreads` and `__syncthreads_count/_and/_or`.
+//!
+//! What it does: `__syncthreads()` → `sycl::group_barrier(item.get_group())`;
+//! `__syncthreads_count(p)`, `__syncthreads_and(p)` and `__syncthreads_or(p)`
+//! → the helper header's `syclify::syncthreads_count/and/or(item, p)`, which
+//! are a barrier followed by `reduce_over_group`/`all_of_group`/`any_of_group`
+//! (CUDA's versions are barriers too). Inside macro bodies the item is `item`.
+//!
+//! Why: a work-group barrier is SYCL's `__syncthreads`; its default fence
+//! scope (work-group) orders both local and global memory, as CUDA does.
+//!
+//! Example: `if (__syncthreads_or(x > 0))` → `if (syclify::syncthreads_or(item, x > 0))`.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::syntax::{self, callee_name};
+
+pub const RULE: &str = "syncthreads";
+
+pub fn run(ctx: &mut FileCtx) {
+    for n in ctx.all_nodes() {
+        if ctx.in_error(n) {
+            continue;
+        }
+        if n.kind() != "call_expression" {
+            continue;
+        }
+        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+        if !name.starts_with("__syncthreads") {
+            continue;
+        }
+        let Some(item) = ctx.item_at(n.start_byte()) else {
+            ctx.diag(Code::BuiltinOutsideDeviceCode, n.byte_range(), RULE, format!("`{name}` outside a function was left as is"));
+            continue;
+        };
+        let args: Vec<_> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect();
+        let helper = match name {
+            "__syncthreads" => {
+                ctx.edits.replace_text(RULE, n.byte_range(), format!("sycl::group_barrier({item}.get_group())"));
+                ctx.count(RULE);
+                ctx.needs_sycl = true;
+                continue;
+            }
+            "__syncthreads_count" => "count",
+            "__syncthreads_and" => "and",
+            "__syncthreads_or" => "or",
+            _ => continue,
+        };
+        let [pred] = args.as_slice() else { continue };
+        let rep = Replacement::new().text(format!("syclify::syncthreads_{helper}({item}, ")).source(pred.byte_range()).text(")");
+        ctx.edits.replace(RULE, n.byte_range(), rep);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}

@@ -1,0 +1,206 @@
+//! Small helpers over tree-sitter nodes.
+
+use tree_sitter::Node;
+
+pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
+    &src[n.byte_range()]
+}
+
+/// All descendants of `root` (itself included), in document order.
+pub fn descendants(root: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        out.push(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == root {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+pub fn children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.children(&mut c).collect()
+}
+
+pub fn named_children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// The identifier a declarator declares (`*a[3]` → `a`, `f(int)` → `f`, `A::f` → `f`).
+pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
+    loop {
+        match d.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "destructor_name" | "operator_name" => {
+                return Some((d, text(d, src)));
+            }
+            "qualified_identifier" => d = d.child_by_field_name("name")?,
+            "template_function" => d = d.child_by_field_name("name")?,
+            _ => {
+                if let Some(inner) = d.child_by_field_name("declarator") {
+                    d = inner;
+                } else {
+                    // reference_declarator has no field for its inner declarator
+                    d = named_children(d).into_iter().last()?;
+                }
+            }
+        }
+    }
+}
+
+/// The function_declarator inside a declarator, if any.
+pub fn function_declarator(mut d: Node) -> Option<Node> {
+    loop {
+        if d.kind() == "function_declarator" {
+            return Some(d);
+        }
+        d = match d.child_by_field_name("declarator") {
+            Some(x) => x,
+            None => {
+                if d.kind() == "reference_declarator" {
+                    named_children(d).into_iter().last()?
+                } else {
+                    return None;
+                }
+            }
+        };
+    }
+}
+
+/// The name a call expression calls, when it is a plain, template or qualified name.
+pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
+    let f = call.child_by_field_name("function")?;
+    match f.kind() {
+        "identifier" => Some((f, text(f, src))),
+        "template_function" => {
+            let n = f.child_by_field_name("name")?;
+            Some((n, text(n, src)))
+        }
+        "qualified_identifier" => {
+            let mut n = f;
+            while n.kind() == "qualified_identifier" {
+                n = n.child_by_field_name("name")?;
+            }
+            match n.kind() {
+                "identifier" => Some((n, text(n, src))),
+                "template_function" => {
+                    let n = n.child_by_field_name("name")?;
+                    Some((n, text(n, src)))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Is `n` inside a node of one of `kinds` (itself excluded)?
+pub fn has_ancestor(n: Node, kinds: &[&str]) -> bool {
+    let mut p = n.parent();
+    while let Some(x) = p {
+        if kinds.contains(&x.kind()) {
+            return true;
+        }
+        p = x.parent();
+    }
+    false
+}
+
+pub fn ancestor_of_kind<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
+    let mut p = n.parent();
+    while let Some(x) = p {
+        if kinds.contains(&x.kind()) {
+            return Some(x);
+        }
+        p = x.parent();
+    }
+    None
+}
+
+/// Is `word` an identifier token in `s` (not part of a longer identifier)?
+pub fn contains_word(s: &str, word: &str) -> bool {
+    let b = s.as_bytes();
+    let mut from = 0;
+    while let Some(p) = s[from..].find(word) {
+        let start = from + p;
+        let end = start + word.len();
+        let before_ok = start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_');
+        let after_ok = end >= b.len() || !(b[end].is_ascii_alphanumeric() || b[end] == b'_');
+        if before_ok && after_ok {
+            return true;
+        }
+        from = end;
+    }
+    false
+}
+
+/// Identifier tokens of a piece of C/C++ text (skipping comments, strings and
+/// character literals), with their byte ranges.
+pub fn identifiers(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push((start..i, &s[start..i]));
+        } else if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// An indented S-expression-like dump of a tree, for debugging.
+pub fn dump(root: Node, src: &str) -> String {
+    fn walk(n: Node, src: &str, depth: usize, field: Option<&str>, out: &mut String) {
+        let leaf = if n.child_count() == 0 || n.is_error() { format!(" {:?}", &src[n.byte_range()]) } else { String::new() };
+        out.push_str(&format!("{}{}{}{}\n", "  ".repeat(depth), field.map(|f| format!("{f}: ")).unwrap_or_default(), n.kind(), leaf));
+        let mut c = n.walk();
+        for (i, ch) in n.children(&mut c).enumerate() {
+            walk(ch, src, depth + 1, n.field_name_for_child(i as u32), out);
+        }
+    }
+    let mut out = String::new();
+    walk(root, src, 0, None, &mut out);
+    out
+}

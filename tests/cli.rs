@@ -1,0 +1,204 @@
+//! The command line, end to end: exit codes, bad input, what is (never) written.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn syclify(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_syclify")).args(args).output().expect("binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const KERNEL: &str = "#include <cuda_runtime.h>\n__global__ void k(float *a) { a[threadIdx.x] = 1.0f; }\nint main() { float *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); cudaDeviceSynchronize(); cudaFree(d); return 0; }\n";
+
+fn tree_snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v = Vec::new();
+    for e in walk(dir) {
+        v.push((e.strip_prefix(dir).unwrap().display().to_string(), fs::read(&e).unwrap_or_default()));
+    }
+    v.sort();
+    v
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        let ft = fs::symlink_metadata(&p).unwrap().file_type();
+        if ft.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn migrates_a_tree_and_mirrors_it() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    fs::create_dir_all(src.join("sub")).unwrap();
+    fs::write(src.join("main.cu"), "#include \"sub/k.cuh\"\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n").unwrap();
+    fs::write(src.join("sub/k.cuh"), "#pragma once\n#include \"plain.h\"\n__global__ void k(float *a) { a[0] = PLAIN; }\n").unwrap();
+    fs::write(src.join("sub/plain.h"), "#define PLAIN 1.0f\n").unwrap();
+    fs::write(src.join("other.cpp"), "int untouched() { return 1; }\n").unwrap();
+    fs::write(src.join("notes.txt"), "not a source\n").unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "--out-root", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let main = fs::read_to_string(out.join("main.dp.cpp")).unwrap();
+    assert!(main.contains("#include \"sub/k.dp.hpp\""), "{main}");
+    assert!(main.contains("#include <sycl/sycl.hpp>"));
+    assert!(fs::read_to_string(out.join("sub/k.dp.hpp")).unwrap().contains("void k(float *a, const sycl::nd_item<3> &item)"));
+    // included by a migrated file: migrated, keeps its name (nothing to change here)
+    assert_eq!(fs::read_to_string(out.join("sub/plain.h")).unwrap(), "#define PLAIN 1.0f\n");
+    // no CUDA: copied unchanged
+    assert_eq!(fs::read_to_string(out.join("other.cpp")).unwrap(), "int untouched() { return 1; }\n");
+    assert!(!out.join("notes.txt").exists());
+    assert!(out.join("include/syclify/syclify.hpp").is_file());
+    let report: serde_json::Value = serde_json::from_str(&fs::read_to_string(out.join("syclify-report.json")).unwrap()).unwrap();
+    assert_eq!(report["totals"]["files_migrated"], 3);
+    assert_eq!(report["totals"]["files_copied"], 1);
+    assert!(report["totals"]["rules"]["kernel-launch"].as_u64() == Some(1));
+    assert!(fs::read_to_string(out.join("syclify-report.md")).unwrap().contains("| `main.cu` | `main.dp.cpp` | migrated |"));
+    assert!(stderr(&o).contains("3 migrated, 1 copied unchanged, 0 failed"));
+}
+
+#[test]
+fn bad_files_are_reported_and_the_rest_is_written() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("good.cu"), KERNEL).unwrap();
+    fs::write(src.join("latin1.cu"), b"// caf\xe9\n__global__ void k() {}\n").unwrap();
+    fs::write(src.join("binary.cu"), b"\x7fELF\x00\x01\x02").unwrap();
+    std::os::unix::fs::symlink(src.join("missing-target.cu"), src.join("dangling.cu")).unwrap();
+    let before = tree_snapshot(&src);
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("1 migrated, 0 copied unchanged, 3 failed"), "{err}");
+    assert!(err.contains("latin1.cu:1:1: error: not UTF-8 text (invalid byte at line 1"), "{err}");
+    assert!(err.contains("binary.cu:1:1: error: binary file"), "{err}");
+    assert!(err.contains("dangling.cu:1:1: error: cannot read"), "{err}");
+    assert!(out.join("good.dp.cpp").is_file());
+    assert!(!out.join("latin1.dp.cpp").exists());
+    assert_eq!(before, tree_snapshot(&src), "the input tree was modified");
+}
+
+#[test]
+fn out_root_equal_to_in_root_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), KERNEL).unwrap();
+    let before = tree_snapshot(t.path());
+    let o = syclify(&["migrate", t.path().to_str().unwrap(), "-o", t.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is the in-root"), "{}", stderr(&o));
+    assert_eq!(before, tree_snapshot(t.path()));
+}
+
+#[test]
+fn in_root_inside_out_root_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("a.cu"), KERNEL).unwrap();
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", t.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is inside the out-root"), "{}", stderr(&o));
+    assert!(!t.path().join("a.dp.cpp").exists());
+}
+
+#[test]
+fn out_root_inside_in_root_is_excluded_from_the_walk() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), KERNEL).unwrap();
+    let out = t.path().join("migrated");
+    for _ in 0..2 {
+        let o = syclify(&["migrate", t.path().to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        // the second run must not pick up migrated/a.dp.cpp or the report as input
+        assert!(stderr(&o).contains("1 migrated, 0 copied unchanged, 0 failed"), "{}", stderr(&o));
+    }
+    assert!(!out.join("migrated").exists());
+    assert_eq!(fs::read_to_string(t.path().join("a.cu")).unwrap(), KERNEL);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let t = tempfile::tempdir().unwrap();
+    let o = syclify(&["migrate", t.path().join("nope").to_str().unwrap(), "-o", t.path().join("o").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no such file or directory"));
+    let o = syclify(&["migrate", t.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "missing --out-root");
+    assert!(!t.path().join("o").exists());
+}
+
+#[test]
+fn output_is_identical_whatever_the_thread_count() {
+    let programs = common::root().join("fixtures/programs");
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    for (dir, jobs) in [(&a, "1"), (&b, "4")] {
+        let o = syclify(&["migrate", programs.to_str().unwrap(), "-o", dir.to_str().unwrap(), "-j", jobs]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let (sa, sb) = (tree_snapshot(&a), tree_snapshot(&b));
+    assert!(sa.len() > 10);
+    assert_eq!(sa, sb);
+}
+
+#[test]
+fn gcc_diagnostics_and_comments_for_humans() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaGraphCreate(&g, 0);\n}\n").unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "gcc"]);
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("a.cu:3:3: warning: `cudaGraphCreate` is not migrated; the call was left as is [SY0401]"), "{stdout}");
+    let migrated = fs::read_to_string(out.join("a.dp.cpp")).unwrap();
+    assert!(migrated.contains("  // syclify: warning SY0401: `cudaGraphCreate` is not migrated; the call was left as is\n  cudaGraphCreate(&g, 0);"), "{migrated}");
+}
+
+#[test]
+fn explain_prints_codes() {
+    let o = syclify(&["explain", "SY0202"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("local-memory-unresolved"));
+    let o = syclify(&["explain"]);
+    assert!(String::from_utf8_lossy(&o.stdout).lines().count() >= 15);
+    assert_eq!(syclify(&["explain", "SY9999"]).status.code(), Some(2));
+}
+
+#[test]
+fn malformed_rule_file_points_at_the_line() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), KERNEL).unwrap();
+    let rules = t.path().join("bad.yaml");
+    fs::write(&rules, "functions:\n  - cuda: cudaFoo\n    statment: \"x\"\n").unwrap();
+    let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", t.path().join("o").to_str().unwrap(), "--rule-file", rules.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bad.yaml") && err.contains("line 3"), "{err}");
+}
+
+#[test]
+fn rule_file_adds_a_mapping() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), "int main() { cudaProfilerStart(); }\n").unwrap();
+    let rules = t.path().join("mine.yaml");
+    fs::write(&rules, "functions:\n  - cuda: cudaProfilerStart\n    statement: \"(void)0\"\n").unwrap();
+    let out = t.path().join("o");
+    let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--rule-file", rules.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(fs::read_to_string(out.join("a.dp.cpp")).unwrap().contains("int main() { (void)0; }"));
+}

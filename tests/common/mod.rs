@@ -1,0 +1,103 @@
+//! Shared test helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use syclify::mapping::Mappings;
+use syclify::project::{self, Migration, Options};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Migrates `inputs` in memory (nothing is written).
+pub fn migrate(inputs: &[&Path]) -> Migration {
+    let out = std::env::temp_dir().join("syclify-test-never-written");
+    let opts = Options { inputs: inputs.iter().map(|p| p.to_path_buf()).collect(), in_root: None, out_root: out, mappings: Mappings::builtin() };
+    project::migrate(&opts).expect("valid options")
+}
+
+/// Every output and the diagnostics, as one reviewable text.
+pub fn render(m: &Migration) -> String {
+    let report = syclify::report::build(m);
+    let mut s = String::new();
+    for f in &m.files {
+        if f.status != project::Status::Migrated {
+            continue;
+        }
+        s.push_str(&format!("// ==== {} -> {} ====\n", f.rel, f.out_rel.as_deref().unwrap_or("-")));
+        s.push_str(f.output.as_deref().unwrap_or(""));
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+    }
+    s.push_str("// ==== diagnostics ====\n");
+    for f in &report.files {
+        for d in &f.diagnostics {
+            s.push_str(&format!("// {}\n", d.gcc()));
+        }
+    }
+    s
+}
+
+/// The text with comments and string/char literals blanked, for "nothing left" checks.
+pub fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            let q = b[i];
+            i += 1;
+            while i < b.len() && b[i] != q {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Where Intel's SYCL headers are (fetched by scripts/fetch-sycl-headers.sh).
+pub fn sycl_include() -> PathBuf {
+    match std::env::var_os("SYCLIFY_SYCL_INCLUDE") {
+        Some(p) => PathBuf::from(p),
+        None => root().join("target/sycl-headers/include"),
+    }
+}
+
+/// Host-compiles `file` (-fsyntax-only) against the real SYCL headers; Err has the compiler output.
+pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
+    let inc = sycl_include();
+    assert!(
+        inc.join("sycl/sycl.hpp").is_file(),
+        "Intel's SYCL headers are not at {} — run scripts/fetch-sycl-headers.sh (scripts/test.sh does) or set SYCLIFY_SYCL_INCLUDE",
+        inc.display()
+    );
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let mut cmd = std::process::Command::new(&cxx);
+    cmd.args(["-std=c++17", "-fsyntax-only", "-Werror=return-type", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING", "-Wno-deprecated-declarations", "-Wno-attributes"]);
+    cmd.arg(format!("-I{}", inc.display()));
+    for d in include_dirs {
+        cmd.arg(format!("-I{}", d.display()));
+    }
+    cmd.arg(file);
+    let out = cmd.output().map_err(|e| format!("cannot run {cxx}: {e}"))?;
+    if out.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&out.stderr).into_owned()) }
+}

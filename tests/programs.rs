@@ -1,0 +1,85 @@
+//! Whole-program fixtures (`fixtures/programs/<name>/`, recorded with nvcc on
+//! an H100, see fixtures/programs/README.md): each is migrated as a project;
+//! its migrated tree is pinned by a snapshot, must hold no CUDA construct
+//! outside comments, and must pass a host compile (-fsyntax-only) of every
+//! migrated translation unit against Intel's real SYCL 2020 headers.
+
+mod common;
+
+use std::path::Path;
+use syclify::project::Status;
+
+/// CUDA constructs that must not survive outside comments.
+const FORBIDDEN: &[&str] = &["<<<", "__global__", "__shared__", "__syncthreads", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__device__", "__host__", "cudaMalloc", "cudaMemcpy", "cudaError_t", "dim3"];
+
+fn programs() -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(common::root().join("fixtures/programs")).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    v.sort();
+    assert!(v.len() >= 7, "the program fixtures are missing");
+    v
+}
+
+#[test]
+fn programs_migrate_to_pinned_output() {
+    for dir in programs() {
+        let m = common::migrate(&[&dir]);
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        insta::with_settings!({ snapshot_suffix => name.clone(), prepend_module_to_snapshot => false, omit_expression => true }, {
+            insta::assert_snapshot!("program", common::render(&m));
+        });
+        assert_eq!(m.exit_code(), 0, "{name}: migration reported errors:\n{}", common::render(&m));
+    }
+}
+
+#[test]
+fn programs_have_no_cuda_left_outside_comments() {
+    for dir in programs() {
+        let m = common::migrate(&[&dir]);
+        for f in m.files.iter().filter(|f| f.status == Status::Migrated) {
+            let code = common::code_only(f.output.as_deref().unwrap());
+            for w in FORBIDDEN {
+                let found = if w.starts_with('<') { code.contains(w) } else { syclify::syntax::contains_word(&code, w) || (w.starts_with("cuda") && code.contains(w)) };
+                assert!(!found, "{}/{}: `{w}` left outside comments", dir.display(), f.rel);
+            }
+        }
+    }
+}
+
+#[test]
+fn programs_host_compile_against_intel_sycl_headers() {
+    let mut failures = Vec::new();
+    let mut compiled = 0;
+    for dir in programs() {
+        let m = common::migrate(&[&dir]);
+        let out = tempfile::tempdir().unwrap();
+        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
+        assert!(syclify::emit::emit(&m).is_empty());
+        for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| o.ends_with(".dp.cpp"))) {
+            let file = out.path().join(f.out_rel.as_ref().unwrap());
+            compiled += 1;
+            if let Err(e) = common::host_compile(&file, &[&out.path().join("include")]) {
+                failures.push(format!("{}: {}\n{}", dir.display(), f.rel, e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n")));
+            }
+        }
+    }
+    assert!(compiled >= 10);
+    assert!(failures.is_empty(), "host compile failed:\n{}", failures.join("\n\n"));
+}
+
+#[test]
+fn helper_header_host_compiles_alone() {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("helper.cpp");
+    std::fs::write(&file, "#include <syclify/syclify.hpp>\nint main() { return 0; }\n").unwrap();
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// The expected outputs were recorded from real nvcc runs and end with PASS.
+#[test]
+fn programs_have_recorded_expected_output() {
+    for dir in programs() {
+        let exp = std::fs::read_to_string(dir.join("expected_output.txt")).unwrap_or_else(|_| panic!("{}: no expected_output.txt", dir.display()));
+        assert!(exp.trim_end().ends_with("PASS"), "{}", dir.display());
+        let _ = Path::new(&dir);
+    }
+}
