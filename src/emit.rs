@@ -21,15 +21,17 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// Writes every output file; returns `(relative path, error)` for the ones that failed.
 pub fn emit(m: &Migration) -> Vec<(String, String)> {
-    let mut failures = Vec::new();
-    for f in &m.files {
-        let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) else { continue };
-        let path = m.out_root.join(out_rel);
-        debug_assert!(path.starts_with(&m.out_root));
-        if let Err(e) = write_atomic(&path, text) {
-            failures.push((out_rel.clone(), e.to_string()));
-        }
-    }
+    use rayon::prelude::*;
+    let mut failures: Vec<(String, String)> = m
+        .files
+        .par_iter()
+        .filter_map(|f| {
+            let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) else { return None };
+            let path = m.out_root.join(out_rel);
+            debug_assert!(path.starts_with(&m.out_root));
+            write_atomic(&path, text).err().map(|e| (out_rel.clone(), e.to_string()))
+        })
+        .collect();
     if let Err(e) = write_atomic(&m.out_root.join(HELPER_HEADER_REL), HELPER_HEADER) {
         failures.push((HELPER_HEADER_REL.to_string(), e.to_string()));
     }

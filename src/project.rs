@@ -246,7 +246,15 @@ fn normalize(path: &str) -> String {
 
 /// Runs the whole migration in memory (nothing is written here).
 pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
+    let timing = std::env::var_os("SYCLIFY_TIMING").is_some();
+    let t0 = std::time::Instant::now();
+    let phase = |name: &str| {
+        if timing {
+            eprintln!("[timing] {name}: {:.3} s", t0.elapsed().as_secs_f64());
+        }
+    };
     let (in_root, out_root, paths) = collect_inputs(opts)?;
+    phase("collect");
     let loaded: Vec<Loaded> = paths
         .par_iter()
         .map(|p| {
@@ -279,6 +287,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
             }
         }
     }
+    phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
 
     // Pre-scan macros, parse, index.
@@ -291,7 +300,9 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         .par_iter()
         .map(|(i, p)| index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))
         .collect();
+    phase("parse");
     let index = ProjectIndex::build(facts, macros);
+    phase("index");
     let project = ProjectCtx { index: &index, mappings: &opts.mappings, renames: &renames };
 
     // Rewrite.
@@ -303,6 +314,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
             (*i, out, counts, diags)
         })
         .collect();
+    phase("rewrite");
     let mut outputs: BTreeMap<usize, (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = BTreeMap::new();
     for (i, out, counts, diags) in migrated {
         outputs.insert(i, (out, counts, diags));

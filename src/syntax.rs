@@ -8,23 +8,24 @@ pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
 
 /// All descendants of `root` (itself included), in document order.
 pub fn descendants(root: Node) -> Vec<Node> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(root.descendant_count());
     let mut cursor = root.walk();
+    let mut depth = 0usize;
     loop {
         out.push(cursor.node());
         if cursor.goto_first_child() {
+            depth += 1;
             continue;
         }
         loop {
-            if cursor.node() == root {
+            if depth == 0 {
                 return out;
             }
             if cursor.goto_next_sibling() {
                 break;
             }
-            if !cursor.goto_parent() {
-                return out;
-            }
+            cursor.goto_parent();
+            depth -= 1;
         }
     }
 }

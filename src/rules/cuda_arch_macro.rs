@@ -14,14 +14,13 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
-use crate::syntax::descendants;
 use tree_sitter::Node;
 
 pub const RULE: &str = "cuda-arch-macro";
 const DEVICE: &str = "__SYCL_DEVICE_ONLY__";
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }
@@ -51,7 +50,7 @@ fn rename(ctx: &mut FileCtx, name: Node) {
 }
 
 fn condition(ctx: &mut FileCtx, cond: Node) {
-    for id in descendants(cond) {
+    for id in crate::syntax::descendants(cond) {
         if id.kind() != "identifier" {
             continue;
         }

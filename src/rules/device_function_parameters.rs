@@ -22,7 +22,7 @@
 
 use super::FileCtx;
 use crate::index::{LocalRef, Needs, ProjectIndex, SharedArray};
-use crate::syntax::{self, callee_name, declarator_name, descendants};
+use crate::syntax::{self, callee_name, declarator_name};
 use tree_sitter::Node;
 
 pub const RULE: &str = "device-function-parameters";
@@ -88,7 +88,7 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }

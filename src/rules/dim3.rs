@@ -51,7 +51,7 @@ fn member_index(m: &str) -> Option<&'static str> {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in ctx.all_nodes() {
+    for &n in ctx.all_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }

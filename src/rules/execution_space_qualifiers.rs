@@ -21,7 +21,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::mask::MaskKind;
-use crate::syntax::{self, descendants};
+use crate::syntax;
 use tree_sitter::Node;
 
 pub const RULE: &str = "execution-space-qualifiers";
@@ -42,8 +42,7 @@ pub fn skip_spaces(src: &str, at: usize) -> usize {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    let root = ctx.root();
-    for n in descendants(root) {
+    for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }

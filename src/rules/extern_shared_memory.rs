@@ -17,12 +17,12 @@ use super::FileCtx;
 use crate::index::shared_declaration;
 use crate::rules::device_function_parameters::DYN_LOCAL;
 use crate::rules::execution_space_qualifiers::skip_spaces;
-use crate::syntax::{self, declarator_name, descendants};
+use crate::syntax::{self, declarator_name};
 
 pub const RULE: &str = "extern-shared-memory";
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if n.kind() != "declaration" || ctx.in_error(n) {
             continue;
         }

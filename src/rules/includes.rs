@@ -13,7 +13,7 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
-use crate::syntax::{self, descendants};
+use crate::syntax;
 use tree_sitter::Node;
 
 pub const RULE: &str = "includes";
@@ -39,7 +39,7 @@ fn normalize(path: &str) -> String {
 pub fn run(ctx: &mut FileCtx) {
     let mut anchor: Option<usize> = None; // where the SYCL includes go
     let mut first_include: Option<usize> = None;
-    let includes: Vec<Node> = descendants(ctx.root()).into_iter().filter(|n| n.kind() == "preproc_include" && !ctx.in_error(*n)).collect();
+    let includes: Vec<Node> = ctx.main_nodes().iter().copied().filter(|n| n.kind() == "preproc_include" && !ctx.in_error(*n)).collect();
     for inc in includes {
         let Some(path) = inc.child_by_field_name("path") else { continue };
         let raw = ctx.text(path);

@@ -65,7 +65,7 @@ impl View<'_> {
 
 pub fn run(ctx: &mut FileCtx) {
     let src = ctx.src;
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if is_launch(n) && !ctx.in_error(n) {
             let indent = src[src[..n.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
             let view = View { text: src, delta: 0, nl: "\n", indent, macro_params: vec![] };
@@ -117,7 +117,7 @@ fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitte
         return;
     }
     let index = ctx.project.index;
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if n.kind() != "call_expression" {
             continue;
         }

@@ -13,12 +13,11 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::rules::execution_space_qualifiers::skip_spaces;
-use crate::syntax::descendants;
 
 pub const RULE: &str = "launch-bounds";
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if n.kind() != "launch_bounds" || ctx.in_error(n) {
             continue;
         }

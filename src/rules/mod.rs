@@ -37,6 +37,7 @@ use crate::parse::Parsed;
 use crate::syntax::{self, declarator_name, descendants, text};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
+use std::rc::Rc;
 use tree_sitter::{Node, Tree};
 
 /// Project-wide inputs every rule may read.
@@ -78,6 +79,12 @@ pub struct FileCtx<'a> {
     pub file_other_vars: BTreeSet<String>,
     /// Bodies of macros that hold CUDA code, each parsed on its own.
     pub macro_trees: &'a [(Range<usize>, Tree)],
+    /// Every node of the main tree, in document order (walked once).
+    nodes_main: Rc<Vec<Node<'a>>>,
+    /// The same, followed by the nodes of the macro bodies.
+    nodes_all: Rc<Vec<Node<'a>>>,
+    /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]).
+    error_ranges: Vec<Range<usize>>,
 }
 
 impl<'a> FileCtx<'a> {
@@ -95,7 +102,20 @@ impl<'a> FileCtx<'a> {
             file_dim3_vars: BTreeSet::new(),
             file_other_vars: BTreeSet::new(),
             macro_trees,
+            error_ranges: error_ranges(parsed.tree.root_node(), false),
+            nodes_main: Rc::new(Vec::new()),
+            nodes_all: Rc::new(Vec::new()),
         };
+        let main = descendants(parsed.tree.root_node());
+        let mut all = main.clone();
+        for (_, t) in macro_trees {
+            all.extend(descendants(t.root_node()));
+        }
+        ctx.nodes_main = Rc::new(main);
+        ctx.nodes_all = Rc::new(all);
+        for (_, t) in macro_trees {
+            ctx.error_ranges.extend(error_ranges(t.root_node(), true));
+        }
         ctx.collect_scopes();
         ctx
     }
@@ -113,8 +133,13 @@ impl<'a> FileCtx<'a> {
     }
 
     /// Every node of the main tree and of the macro bodies, in that order.
-    pub fn all_nodes(&self) -> Vec<Node<'a>> {
-        self.roots().into_iter().flat_map(descendants).collect()
+    pub fn all_nodes(&self) -> Rc<Vec<Node<'a>>> {
+        self.nodes_all.clone()
+    }
+
+    /// Every node of the main tree, in document order.
+    pub fn main_nodes(&self) -> Rc<Vec<Node<'a>>> {
+        self.nodes_main.clone()
     }
 
     /// Is `n` inside a region that did not parse (rules leave those alone)?
@@ -122,18 +147,7 @@ impl<'a> FileCtx<'a> {
     /// without `;` there is a top-level ERROR around a well-formed node, which
     /// does not count.
     pub fn in_error(&self, n: Node) -> bool {
-        if n.is_error() {
-            return true;
-        }
-        let in_macro = self.in_macro(n.start_byte());
-        let mut p = n.parent();
-        while let Some(x) = p {
-            if x.is_error() && !(in_macro && x.parent().is_some_and(|r| r.parent().is_none())) {
-                return true;
-            }
-            p = x.parent();
-        }
-        false
+        n.is_error() || self.error_ranges.iter().any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
     }
 
     /// The nd_item name to use at `offset`, or None outside functions.
@@ -187,8 +201,8 @@ impl<'a> FileCtx<'a> {
 
     fn collect_scopes(&mut self) {
         let src = self.src;
-        let root = self.root();
-        for n in descendants(root) {
+        let nodes = self.main_nodes();
+        for &n in nodes.iter() {
             match n.kind() {
                 "function_definition" => {
                     let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else { continue };
@@ -229,6 +243,30 @@ impl<'a> FileCtx<'a> {
             }
         }
     }
+}
+
+/// The outermost ERROR regions of a tree; for a macro body, an ERROR that is a
+/// direct child of the root only wraps an expression without `;` and does not
+/// count (its children do).
+fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if !root.has_error() {
+        return out;
+    }
+    let mut stack = vec![(root, 0usize)];
+    while let Some((n, depth)) = stack.pop() {
+        if n.is_error() && !(macro_body && depth == 1) {
+            out.push(n.byte_range());
+            continue;
+        }
+        if n.has_error() {
+            let mut c = n.walk();
+            for ch in n.children(&mut c) {
+                stack.push((ch, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 /// Parses, each on its own, the macro bodies that hold CUDA code.

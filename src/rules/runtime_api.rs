@@ -81,7 +81,7 @@ fn render(pieces: &[TemplatePiece], args: &[Node], src: &str) -> Option<Replacem
 
 pub fn run(ctx: &mut FileCtx) {
     let mappings = ctx.project.mappings;
-    for n in ctx.all_nodes() {
+    for &n in ctx.all_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }

@@ -18,7 +18,6 @@
 
 use super::FileCtx;
 use crate::index::shared_declaration;
-use crate::syntax::descendants;
 
 pub const RULE: &str = "static-shared-memory";
 
@@ -32,7 +31,7 @@ pub fn statement_line_range(src: &str, range: std::ops::Range<usize>) -> std::op
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in descendants(ctx.root()) {
+    for &n in ctx.main_nodes().iter() {
         if n.kind() != "declaration" || ctx.in_error(n) {
             continue;
         }

@@ -19,7 +19,7 @@ use crate::syntax::{self, callee_name};
 pub const RULE: &str = "syncthreads";
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in ctx.all_nodes() {
+    for &n in ctx.all_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }

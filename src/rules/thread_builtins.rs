@@ -50,7 +50,7 @@ pub fn warp_size(item: &str) -> String {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for n in ctx.all_nodes() {
+    for &n in ctx.all_nodes().iter() {
         if ctx.in_error(n) {
             continue;
         }
