@@ -36,6 +36,8 @@ pub struct Edit {
     pub pieces: Vec<Piece>,
     /// Which rule made it (for conflict reports).
     pub rule: &'static str,
+    /// Among insertions at the same offset, lower goes first (then creation order).
+    pub priority: i8,
 }
 
 impl Edit {
@@ -119,13 +121,18 @@ impl EditSet {
         self.edits.is_empty()
     }
     pub fn replace(&mut self, rule: &'static str, range: Range<usize>, with: Replacement) {
-        self.edits.push(Edit { range, pieces: with.into_pieces(), rule });
+        self.edits.push(Edit { range, pieces: with.into_pieces(), rule, priority: 0 });
     }
     pub fn replace_text(&mut self, rule: &'static str, range: Range<usize>, text: impl AsRef<str>) {
         self.replace(rule, range, Replacement::new().text(text));
     }
     pub fn insert(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
         self.replace_text(rule, at..at, text);
+    }
+    /// An insertion that goes before every other insertion at the same offset
+    /// (e.g. `#include` lines, which must precede code inserted there).
+    pub fn insert_first(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
+        self.edits.push(Edit { range: at..at, pieces: Replacement::new().text(text).into_pieces(), rule, priority: -1 });
     }
     pub fn delete(&mut self, rule: &'static str, range: Range<usize>) {
         self.replace(rule, range, Replacement::new());
@@ -168,6 +175,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> (String, Vec<Conflict>) {
             .cmp(&eb.range.start)
             .then(ea.is_insertion().cmp(&eb.is_insertion()).reverse())
             .then(eb.range.end.cmp(&ea.range.end))
+            .then(ea.priority.cmp(&eb.priority))
     });
     let mut conflicts = Vec::new();
     // Find each edit's parent: the innermost accepted edit that contains it.
@@ -325,9 +333,10 @@ mod tests {
         set.replace_text("r", 3..4, "X");
         set.insert("b", 3, "<2>");
         set.insert("c", 4, "<3>");
+        set.insert_first("d", 3, "<0>");
         let (out, conflicts) = set.apply("0123456");
         assert!(conflicts.is_empty());
-        assert_eq!(out, "012<1><2>X<3>456");
+        assert_eq!(out, "012<0><1><2>X<3>456");
     }
 
     #[test]

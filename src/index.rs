@@ -96,6 +96,10 @@ pub struct FunctionFacts {
     /// Parameters without a default argument: extra parameters go here.
     pub required_params: usize,
     pub has_definition: bool,
+    /// Declared somewhere without a body (a prototype, usually in a header).
+    pub has_prototype: bool,
+    /// `static` or `inline` somewhere: internal to its translation unit(s).
+    pub is_internal: bool,
     pub uses_item: bool,
     pub uses_warp: bool,
     pub static_shared: Vec<SharedArray>,
@@ -118,6 +122,8 @@ impl FunctionFacts {
             self.file = o.file;
         }
         self.has_definition |= o.has_definition;
+        self.has_prototype |= o.has_prototype;
+        self.is_internal |= o.is_internal;
         self.uses_item |= o.uses_item;
         self.uses_warp |= o.uses_warp;
         for s in o.static_shared {
@@ -234,6 +240,14 @@ impl ProjectIndex {
 
     pub fn shared_array(&self, r: &LocalRef) -> Option<&SharedArray> {
         self.functions.get(&r.owner)?.static_shared.iter().find(|s| s.name == r.name)
+    }
+
+    /// Does this function need `SYCL_EXTERNAL`: device code declared apart from
+    /// its definition, so that it may be called from another translation unit?
+    pub fn needs_sycl_external(&self, name: &str) -> bool {
+        self.functions.get(name).is_some_and(|f| {
+            (f.is_kernel || f.is_device) && f.has_prototype && f.has_definition && !f.is_internal && f.template_params.is_empty()
+        })
     }
 
     pub fn is_kernel(&self, name: &str) -> bool {
@@ -368,6 +382,11 @@ pub fn shared_declarator(decl: Node, d: Node, src: &str) -> Option<(String, Stri
     Some((text(d, src).to_string(), elem, dims))
 }
 
+/// `static` or `inline` on a declaration.
+fn is_internal(decl: Node, src: &str) -> bool {
+    syntax::children(decl).iter().any(|c| c.kind() == "storage_class_specifier" && matches!(text(*c, src), "static" | "inline"))
+}
+
 /// Gathers the function facts of one file.
 pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
@@ -394,6 +413,8 @@ pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Mac
                     is_host: q.host,
                     template_params: template_params(n, src),
                     required_params: required_params(fd, src),
+                    has_prototype: true,
+                    is_internal: is_internal(n, src),
                     file: rel.to_string(),
                     ..Default::default()
                 });
@@ -416,6 +437,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         template_params: template_params(def, src),
         required_params: required_params(fd, src),
         has_definition: true,
+        is_internal: is_internal(def, src),
         file: rel.to_string(),
         ..Default::default()
     };

@@ -1,5 +1,5 @@
-//! Whole-program fixtures (`fixtures/programs/<name>/`, recorded with nvcc on
-//! an H100, see fixtures/programs/README.md): each is migrated as a project;
+//! Whole-program fixtures (`fixtures/programs/<name>/` and `examples/<name>/`,
+//! outputs recorded with nvcc on an H100, see fixtures/programs/README.md): each is migrated as a project;
 //! its migrated tree is pinned by a snapshot, must hold no CUDA construct
 //! outside comments, and must pass a host compile (-fsyntax-only) of every
 //! migrated translation unit against Intel's real SYCL 2020 headers.
@@ -12,10 +12,14 @@ use syclify::project::Status;
 /// CUDA constructs that must not survive outside comments.
 const FORBIDDEN: &[&str] = &["<<<", "__global__", "__shared__", "__syncthreads", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__device__", "__host__", "cudaMalloc", "cudaMemcpy", "cudaError_t", "dim3"];
 
+/// The program fixtures and the bundled examples.
 fn programs() -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(common::root().join("fixtures/programs")).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut v = Vec::new();
+    for dir in ["fixtures/programs", "examples"] {
+        v.extend(std::fs::read_dir(common::root().join(dir)).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()));
+    }
     v.sort();
-    assert!(v.len() >= 7, "the program fixtures are missing");
+    assert!(v.len() >= 8, "the program fixtures are missing");
     v
 }
 

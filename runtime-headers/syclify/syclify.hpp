@@ -11,11 +11,12 @@
 //   3. Memory               malloc_device/shared/host, free, memcpy, memset
 //   4. Launch support       as_range3, local_ptr, dynamic_local_memory, local_bytes
 //   5. Barriers             syncthreads_count/and/or
-//   6. Function attributes  SYCLIFY_FORCEINLINE, SYCLIFY_NOINLINE
+//   6. Function attributes  SYCLIFY_FORCEINLINE, SYCLIFY_NOINLINE, SYCLIFY_EXTERNAL
 #pragma once
 
 #include <sycl/sycl.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <mutex>
@@ -31,6 +32,16 @@
 #else
 #define SYCLIFY_FORCEINLINE inline
 #define SYCLIFY_NOINLINE
+#endif
+
+// Device code declared in one translation unit and defined in another:
+// SYCL 2020's SYCL_EXTERNAL where the implementation defines it (DPC++,
+// AdaptiveCpp's generic target); empty otherwise (AdaptiveCpp's CUDA
+// multipass target links such code with -fgpu-rdc instead).
+#ifdef SYCL_EXTERNAL
+#define SYCLIFY_EXTERNAL SYCL_EXTERNAL
+#else
+#define SYCLIFY_EXTERNAL
 #endif
 
 namespace syclify {
@@ -237,9 +248,10 @@ sycl::range<3> as_range3(T n) {
   return sycl::range<3>(1, 1, static_cast<std::size_t>(n));
 }
 
-// A raw pointer to the start of a work-group local allocation.
-template <class T, int D> T *local_ptr(const sycl::local_accessor<T, D> &acc) {
-  return acc.template get_multi_ptr<sycl::access::decorated::no>().get();
+// A raw pointer to the start of a work-group local allocation. (Written as
+// &acc[0] rather than get_multi_ptr(), which AdaptiveCpp only has since 25.02.)
+template <class T> T *local_ptr(const sycl::local_accessor<T, 1> &acc) {
+  return &acc[0];
 }
 
 // Dynamic shared memory (`extern __shared__`): one buffer of `bytes` bytes

@@ -5,7 +5,8 @@
 //! nx)`; `dim3 g;` → `sycl::range<3> g(1, 1, 1)`, since CUDA's default is 1
 //! in every dimension), temporaries `dim3(x, y, z)` become
 //! `sycl::range<3>(z, y, x)`, and `.x/.y/.z` on a `dim3` variable become
-//! `[2]/[1]/[0]`.
+//! `[2]/[1]/[0]` (cast back to `unsigned int` where passed to printf, whose
+//! format expects CUDA's type).
 //!
 //! Why: SYCL orders dimensions with the fastest-varying one last; the launch
 //! builds `nd_range<3>(grid * block, block)` from these ranges directly.
@@ -87,12 +88,25 @@ pub fn run(ctx: &mut FileCtx) {
                     continue;
                 }
                 let Some(idx) = member_index(ctx.text(field)) else { continue };
-                ctx.edits.replace(RULE, n.byte_range(), Replacement::new().source(arg.byte_range()).text(format!("[{idx}]")));
+                // dim3 members are `unsigned int`, range elements `size_t`: keep
+                // the type where it is passed to a printf-like (variadic) function
+                let rep = if is_printf_argument(ctx, n) {
+                    Replacement::new().text("static_cast<unsigned int>(").source(arg.byte_range()).text(format!("[{idx}])"))
+                } else {
+                    Replacement::new().source(arg.byte_range()).text(format!("[{idx}]"))
+                };
+                ctx.edits.replace(RULE, n.byte_range(), rep);
                 ctx.count(RULE);
             }
             _ => {}
         }
     }
+}
+
+/// Is `n` an argument of `printf`, `fprintf`, `sprintf` or `snprintf`?
+pub fn is_printf_argument(ctx: &FileCtx, n: Node) -> bool {
+    let Some(call) = n.parent().filter(|p| p.kind() == "argument_list").and_then(|l| l.parent()) else { return false };
+    matches!(syntax::callee_name(call, ctx.src).map(|(_, s)| s), Some("printf" | "fprintf" | "sprintf" | "snprintf"))
 }
 
 fn declaration(ctx: &mut FileCtx, decl: Node) {

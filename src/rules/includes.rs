@@ -85,7 +85,7 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
-    ctx.edits.insert(RULE, at, SYCL_INCLUDES);
+    ctx.edits.insert_first(RULE, at, SYCL_INCLUDES);
 }
 
 /// After an include guard's `#define` or `#pragma once`, else after leading comments.

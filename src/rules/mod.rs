@@ -4,6 +4,7 @@
 //! | rule | what it migrates |
 //! |---|---|
 //! | [`execution_space_qualifiers`] | `__global__`/`__device__`/`__host__`/`__forceinline__`, lambda and macro qualifiers, `__align__` |
+//! | [`sycl_external`] | `SYCL_EXTERNAL` on device code declared apart from its definition |
 //! | [`launch_bounds`] | `__launch_bounds__` |
 //! | [`cuda_arch_macro`] | `__CUDA_ARCH__` in preprocessor conditions |
 //! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
@@ -26,6 +27,7 @@ pub mod kernel_launch;
 pub mod launch_bounds;
 pub mod runtime_api;
 pub mod static_shared_memory;
+pub mod sycl_external;
 pub mod syncthreads;
 pub mod thread_builtins;
 
@@ -290,6 +292,7 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree
 
 /// Runs every rule over one file, in a fixed order.
 pub fn run_all(ctx: &mut FileCtx) {
+    sycl_external::run(ctx);
     execution_space_qualifiers::run(ctx);
     launch_bounds::run(ctx);
     cuda_arch_macro::run(ctx);
