@@ -7,4 +7,12 @@ command -v g++ >/dev/null || { echo "g++ is required for the host-compile tests 
 bash scripts/fetch-sycl-headers.sh
 export SYCLIFY_SYCL_INCLUDE="$PWD/target/sycl-headers/include"
 export INSTA_UPDATE=no   # snapshots are reviewed, never written by CI
-cargo test --locked "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --locked "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# one closing line for the whole suite
+awk '/^test result:/ { p += $4; f += $6 } END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"

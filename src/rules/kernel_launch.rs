@@ -43,10 +43,10 @@ use tree_sitter::Node;
 
 pub const RULE: &str = "kernel-launch";
 
-/// A parsed text and where it sits in the file: `file offset = node offset + delta`.
+/// Where a launch is written: in code, or in a macro body (where new lines
+/// need continuations and the kernel may be a macro parameter).
 struct View<'t> {
     text: &'t str,
-    delta: usize,
     /// Newline (with a continuation inside macros).
     nl: &'static str,
     indent: String,
@@ -59,7 +59,7 @@ impl View<'_> {
         &self.text[n.byte_range()]
     }
     fn abs(&self, n: Node) -> std::ops::Range<usize> {
-        n.start_byte() + self.delta..n.end_byte() + self.delta
+        n.byte_range()
     }
 }
 
@@ -68,7 +68,7 @@ pub fn run(ctx: &mut FileCtx) {
     for &n in ctx.main_nodes().iter() {
         if is_launch(n) && !ctx.in_error(n) {
             let indent = src[src[..n.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-            let view = View { text: src, delta: 0, nl: "\n", indent, macro_params: vec![] };
+            let view = View { text: src, nl: "\n", indent, macro_params: vec![] };
             launch(ctx, &view, n);
         }
     }
@@ -80,7 +80,7 @@ pub fn run(ctx: &mut FileCtx) {
             .and_then(|p| p.child_by_field_name("parameters"))
             .map(|ps| syntax::named_children(ps).into_iter().map(|c| ctx.text(c).to_string()).collect())
             .unwrap_or_default();
-        let view = View { text: src, delta: 0, nl: " \\\n", indent: "  ".into(), macro_params };
+        let view = View { text: src, nl: " \\\n", indent: "  ".into(), macro_params };
         let mut any = false;
         for n in descendants(tree.root_node()) {
             if is_launch(n) && !ctx.in_error(n) {
