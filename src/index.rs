@@ -37,42 +37,12 @@ pub struct MacroTable {
 impl MacroTable {
     pub fn scan(&mut self, text: &str) {
         self.qualifier.extend(crate::mask::find_qualifier_macros(text));
-        for (name, body) in macro_definitions(text) {
+        for (name, body) in crate::mask::macro_definitions(text) {
             if BUILTIN_VARS.iter().chain(BARRIERS).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
                 self.builtin_users.insert(name);
             }
         }
     }
-}
-
-/// `(name, body)` of every `#define`, with continuations joined.
-fn macro_definitions(text: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let t = line.trim_start();
-        let Some(rest) = t.strip_prefix('#') else { continue };
-        let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
-        let mut full = rest.to_string();
-        let mut cur = line;
-        while cur.ends_with('\\') {
-            full.pop();
-            match lines.next() {
-                Some(next) => {
-                    full.push(' ');
-                    full.push_str(next);
-                    cur = next;
-                }
-                None => break,
-            }
-        }
-        let rest = full.trim_start();
-        let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        if n > 0 {
-            out.push((rest[..n].to_string(), rest[n..].to_string()));
-        }
-    }
-    out
 }
 
 /// A static `__shared__` variable.

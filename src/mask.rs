@@ -37,46 +37,51 @@ const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__fo
 /// of them a CUDA one: `#define HD __host__ __device__`. Returns name → words.
 pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
-    for line in logical_lines(text) {
-        let t = line.trim_start();
-        let Some(rest) = t.strip_prefix('#') else { continue };
-        let rest = rest.trim_start();
-        let Some(rest) = rest.strip_prefix("define") else { continue };
-        if !rest.starts_with([' ', '\t']) {
-            continue;
-        }
-        let rest = rest.trim_start();
-        let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        let (name, body) = rest.split_at(name_len);
-        if name.is_empty() || body.starts_with('(') {
-            continue;
+    for (name, body) in macro_definitions(text) {
+        if body.starts_with('(') {
+            continue; // function-like
         }
         let words: Vec<&str> = body.split_whitespace().collect();
         if !words.is_empty()
             && words.iter().all(|w| QUALIFIER_WORDS.contains(w))
             && words.iter().any(|w| CUDA_QUALIFIERS.contains(w))
         {
-            out.insert(name.to_string(), words.iter().map(|w| w.to_string()).collect());
+            out.insert(name, words.iter().map(|w| w.to_string()).collect());
         }
     }
     out
 }
 
-/// Lines joined across backslash-newline continuations.
-fn logical_lines(text: &str) -> Vec<String> {
+/// `(name, body)` of every `#define`, with continuations joined; the body of
+/// a function-like macro starts with its parameter list.
+pub fn macro_definitions(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut cur = String::new();
-    for line in text.lines() {
-        if let Some(stripped) = line.strip_suffix('\\') {
-            cur.push_str(stripped);
-            cur.push(' ');
-        } else {
-            cur.push_str(line);
-            out.push(std::mem::take(&mut cur));
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
+        if !rest.starts_with([' ', '\t']) {
+            continue;
         }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
+        let mut full = rest.to_string();
+        let mut cur = line;
+        while cur.ends_with('\\') {
+            full.pop();
+            match lines.next() {
+                Some(next) => {
+                    full.push(' ');
+                    full.push_str(next);
+                    cur = next;
+                }
+                None => break,
+            }
+        }
+        let rest = full.trim_start();
+        let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        if n > 0 {
+            out.push((rest[..n].to_string(), rest[n..].to_string()));
+        }
     }
     out
 }

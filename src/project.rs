@@ -230,6 +230,13 @@ fn quoted_includes(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Where a quoted include may point, relative to the in-root: next to the
+/// including file (in `dir`), then from the in-root.
+pub fn include_candidates(dir: &str, name: &str) -> [String; 2] {
+    [normalize(&format!("{dir}/{name}")), normalize(name)]
+}
+
+/// Normalises `a/b/../c` → `a/c`.
 fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for p in path.split('/') {
@@ -277,7 +284,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     while let Some(i) = work.pop() {
         let dir = sources[i].rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
         for inc in quoted_includes(&sources[i].text) {
-            for cand in [normalize(&format!("{dir}/{inc}")), normalize(&inc)] {
+            for cand in include_candidates(&dir, &inc) {
                 if let Some(&j) = by_rel.get(&cand) {
                     if migrate.insert(j) {
                         work.push(j);

@@ -21,21 +21,6 @@ pub const SYCL_INCLUDES: &str = "#include <sycl/sycl.hpp>\n#include <syclify/syc
 
 const CUDA_LIBRARY_PREFIXES: &[&str] = &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];
 
-/// Normalises `a/b/../c` → `a/c`.
-fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            _ => parts.push(p),
-        }
-    }
-    parts.join("/")
-}
-
 pub fn run(ctx: &mut FileCtx) {
     let mut anchor: Option<usize> = None; // where the SYCL includes go
     let mut first_include: Option<usize> = None;
@@ -63,7 +48,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
         if !system {
             let dir = ctx.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-            let candidates = [normalize(&format!("{dir}/{name}")), normalize(name)];
+            let candidates = crate::project::include_candidates(dir, name);
             if let Some(new_rel) = candidates.iter().find_map(|c| ctx.project.renames.get(c)) {
                 let new_file = new_rel.rsplit('/').next().unwrap_or(new_rel);
                 let new_name = match name.rsplit_once('/') {
