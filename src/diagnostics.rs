@@ -96,6 +96,12 @@ codes! {
     BuiltinOutsideDeviceCode = "SY0302", "builtin-outside-device-code", Warning,
         "a thread builtin is used outside any function",
         "The builtin is used where no `sycl::nd_item` can be passed (outside a function body,\nor in a macro that is not used from device code). It was left as is.";
+    WarpMask = "SY0601", "warp-member-mask", Note,
+        "a warp operation with a partial member mask: exact on NVIDIA, assumed converged elsewhere",
+        "SYCL group algorithms have no member mask and must be reached by every work-item of the\nsub-group. The helper used here issues the hardware `*.sync` instruction with the mask on\nNVIDIA devices (DPC++'s CUDA backend, AdaptiveCpp's CUDA target), which is exactly CUDA's\nbehaviour, also in divergent code. On other devices it falls back to a SYCL group algorithm\nover the whole sub-group, which assumes every lane of the sub-group reaches the call.";
+    ActiveMask = "SY0602", "active-mask", Note,
+        "`__activemask()` is exact on NVIDIA only",
+        "On NVIDIA devices `syclify::activemask` is the hardware `activemask` instruction and reports\nthe lanes really executing, also inside divergent branches. SYCL 2020 cannot observe\ndivergence, so on other devices it reports every lane of the sub-group.";
     UnsupportedApi = "SY0401", "unsupported-api", Warning,
         "a CUDA runtime API call is not migrated and was left as is",
         "syclify has no mapping for this CUDA API yet. The call was left unchanged and a comment\nwas added next to it. You can add a mapping with `--rule-file`.";

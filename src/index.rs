@@ -32,13 +32,19 @@ pub struct MacroTable {
     pub qualifier: BTreeMap<String, Vec<String>>,
     /// Macros whose body uses thread builtins, barriers or warpSize.
     pub builtin_users: BTreeSet<String>,
+    /// Object-like macros and their bodies (e.g. `FULL_MASK` → `0xffffffff`).
+    pub values: BTreeMap<String, String>,
 }
 
 impl MacroTable {
     pub fn scan(&mut self, text: &str) {
         self.qualifier.extend(crate::mask::find_qualifier_macros(text));
         for (name, body) in crate::mask::macro_definitions(text) {
-            if BUILTIN_VARS.iter().chain(BARRIERS).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
+            if !body.starts_with('(') {
+                self.values.insert(name.clone(), body.trim().to_string());
+            }
+            let warp = crate::rules::warp_shuffle::WARP_FUNCTIONS;
+            if BUILTIN_VARS.iter().chain(BARRIERS).chain(warp).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
                 self.builtin_users.insert(name);
             }
         }
@@ -434,6 +440,9 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;
+                    } else if crate::rules::warp_shuffle::WARP_FUNCTIONS.contains(&callee) {
+                        f.uses_item = true;
+                        f.uses_warp = true;
                     } else if !f.callees.iter().any(|c| c == callee) {
                         f.callees.push(callee.to_string());
                     }

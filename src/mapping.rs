@@ -16,6 +16,10 @@ pub struct FunctionRule {
     /// Template used when the value is used (returns an error code).
     #[serde(default)]
     pub expression: Option<String>,
+    /// Only in device code (kernels and `__device__` functions): e.g. `sqrt`,
+    /// whose host uses must stay as they are.
+    #[serde(default)]
+    pub device: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -47,7 +51,11 @@ pub struct Mappings {
     pub headers: BTreeMap<String, String>,
 }
 
-const BUILTIN: &[(&str, &str)] = &[("rules/runtime_api.yaml", include_str!("../rules/runtime_api.yaml"))];
+const BUILTIN: &[(&str, &str)] = &[
+    ("rules/runtime_api.yaml", include_str!("../rules/runtime_api.yaml")),
+    ("rules/atomics.yaml", include_str!("../rules/atomics.yaml")),
+    ("rules/math.yaml", include_str!("../rules/math.yaml")),
+];
 
 impl Mappings {
     /// The built-in tables.

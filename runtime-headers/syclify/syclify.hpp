@@ -12,12 +12,19 @@
 //   4. Launch support       as_range3, local_ptr, dynamic_local_memory, local_bytes
 //   5. Barriers             syncthreads_count/and/or
 //   6. Function attributes  SYCLIFY_FORCEINLINE, SYCLIFY_NOINLINE, SYCLIFY_EXTERNAL
+//   7. Warp primitives      shfl/shfl_up/shfl_down/shfl_xor with masks and widths,
+//                           all/any/ballot, activemask, match_any/match_all, syncwarp
+//   8. Atomics              atomic_add/sub/exch/min/max/inc/dec/and/or/xor/cas
+//   9. Math                 sincos, saturate, popc/clz/ffs/brev, sad, byte_perm,
+//                           hadd/rhadd, min/max/abs with CUDA's mixed-type rules,
+//                           convert<T, rounding>, double_hi/lo
 #pragma once
 
 #include <sycl/sycl.hpp>
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <type_traits>
@@ -282,6 +289,331 @@ inline int syncthreads_and(const sycl::nd_item<3> &item, int pred) {
 inline int syncthreads_or(const sycl::nd_item<3> &item, int pred) {
   sycl::group_barrier(item.get_group());
   return sycl::any_of_group(item.get_group(), pred != 0) ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------
+// 7. Warp primitives
+// A CUDA warp is a SYCL sub-group (32 work-items on NVIDIA; launches of
+// kernels using these are marked [[sycl::reqd_sub_group_size(32)]]).
+// Full-mask, full-width forms are migrated straight to SYCL group algorithms;
+// the helpers below keep CUDA's semantics for member masks and widths:
+//
+// - `width` (a power of two, 2..32) splits the warp into independent
+//   segments; a source lane is segment-relative (`(lane / width) * width +
+//   src % width`), and for up/down/xor a source outside the caller's segment
+//   returns the caller's own value.
+// - `mask` names the lanes taking part. On NVIDIA devices (the device pass
+//   of DPC++'s CUDA backend or of AdaptiveCpp's CUDA target, where __NVPTX__
+//   is defined) the helpers use the hardware's *.sync instructions, so masks
+//   and divergent callers behave exactly as in CUDA. Elsewhere they fall back
+//   to SYCL group algorithms, which are collective: that fallback assumes
+//   every lane of the sub-group reaches the call (syclify reports SY0601 where
+//   a mask other than the full one is used).
+namespace detail {
+constexpr unsigned full_mask = 0xffffffffu;
+inline unsigned lane_id(const sycl::nd_item<3> &item) {
+  return static_cast<unsigned>(item.get_sub_group().get_local_linear_id());
+}
+#if defined(__NVPTX__)
+// Applies a 32-bit shuffle to each 32-bit word of v.
+template <class T, class F> T by_words(T v, F shfl) {
+  constexpr int n = (sizeof(T) + 3) / 4;
+  int w[n] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+  for (int i = 0; i < n; ++i)
+    w[i] = shfl(w[i]);
+  T r;
+  __builtin_memcpy(&r, w, sizeof(T));
+  return r;
+}
+// The c operand of shfl.sync: segment mask in bits 8..12, clamp in 0..4.
+inline int shfl_c(int width, bool up) { return ((32 - width) << 8) | (up ? 0 : 0x1f); }
+#endif
+// Segment-relative source lane, or the caller's own lane when out of segment.
+inline unsigned segment_source(unsigned lane, int src, int width) {
+  return (lane / width) * width + static_cast<unsigned>(src) % width;
+}
+} // namespace detail
+
+// __shfl_sync(mask, v, src, width)
+template <class T> T shfl(const sycl::nd_item<3> &item, unsigned mask, T v, int src, int width = 32) {
+#if defined(__NVPTX__)
+  return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_idx_i32(mask, w, src, detail::shfl_c(width, false)); });
+#else
+  (void)mask;
+  unsigned lane = detail::lane_id(item);
+  return sycl::select_from_group(item.get_sub_group(), v, detail::segment_source(lane, src, width));
+#endif
+}
+// __shfl_up_sync(mask, v, delta, width): lanes below delta in their segment keep v.
+template <class T> T shfl_up(const sycl::nd_item<3> &item, unsigned mask, T v, unsigned delta, int width = 32) {
+#if defined(__NVPTX__)
+  return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_up_i32(mask, w, delta, detail::shfl_c(width, true)); });
+#else
+  (void)mask;
+  unsigned lane = detail::lane_id(item);
+  bool in = (lane % width) >= delta;
+  T r = sycl::select_from_group(item.get_sub_group(), v, in ? lane - delta : lane);
+  return in ? r : v;
+#endif
+}
+// __shfl_down_sync(mask, v, delta, width): lanes whose source leaves the segment keep v.
+template <class T> T shfl_down(const sycl::nd_item<3> &item, unsigned mask, T v, unsigned delta, int width = 32) {
+#if defined(__NVPTX__)
+  return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_down_i32(mask, w, delta, detail::shfl_c(width, false)); });
+#else
+  (void)mask;
+  unsigned lane = detail::lane_id(item);
+  bool in = (lane % width) + delta < static_cast<unsigned>(width);
+  T r = sycl::select_from_group(item.get_sub_group(), v, in ? lane + delta : lane);
+  return in ? r : v;
+#endif
+}
+// __shfl_xor_sync(mask, v, lane_mask, width): a source outside the segment keeps v.
+template <class T> T shfl_xor(const sycl::nd_item<3> &item, unsigned mask, T v, int lane_mask, int width = 32) {
+#if defined(__NVPTX__)
+  return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_bfly_i32(mask, w, lane_mask, detail::shfl_c(width, false)); });
+#else
+  (void)mask;
+  unsigned lane = detail::lane_id(item);
+  unsigned src = lane ^ static_cast<unsigned>(lane_mask);
+  bool in = src / width == lane / width && src < item.get_sub_group().get_local_linear_range();
+  T r = sycl::select_from_group(item.get_sub_group(), v, in ? src : lane);
+  return in ? r : v;
+#endif
+}
+
+// __ballot_sync(mask, pred): bit i set when lane i is in mask and its pred is non-zero.
+inline unsigned ballot(const sycl::nd_item<3> &item, unsigned mask, int pred) {
+#if defined(__NVPTX__)
+  return __nvvm_vote_ballot_sync(mask, pred != 0);
+#else
+  unsigned lane = detail::lane_id(item);
+  unsigned bit = (pred != 0 && lane < 32) ? (1u << lane) : 0u;
+  return sycl::reduce_over_group(item.get_sub_group(), bit, sycl::bit_or<unsigned>()) & mask;
+#endif
+}
+// __all_sync(mask, pred): non-zero when pred is non-zero on every lane in mask.
+inline int all(const sycl::nd_item<3> &item, unsigned mask, int pred) {
+#if defined(__NVPTX__)
+  return __nvvm_vote_all_sync(mask, pred != 0);
+#else
+  unsigned lane = detail::lane_id(item);
+  bool in = lane < 32 && ((mask >> lane) & 1u);
+  return sycl::all_of_group(item.get_sub_group(), !in || pred != 0);
+#endif
+}
+// __any_sync(mask, pred): non-zero when pred is non-zero on some lane in mask.
+inline int any(const sycl::nd_item<3> &item, unsigned mask, int pred) {
+#if defined(__NVPTX__)
+  return __nvvm_vote_any_sync(mask, pred != 0);
+#else
+  unsigned lane = detail::lane_id(item);
+  bool in = lane < 32 && ((mask >> lane) & 1u);
+  return sycl::any_of_group(item.get_sub_group(), in && pred != 0);
+#endif
+}
+// __activemask(): the lanes executing this call. Exact on NVIDIA; the
+// portable fallback can only see converged code and reports every lane.
+inline unsigned activemask(const sycl::nd_item<3> &item) {
+#if defined(__NVPTX__)
+  (void)item;
+  return __nvvm_activemask();
+#else
+  return ballot(item, detail::full_mask, 1);
+#endif
+}
+// __match_any_sync(mask, v): the lanes in mask whose v equals the caller's.
+template <class T> unsigned match_any(const sycl::nd_item<3> &item, unsigned mask, T v) {
+#if defined(__NVPTX__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  if constexpr (sizeof(T) == 8) {
+    long long w;
+    __builtin_memcpy(&w, &v, 8);
+    return __nvvm_match_any_sync_i64(mask, w);
+  } else {
+    int w = 0;
+    __builtin_memcpy(&w, &v, sizeof(T));
+    return __nvvm_match_any_sync_i32(mask, w);
+  }
+#else
+  auto sg = item.get_sub_group();
+  unsigned n = static_cast<unsigned>(sg.get_local_linear_range());
+  unsigned out = 0;
+  for (unsigned i = 0; i < n && i < 32; ++i)
+    if (sycl::select_from_group(sg, v, i) == v)
+      out |= 1u << i;
+  return out & mask;
+#endif
+}
+// __match_all_sync(mask, v, &pred): mask when every lane in mask has the same v
+// (and *pred = 1), else 0 (and *pred = 0).
+template <class T> unsigned match_all(const sycl::nd_item<3> &item, unsigned mask, T v, int *pred) {
+  unsigned same = match_any(item, mask, v);
+  int all_same = same == mask;
+  if (pred)
+    *pred = all_same;
+  return all_same ? mask : 0u;
+}
+// __syncwarp(mask): a barrier (and memory fence) among the lanes in mask.
+inline void syncwarp(const sycl::nd_item<3> &item, unsigned mask = detail::full_mask) {
+#if defined(__NVPTX__)
+  (void)item;
+  __nvvm_bar_warp_sync(mask);
+#else
+  (void)mask;
+  sycl::group_barrier(item.get_sub_group());
+#endif
+}
+
+// ---------------------------------------------------------------------------
+// 8. Atomics
+// Each returns the old value, like CUDA's. They work on global and local
+// (shared) memory alike: the atomic_ref is on the generic address space.
+// Scope: device (atomicX), work_group (atomicX_block), system (atomicX_system).
+namespace detail {
+template <class T, sycl::memory_scope S>
+using atomic = sycl::atomic_ref<T, sycl::memory_order::relaxed, S, sycl::access::address_space::generic_space>;
+// 16-bit compare-and-swap on the aligned 32-bit word holding *p.
+template <sycl::memory_scope S>
+unsigned short cas16(unsigned short *p, unsigned short expected, unsigned short desired) {
+  auto addr = reinterpret_cast<std::uintptr_t>(p);
+  unsigned int *word = reinterpret_cast<unsigned int *>(addr & ~std::uintptr_t(3));
+  const unsigned shift = (addr & 2) ? 16u : 0u;
+  atomic<unsigned int, S> ref(*word);
+  unsigned int old = ref.load();
+  for (;;) {
+    unsigned short cur = static_cast<unsigned short>(old >> shift);
+    if (cur != expected)
+      return cur;
+    unsigned int next = (old & ~(0xffffu << shift)) | (static_cast<unsigned int>(desired) << shift);
+    if (ref.compare_exchange_weak(old, next))
+      return expected;
+  }
+}
+} // namespace detail
+
+#define SYCLIFY_ATOMIC_RMW(name, op)                                                                                    \
+  template <sycl::memory_scope S = sycl::memory_scope::device, class T, class U> T atomic_##name(T *p, U v) {         \
+    return detail::atomic<T, S>(*p).op(static_cast<T>(v));                                                            \
+  }
+SYCLIFY_ATOMIC_RMW(add, fetch_add)
+SYCLIFY_ATOMIC_RMW(sub, fetch_sub)
+SYCLIFY_ATOMIC_RMW(exch, exchange)
+SYCLIFY_ATOMIC_RMW(min, fetch_min)
+SYCLIFY_ATOMIC_RMW(max, fetch_max)
+SYCLIFY_ATOMIC_RMW(and, fetch_and)
+SYCLIFY_ATOMIC_RMW(or, fetch_or)
+SYCLIFY_ATOMIC_RMW(xor, fetch_xor)
+#undef SYCLIFY_ATOMIC_RMW
+
+// atomicInc: old >= limit ? 0 : old + 1 (wraps at limit, as CUDA).
+template <sycl::memory_scope S = sycl::memory_scope::device> unsigned int atomic_inc(unsigned int *p, unsigned int limit) {
+  detail::atomic<unsigned int, S> ref(*p);
+  unsigned int old = ref.load();
+  while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1u)) {
+  }
+  return old;
+}
+// atomicDec: (old == 0 || old > limit) ? limit : old - 1 (as CUDA).
+template <sycl::memory_scope S = sycl::memory_scope::device> unsigned int atomic_dec(unsigned int *p, unsigned int limit) {
+  detail::atomic<unsigned int, S> ref(*p);
+  unsigned int old = ref.load();
+  while (!ref.compare_exchange_weak(old, (old == 0u || old > limit) ? limit : old - 1u)) {
+  }
+  return old;
+}
+// atomicCAS: stores desired if *p == expected; returns the old value.
+template <sycl::memory_scope S = sycl::memory_scope::device, class T, class U, class V> T atomic_cas(T *p, U expected, V desired) {
+  if constexpr (sizeof(T) == 2) {
+    return static_cast<T>(detail::cas16<S>(reinterpret_cast<unsigned short *>(p), static_cast<unsigned short>(expected),
+                                            static_cast<unsigned short>(desired)));
+  } else {
+    T old = static_cast<T>(expected);
+    detail::atomic<T, S>(*p).compare_exchange_strong(old, static_cast<T>(desired));
+    return old;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// 9. Math
+// sincosf(x, &s, &c)
+template <class T> void sincos(T x, T *s, T *c) {
+  *s = sycl::sin(x);
+  *c = sycl::cos(x);
+}
+template <class T> void sincospi(T x, T *s, T *c) {
+  *s = sycl::sinpi(x);
+  *c = sycl::cospi(x);
+}
+// __sincosf: the fast (native) versions.
+inline void native_sincos(float x, float *s, float *c) {
+  *s = sycl::native::sin(x);
+  *c = sycl::native::cos(x);
+}
+// __saturatef: clamps to [0, 1]; NaN gives 0, as CUDA.
+inline float saturate(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+// __popc/__popcll: number of set bits, as int.
+template <class T> int popc(T x) { return static_cast<int>(sycl::popcount(static_cast<typename std::make_unsigned<T>::type>(x))); }
+// __clz/__clzll: leading zeros (32/64 for 0), as int.
+template <class T> int clz(T x) { return static_cast<int>(sycl::clz(static_cast<typename std::make_unsigned<T>::type>(x))); }
+// __ffs/__ffsll: 1-based position of the least significant set bit, 0 for 0.
+template <class T> int ffs(T x) {
+  using U = typename std::make_unsigned<T>::type;
+  return x == 0 ? 0 : static_cast<int>(sycl::ctz(static_cast<U>(x))) + 1;
+}
+// __brev/__brevll: bit reversal.
+template <class T> T brev(T x) {
+  using U = typename std::make_unsigned<T>::type;
+  U v = static_cast<U>(x), r = 0;
+  for (unsigned i = 0; i < sizeof(U) * 8; ++i) {
+    r = (r << 1) | (v & 1u);
+    v >>= 1;
+  }
+  return static_cast<T>(r);
+}
+// __sad/__usad: |x - y| + z.
+template <class T, class U> unsigned int sad(T x, T y, U z) {
+  return static_cast<unsigned int>(x > y ? x - y : y - x) + static_cast<unsigned int>(z);
+}
+// __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of y:x.
+inline unsigned int byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  unsigned long long xy = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned int r = 0;
+  for (int i = 0; i < 4; ++i) {
+    unsigned sel = (s >> (4 * i)) & 7u;
+    r |= static_cast<unsigned int>((xy >> (8 * sel)) & 0xffu) << (8 * i);
+  }
+  return r;
+}
+// __hadd/__rhadd: (x + y) >> 1 and (x + y + 1) >> 1 without overflow.
+template <class T> T hadd(T x, T y) { return sycl::hadd(x, y); }
+template <class T> T rhadd(T x, T y) { return sycl::rhadd(x, y); }
+// min/max/abs with CUDA's overloads: mixed integer types use the usual
+// arithmetic conversions (so min(int, unsigned) is unsigned), floating types
+// compare as floating.
+template <class T, class U> typename std::common_type<T, U>::type min(T a, U b) {
+  using C = typename std::common_type<T, U>::type;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class T, class U> typename std::common_type<T, U>::type max(T a, U b) {
+  using C = typename std::common_type<T, U>::type;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class T> T abs(T x) {
+  if constexpr (std::is_floating_point<T>::value)
+    return sycl::fabs(x);
+  else
+    return x < 0 ? static_cast<T>(-x) : x;
+}
+// __float2int_rn and friends: conversion with an explicit rounding mode.
+template <class To, sycl::rounding_mode R, class From> To convert(From x) {
+  return sycl::vec<From, 1>(x).template convert<To, R>()[0];
+}
+// __double2hiint/__double2loint/__hiloint2double
+inline int double_hi(double d) { return static_cast<int>(sycl::bit_cast<unsigned long long>(d) >> 32); }
+inline int double_lo(double d) { return static_cast<int>(sycl::bit_cast<unsigned long long>(d) & 0xffffffffull); }
+inline double hilo_to_double(int hi, int lo) {
+  return sycl::bit_cast<double>((static_cast<unsigned long long>(static_cast<unsigned int>(hi)) << 32) | static_cast<unsigned int>(lo));
 }
 
 } // namespace syclify

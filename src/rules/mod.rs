@@ -10,6 +10,9 @@
 //! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
 //! | [`thread_builtins`] | `threadIdx`/`blockIdx`/`blockDim`/`gridDim`/`warpSize` |
 //! | [`syncthreads`] | `__syncthreads` and its `_count`/`_and`/`_or` forms |
+//! | [`warp_shuffle`] | `__shfl_sync` and friends, any mask and width |
+//! | [`warp_vote`] | `__all/__any/__ballot_sync`, `__activemask`, `__match_*_sync` |
+//! | [`fences`] | `__threadfence*`, `__syncwarp` |
 //! | [`static_shared_memory`] | static `__shared__` declarations |
 //! | [`extern_shared_memory`] | `extern __shared__` declarations |
 //! | [`kernel_launch`] | `k<<<g, b, shmem, stream>>>(args)`, also inside macros |
@@ -22,6 +25,7 @@ pub mod device_function_parameters;
 pub mod dim3;
 pub mod execution_space_qualifiers;
 pub mod extern_shared_memory;
+pub mod fences;
 pub mod includes;
 pub mod kernel_launch;
 pub mod launch_bounds;
@@ -30,6 +34,8 @@ pub mod static_shared_memory;
 pub mod sycl_external;
 pub mod syncthreads;
 pub mod thread_builtins;
+pub mod warp_shuffle;
+pub mod warp_vote;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::edit::EditSet;
@@ -61,6 +67,8 @@ pub struct FnScope {
     pub dim3_vars: BTreeSet<String>,
     /// Other names declared in the function.
     pub other_vars: BTreeSet<String>,
+    /// A kernel or `__device__` function (device code).
+    pub device: bool,
 }
 
 /// Everything a rule works with for one file.
@@ -152,6 +160,11 @@ impl<'a> FileCtx<'a> {
         n.is_error() || self.error_ranges.iter().any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
     }
 
+    /// Is `offset` inside device code (a kernel or `__device__` function)?
+    pub fn in_device_code(&self, offset: usize) -> bool {
+        self.scope_at(offset).is_some_and(|s| s.device)
+    }
+
     /// The nd_item name to use at `offset`, or None outside functions.
     pub fn item_at(&self, offset: usize) -> Option<String> {
         if self.in_macro(offset) {
@@ -227,7 +240,8 @@ impl<'a> FileCtx<'a> {
                     }
                     let body_text = text(n, src);
                     let item = if syntax::contains_word(body_text, "item") { "item_ct1" } else { "item" }.to_string();
-                    self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars });
+                    let device = self.project.index.functions.get(name).is_some_and(|f| f.is_kernel || f.is_device);
+                    self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device });
                 }
                 "declaration" if !syntax::has_ancestor(n, &["function_definition"]) => {
                     let is_dim3 = n.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");
@@ -274,14 +288,18 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 /// Parses, each on its own, the macro bodies that hold CUDA code.
 pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree)> {
         let mut out = Vec::new();
-        const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "dim3"];
+        const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
+        const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
         for n in descendants(parsed.tree.root_node()) {
             if n.kind() != "preproc_arg" || in_error(n) {
                 continue;
             }
             let body = text(n, src);
+            // CUDA-looking words: builtins, `__intrinsics`, `cuda*` API, `atomic*`
             let worth = body.contains("<<<")
-                || syntax::identifiers(body).iter().any(|(_, w)| WORTH.contains(w) || w.starts_with("cuda"));
+                || syntax::identifiers(body).iter().any(|(_, w)| {
+                    WORTH.contains(w) || w.starts_with("cuda") || w.starts_with("atomic") || (w.starts_with("__") && !PLAIN.contains(w))
+                });
             if worth {
                 let tree = crate::parse::parse_range(src, n.byte_range());
                 out.push((n.byte_range(), tree));
@@ -299,6 +317,9 @@ pub fn run_all(ctx: &mut FileCtx) {
     device_function_parameters::run(ctx);
     thread_builtins::run(ctx);
     syncthreads::run(ctx);
+    warp_shuffle::run(ctx);
+    warp_vote::run(ctx);
+    fences::run(ctx);
     static_shared_memory::run(ctx);
     extern_shared_memory::run(ctx);
     kernel_launch::run(ctx);

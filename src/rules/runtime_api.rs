@@ -27,6 +27,13 @@ fn looks_like_cuda_api(name: &str) -> bool {
     name.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
+/// CUDA device intrinsics: `__name` (not a GCC/Clang builtin) and `atomicName`.
+fn looks_like_cuda_intrinsic(name: &str) -> bool {
+    let dunder = name.starts_with("__") && !["__builtin", "__sync_", "__atomic_", "__assert", "__VA_"].iter().any(|p| name.starts_with(p));
+    let atomic = name.strip_prefix("atomic").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()));
+    dunder || atomic
+}
+
 /// The object an address argument points to: `&p`, `(void **)&p`, `reinterpret_cast<void **>(&p)` → `p`.
 fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
     loop {
@@ -91,8 +98,12 @@ pub fn run(ctx: &mut FileCtx) {
                 if n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
                 }
-                let Some(rule) = mappings.functions.get(name) else {
-                    if looks_like_cuda_api(name) {
+                let rule = mappings.functions.get(name).filter(|r| !r.device || ctx.in_device_code(n.start_byte()));
+                let Some(rule) = rule else {
+                    let unknown_intrinsic = looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
+                    // a structural rule (barriers, warp operations, fences...) already rewrote it
+                    let rewritten = ctx.edits.edits().iter().any(|e| e.range == n.byte_range());
+                    if (looks_like_cuda_api(name) || unknown_intrinsic) && !rewritten {
                         ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is not migrated; the call was left as is"));
                     }
                     continue;

@@ -1,0 +1,148 @@
+//! Warp shuffles: `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync`,
+//! `__shfl_xor_sync`, and the legacy unsynchronised `__shfl*` forms.
+//!
+//! What it does: with the full member mask and the full width (none, 32 or
+//! `warpSize`) a shuffle maps straight to the SYCL 2020 group algorithm on
+//! the sub-group:
+//!
+//! | CUDA | SYCL |
+//! |---|---|
+//! | `__shfl_sync(FULL, v, src)` | `sycl::select_from_group(sg, v, src)` |
+//! | `__shfl_up_sync(FULL, v, d)` | `sycl::shift_group_right(sg, v, d)` |
+//! | `__shfl_down_sync(FULL, v, d)` | `sycl::shift_group_left(sg, v, d)` |
+//! | `__shfl_xor_sync(FULL, v, m)` | `sycl::permute_group_by_xor(sg, v, m)` |
+//!
+//! Any other mask or width goes to the helper header's `syclify::shfl*`,
+//! which keep CUDA's semantics (segment-relative source lanes; a source
+//! outside the segment returns the caller's own value) and use the hardware's
+//! `shfl.sync` on NVIDIA; a partial mask also gets note SY0601, which says
+//! what the portable fallback assumes. The legacy forms are the full-mask
+//! ones. Kernels using shuffles are launched with a required sub-group size
+//! of 32.
+//!
+//! Why: SYCL group algorithms have no mask and no width.
+//!
+//! Example: `v += __shfl_down_sync(0xffffffff, v, 16);` →
+//! `v += sycl::shift_group_left(item.get_sub_group(), v, 16);`
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::syntax::{self, callee_name};
+use tree_sitter::Node;
+
+pub const RULE: &str = "warp-shuffle";
+
+/// Every warp-level function name the index must know (they need the nd_item
+/// and a sub-group of 32).
+pub const WARP_FUNCTIONS: &[&str] = &[
+    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+    "__all_sync", "__any_sync", "__ballot_sync", "__all", "__any", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync",
+    "__syncwarp",
+];
+
+/// Is this mask expression the full warp (`0xffffffff`, `~0`, `-1`, or an
+/// object-like macro that stands for one of them)?
+pub fn is_full_mask_in(ctx: &FileCtx, text: &str) -> bool {
+    let t = text.trim();
+    match ctx.project.index.macros.values.get(t) {
+        Some(v) => is_full_mask(v),
+        None => is_full_mask(t),
+    }
+}
+
+fn is_full_mask(text: &str) -> bool {
+    let t: String = text.chars().filter(|c| !c.is_whitespace() && *c != '(' && *c != ')').collect::<String>().to_ascii_lowercase();
+    let t = t.trim_end_matches(['u', 'l']);
+    matches!(t, "0xffffffff" | "~0" | "-1" | "4294967295" | "~0x0" | "0xffffffffffffffff")
+}
+
+/// Is this width the full warp (absent, 32 or `warpSize`)?
+fn is_full_width(text: Option<&str>) -> bool {
+    match text {
+        None => true,
+        Some(t) => matches!(t.trim(), "32" | "warpSize"),
+    }
+}
+
+/// The call's arguments, without comments.
+pub fn call_args(n: Node) -> Vec<Node> {
+    n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect()
+}
+
+/// Text + source pieces: `prefix(arg0, arg1, ...)` from ranges, joined by ", ".
+pub fn call_with(prefix: &str, args: &[std::ops::Range<usize>]) -> Replacement {
+    let mut r = Replacement::new().text(prefix).text("(");
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            r.push_text(", ");
+        }
+        r.push_source(a.clone());
+    }
+    r.text(")")
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    for &n in ctx.all_nodes().iter() {
+        if n.kind() != "call_expression" || ctx.in_error(n) {
+            continue;
+        }
+        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+        let (kind, synced) = match name {
+            "__shfl_sync" => ("shfl", true),
+            "__shfl_up_sync" => ("shfl_up", true),
+            "__shfl_down_sync" => ("shfl_down", true),
+            "__shfl_xor_sync" => ("shfl_xor", true),
+            "__shfl" => ("shfl", false),
+            "__shfl_up" => ("shfl_up", false),
+            "__shfl_down" => ("shfl_down", false),
+            "__shfl_xor" => ("shfl_xor", false),
+            _ => continue,
+        };
+        let Some(item) = ctx.item_at(n.start_byte()) else { continue };
+        let args = call_args(n);
+        let (mask, rest) = if synced {
+            match args.split_first() {
+                Some((m, rest)) => (Some(*m), rest.to_vec()),
+                None => continue,
+            }
+        } else {
+            (None, args.clone())
+        };
+        if rest.len() < 2 || rest.len() > 3 {
+            continue;
+        }
+        let full_mask = mask.is_none_or(|m| is_full_mask_in(ctx, ctx.text(m)));
+        let full_width = is_full_width(rest.get(2).map(|w| ctx.text(*w)));
+        let rep = if full_mask && full_width {
+            let algo = match kind {
+                "shfl" => "sycl::select_from_group",
+                "shfl_up" => "sycl::shift_group_right",
+                "shfl_down" => "sycl::shift_group_left",
+                _ => "sycl::permute_group_by_xor",
+            };
+            let mut r = Replacement::new().text(format!("{algo}({item}.get_sub_group(), "));
+            r.push_source(rest[0].byte_range());
+            r.push_text(", ");
+            r.push_source(rest[1].byte_range());
+            r.text(")")
+        } else {
+            let mut r = Replacement::new().text(format!("syclify::{kind}({item}, "));
+            match mask {
+                Some(m) => r.push_source(m.byte_range()),
+                None => r.push_text("0xffffffffu"),
+            }
+            for a in &rest {
+                r.push_text(", ");
+                r.push_source(a.byte_range());
+            }
+            if !full_mask {
+                ctx.diag(Code::WarpMask, n.byte_range(), RULE, format!("`{name}` with member mask `{}`: exact on NVIDIA (hardware shfl.sync); elsewhere the fallback assumes every lane of the sub-group reaches this call", ctx.text(mask.expect("a partial mask exists"))));
+            }
+            r.text(")")
+        };
+        ctx.edits.replace(RULE, n.byte_range(), rep);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}

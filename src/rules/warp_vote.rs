@@ -1,0 +1,80 @@
+//! Warp votes and masks: `__all_sync`, `__any_sync`, `__ballot_sync` (and the
+//! legacy `__all`/`__any`/`__ballot`), `__activemask`, `__match_any_sync`,
+//! `__match_all_sync`.
+//!
+//! What it does: with the full mask, `__all_sync`/`__any_sync` map to
+//! `sycl::all_of_group`/`sycl::any_of_group` on the sub-group. Everything else
+//! goes to the helper header (`syclify::ballot/all/any/activemask/match_any/
+//! match_all`), which uses the hardware vote/match instructions on NVIDIA —
+//! so `__activemask()` reports the lanes really active, also in divergent
+//! branches — and a portable fallback elsewhere; where that fallback assumes
+//! converged lanes, note SY0601/SY0602 says so.
+//!
+//! Why: SYCL 2020 has no ballot returning a bit mask, no active mask and no
+//! match; masks are not part of its group algorithms.
+//!
+//! Example: `unsigned b = __ballot_sync(0xffffffff, x > 0);` →
+//! `unsigned b = syclify::ballot(item, 0xffffffff, x > 0);`
+
+use super::warp_shuffle::{call_args, is_full_mask_in};
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::syntax::callee_name;
+
+pub const RULE: &str = "warp-vote";
+
+pub fn run(ctx: &mut FileCtx) {
+    for &n in ctx.all_nodes().iter() {
+        if n.kind() != "call_expression" || ctx.in_error(n) {
+            continue;
+        }
+        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+        let (helper, synced) = match name {
+            "__all_sync" => ("all", true),
+            "__any_sync" => ("any", true),
+            "__ballot_sync" => ("ballot", true),
+            "__match_any_sync" => ("match_any", true),
+            "__match_all_sync" => ("match_all", true),
+            "__all" => ("all", false),
+            "__any" => ("any", false),
+            "__ballot" => ("ballot", false),
+            "__activemask" => ("activemask", false),
+            _ => continue,
+        };
+        let Some(item) = ctx.item_at(n.start_byte()) else { continue };
+        let args = call_args(n);
+        let mask = if synced { args.first().copied() } else { None };
+        let rest: Vec<_> = if synced { args.iter().skip(1).copied().collect() } else { args.clone() };
+        let full = mask.is_none_or(|m| is_full_mask_in(ctx, ctx.text(m)));
+        let mut r = Replacement::new();
+        if full && matches!(helper, "all" | "any") && rest.len() == 1 {
+            let algo = if helper == "all" { "sycl::all_of_group" } else { "sycl::any_of_group" };
+            r.push_text(&format!("{algo}({item}.get_sub_group(), "));
+            r.push_source(rest[0].byte_range());
+            r.push_text(")");
+        } else {
+            r.push_text(&format!("syclify::{helper}({item}"));
+            if helper != "activemask" {
+                r.push_text(", ");
+                match mask {
+                    Some(m) => r.push_source(m.byte_range()),
+                    None => r.push_text("0xffffffffu"),
+                }
+            }
+            for a in &rest {
+                r.push_text(", ");
+                r.push_source(a.byte_range());
+            }
+            r.push_text(")");
+            if helper == "activemask" {
+                ctx.diag(Code::ActiveMask, n.byte_range(), RULE, "`__activemask()`: exact on NVIDIA (hardware activemask); the portable fallback reports every lane of the sub-group");
+            } else if !full {
+                ctx.diag(Code::WarpMask, n.byte_range(), RULE, format!("`{name}` with member mask `{}`: exact on NVIDIA (hardware vote/match); elsewhere the fallback assumes every lane of the sub-group reaches this call", ctx.text(mask.expect("a partial mask exists"))));
+            }
+        }
+        ctx.edits.replace(RULE, n.byte_range(), r);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}
