@@ -303,18 +303,24 @@ inline int syncthreads_or(const sycl::nd_item<3> &item, int pred) {
 //   src % width`), and for up/down/xor a source outside the caller's segment
 //   returns the caller's own value.
 // - `mask` names the lanes taking part. On NVIDIA devices (the device pass
-//   of DPC++'s CUDA backend or of AdaptiveCpp's CUDA target, where __NVPTX__
-//   is defined) the helpers use the hardware's *.sync instructions, so masks
+//   of DPC++'s CUDA backend or of AdaptiveCpp's CUDA target: SYCLIFY_NVPTX_DEVICE)
+//   the helpers use the hardware's *.sync instructions, so masks
 //   and divergent callers behave exactly as in CUDA. Elsewhere they fall back
 //   to SYCL group algorithms, which are collective: that fallback assumes
 //   every lane of the sub-group reaches the call (syclify reports SY0601 where
 //   a mask other than the full one is used).
+// The device pass for an NVIDIA GPU: DPC++ (__SYCL_DEVICE_ONLY__) or
+// AdaptiveCpp's CUDA target (__CUDA_ARCH__), compiling for NVPTX.
+#if defined(__NVPTX__) && (defined(__SYCL_DEVICE_ONLY__) || defined(__CUDA_ARCH__))
+#define SYCLIFY_NVPTX_DEVICE 1
+#endif
+
 namespace detail {
 constexpr unsigned full_mask = 0xffffffffu;
 inline unsigned lane_id(const sycl::nd_item<3> &item) {
   return static_cast<unsigned>(item.get_sub_group().get_local_linear_id());
 }
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
 // Applies a 32-bit shuffle to each 32-bit word of v.
 template <class T, class F> T by_words(T v, F shfl) {
   constexpr int n = (sizeof(T) + 3) / 4;
@@ -337,7 +343,7 @@ inline unsigned segment_source(unsigned lane, int src, int width) {
 
 // __shfl_sync(mask, v, src, width)
 template <class T> T shfl(const sycl::nd_item<3> &item, unsigned mask, T v, int src, int width = 32) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_idx_i32(mask, w, src, detail::shfl_c(width, false)); });
 #else
   (void)mask;
@@ -347,7 +353,7 @@ template <class T> T shfl(const sycl::nd_item<3> &item, unsigned mask, T v, int 
 }
 // __shfl_up_sync(mask, v, delta, width): lanes below delta in their segment keep v.
 template <class T> T shfl_up(const sycl::nd_item<3> &item, unsigned mask, T v, unsigned delta, int width = 32) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_up_i32(mask, w, delta, detail::shfl_c(width, true)); });
 #else
   (void)mask;
@@ -359,7 +365,7 @@ template <class T> T shfl_up(const sycl::nd_item<3> &item, unsigned mask, T v, u
 }
 // __shfl_down_sync(mask, v, delta, width): lanes whose source leaves the segment keep v.
 template <class T> T shfl_down(const sycl::nd_item<3> &item, unsigned mask, T v, unsigned delta, int width = 32) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_down_i32(mask, w, delta, detail::shfl_c(width, false)); });
 #else
   (void)mask;
@@ -371,7 +377,7 @@ template <class T> T shfl_down(const sycl::nd_item<3> &item, unsigned mask, T v,
 }
 // __shfl_xor_sync(mask, v, lane_mask, width): a source outside the segment keeps v.
 template <class T> T shfl_xor(const sycl::nd_item<3> &item, unsigned mask, T v, int lane_mask, int width = 32) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return detail::by_words(v, [&](int w) { return __nvvm_shfl_sync_bfly_i32(mask, w, lane_mask, detail::shfl_c(width, false)); });
 #else
   (void)mask;
@@ -385,7 +391,7 @@ template <class T> T shfl_xor(const sycl::nd_item<3> &item, unsigned mask, T v, 
 
 // __ballot_sync(mask, pred): bit i set when lane i is in mask and its pred is non-zero.
 inline unsigned ballot(const sycl::nd_item<3> &item, unsigned mask, int pred) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return __nvvm_vote_ballot_sync(mask, pred != 0);
 #else
   unsigned lane = detail::lane_id(item);
@@ -395,7 +401,7 @@ inline unsigned ballot(const sycl::nd_item<3> &item, unsigned mask, int pred) {
 }
 // __all_sync(mask, pred): non-zero when pred is non-zero on every lane in mask.
 inline int all(const sycl::nd_item<3> &item, unsigned mask, int pred) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return __nvvm_vote_all_sync(mask, pred != 0);
 #else
   unsigned lane = detail::lane_id(item);
@@ -405,7 +411,7 @@ inline int all(const sycl::nd_item<3> &item, unsigned mask, int pred) {
 }
 // __any_sync(mask, pred): non-zero when pred is non-zero on some lane in mask.
 inline int any(const sycl::nd_item<3> &item, unsigned mask, int pred) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   return __nvvm_vote_any_sync(mask, pred != 0);
 #else
   unsigned lane = detail::lane_id(item);
@@ -416,16 +422,18 @@ inline int any(const sycl::nd_item<3> &item, unsigned mask, int pred) {
 // __activemask(): the lanes executing this call. Exact on NVIDIA; the
 // portable fallback can only see converged code and reports every lane.
 inline unsigned activemask(const sycl::nd_item<3> &item) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   (void)item;
-  return __nvvm_activemask();
+  unsigned mask;
+  asm volatile("activemask.b32 %0;" : "=r"(mask));
+  return mask;
 #else
   return ballot(item, detail::full_mask, 1);
 #endif
 }
 // __match_any_sync(mask, v): the lanes in mask whose v equals the caller's.
 template <class T> unsigned match_any(const sycl::nd_item<3> &item, unsigned mask, T v) {
-#if defined(__NVPTX__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#if defined(SYCLIFY_NVPTX_DEVICE) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700)
   if constexpr (sizeof(T) == 8) {
     long long w;
     __builtin_memcpy(&w, &v, 8);
@@ -456,7 +464,7 @@ template <class T> unsigned match_all(const sycl::nd_item<3> &item, unsigned mas
 }
 // __syncwarp(mask): a barrier (and memory fence) among the lanes in mask.
 inline void syncwarp(const sycl::nd_item<3> &item, unsigned mask = detail::full_mask) {
-#if defined(__NVPTX__)
+#if defined(SYCLIFY_NVPTX_DEVICE)
   (void)item;
   __nvvm_bar_warp_sync(mask);
 #else
@@ -559,7 +567,11 @@ template <class T> int clz(T x) { return static_cast<int>(sycl::clz(static_cast<
 // __ffs/__ffsll: 1-based position of the least significant set bit, 0 for 0.
 template <class T> int ffs(T x) {
   using U = typename std::make_unsigned<T>::type;
-  return x == 0 ? 0 : static_cast<int>(sycl::ctz(static_cast<U>(x))) + 1;
+  U v = static_cast<U>(x);
+  if (v == 0)
+    return 0;
+  // the lowest set bit, counted with popcount (plain SYCL 2020 everywhere)
+  return static_cast<int>(sycl::popcount(static_cast<U>((v & (~v + 1)) - 1))) + 1;
 }
 // __brev/__brevll: bit reversal.
 template <class T> T brev(T x) {
@@ -586,8 +598,8 @@ inline unsigned int byte_perm(unsigned int x, unsigned int y, unsigned int s) {
   return r;
 }
 // __hadd/__rhadd: (x + y) >> 1 and (x + y + 1) >> 1 without overflow.
-template <class T> T hadd(T x, T y) { return sycl::hadd(x, y); }
-template <class T> T rhadd(T x, T y) { return sycl::rhadd(x, y); }
+template <class T> T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }
+template <class T> T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
 // min/max/abs with CUDA's overloads: mixed integer types use the usual
 // arithmetic conversions (so min(int, unsigned) is unsigned), floating types
 // compare as floating.
