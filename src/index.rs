@@ -440,7 +440,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;
-                    } else if crate::rules::warp_shuffle::WARP_FUNCTIONS.contains(&callee) {
+                    } else if crate::rules::warp_shuffle::WARP_FUNCTIONS.contains(&callee) || crate::rules::cooperative_groups::CG_ITEM_FUNCTIONS.contains(&callee) {
                         f.uses_item = true;
                         f.uses_warp = true;
                     } else if !f.callees.iter().any(|c| c == callee) {

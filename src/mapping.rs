@@ -55,6 +55,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/runtime_api.yaml", include_str!("../rules/runtime_api.yaml")),
     ("rules/atomics.yaml", include_str!("../rules/atomics.yaml")),
     ("rules/math.yaml", include_str!("../rules/math.yaml")),
+    ("rules/vector_and_half_types.yaml", include_str!("../rules/vector_and_half_types.yaml")),
 ];
 
 impl Mappings {
@@ -116,13 +117,24 @@ pub enum TemplatePiece {
 
 pub fn parse_template(t: &str) -> Result<Vec<TemplatePiece>, String> {
     let mut out = Vec::new();
+    let mut text = String::new();
     let mut rest = t;
-    while let Some(open) = rest.find('{') {
-        if open > 0 {
-            out.push(TemplatePiece::Text(rest[..open].to_string()));
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("{{") || rest.starts_with("}}") {
+            text.push(c); // `{{` and `}}` are literal braces
+            rest = &rest[2..];
+            continue;
         }
-        let close = rest[open..].find('}').ok_or_else(|| format!("unclosed `{{` in template `{t}`"))? + open;
-        let name = &rest[open + 1..close];
+        if c == '}' {
+            return Err(format!("unmatched `}}` in template `{t}` (write `}}}}` for a literal brace)"));
+        }
+        if c != '{' {
+            text.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let close = rest.find('}').ok_or_else(|| format!("unclosed `{{` in template `{t}`"))?;
+        let name = &rest[1..close];
         let piece = if name == "queue" {
             TemplatePiece::Queue
         } else if let Some(n) = name.strip_prefix('*') {
@@ -130,11 +142,14 @@ pub fn parse_template(t: &str) -> Result<Vec<TemplatePiece>, String> {
         } else {
             TemplatePiece::Arg(name.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
         };
+        if !text.is_empty() {
+            out.push(TemplatePiece::Text(std::mem::take(&mut text)));
+        }
         out.push(piece);
         rest = &rest[close + 1..];
     }
-    if !rest.is_empty() {
-        out.push(TemplatePiece::Text(rest.to_string()));
+    if !text.is_empty() {
+        out.push(TemplatePiece::Text(text));
     }
     Ok(out)
 }
@@ -168,5 +183,6 @@ mod tests {
             vec![TemplatePiece::Deref(0), TemplatePiece::Text(" = f(".into()), TemplatePiece::Arg(1), TemplatePiece::Text(", ".into()), TemplatePiece::Queue, TemplatePiece::Text(")".into())]
         );
         assert!(parse_template("{x}").is_err());
+        assert_eq!(parse_template("T{{{0}}}").unwrap(), vec![TemplatePiece::Text("T{".into()), TemplatePiece::Arg(0), TemplatePiece::Text("}".into())]);
     }
 }

@@ -14,18 +14,27 @@
 //   6. Function attributes  SYCLIFY_FORCEINLINE, SYCLIFY_NOINLINE, SYCLIFY_EXTERNAL
 //   7. Warp primitives      shfl/shfl_up/shfl_down/shfl_xor with masks and widths,
 //                           all/any/ballot, activemask, match_any/match_all, syncwarp
-//   8. Atomics              atomic_add/sub/exch/min/max/inc/dec/and/or/xor/cas
+//   8. Atomics, fences      threadfence<scope>, atomic_add/sub/exch/min/max/inc/dec/and/or/xor/cas
 //   9. Math                 sincos, saturate, popc/clz/ffs/brev, sad, byte_perm,
 //                           hadd/rhadd, min/max/abs with CUDA's mixed-type rules,
 //                           convert<T, rounding>, double_hi/lo
+//  10. Vector types         float4, int2, uchar4, ... with CUDA's layout; make_*
+//  11. Half and bfloat16    half2, bfloat16, bfloat162 and the __h* intrinsics
+//  12. Cooperative groups   syclify::cg: thread_block, thread_block_tile<N>,
+//                           coalesced_group, reduce, plus/less/greater
+//  13. Device printf        SYCLIFY_PRINTF, SYCLIFY_ASSERT
 #pragma once
 
 #include <sycl/sycl.hpp>
 
+#include <atomic>
+#include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -474,7 +483,26 @@ inline void syncwarp(const sycl::nd_item<3> &item, unsigned mask = detail::full_
 }
 
 // ---------------------------------------------------------------------------
-// 8. Atomics
+// 8. Atomics and fences
+// __threadfence_block/__threadfence/__threadfence_system: an acquire-release
+// fence at work-group/device/system scope. (Written through the NVVM
+// membar instructions on NVIDIA and std::atomic_thread_fence in AdaptiveCpp's
+// host pass, because AdaptiveCpp 24 lacks sycl::atomic_fence.)
+template <sycl::memory_scope S> void threadfence() {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  if constexpr (S == sycl::memory_scope::work_group)
+    __nvvm_membar_cta();
+  else if constexpr (S == sycl::memory_scope::system)
+    __nvvm_membar_sys();
+  else
+    __nvvm_membar_gl();
+#elif defined(__ACPP__)
+  std::atomic_thread_fence(std::memory_order_acq_rel);
+#else
+  sycl::atomic_fence(sycl::memory_order::acq_rel, S);
+#endif
+}
+
 // Each returns the old value, like CUDA's. They work on global and local
 // (shared) memory alike: the atomic_ref is on the generic address space.
 // Scope: device (atomicX), work_group (atomicX_block), system (atomicX_system).
@@ -597,6 +625,28 @@ inline unsigned int byte_perm(unsigned int x, unsigned int y, unsigned int s) {
   }
   return r;
 }
+// __mulhi/__umulhi/__mul64hi/__umul64hi: the high half of the full product.
+template <class T> T mul_hi(T a, T b) {
+  static_assert(std::is_integral<T>::value && (sizeof(T) == 4 || sizeof(T) == 8), "32- or 64-bit integers");
+  if constexpr (sizeof(T) == 4) {
+    using W = typename std::conditional<std::is_signed<T>::value, long long, unsigned long long>::type;
+    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> 32);
+  } else {
+    using W = typename std::conditional<std::is_signed<T>::value, __int128, unsigned __int128>::type;
+    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> 64);
+  }
+}
+template <class T, class U> auto mul_hi(T a, U b) -> decltype(mul_hi<typename std::common_type<T, U>::type>(a, b)) {
+  using C = typename std::common_type<T, U>::type;
+  return mul_hi<C>(static_cast<C>(a), static_cast<C>(b));
+}
+// __mul24/__umul24: the low 32 bits of the product of the low 24 bits.
+template <class T> T mul24(T a, T b) {
+  using W = typename std::conditional<std::is_signed<T>::value, int, unsigned int>::type;
+  auto lo24 = [](W v) { return std::is_signed<T>::value ? static_cast<W>(static_cast<int>(static_cast<unsigned>(v) << 8) >> 8) : static_cast<W>(v & 0xffffffu); };
+  return static_cast<T>(static_cast<W>(static_cast<unsigned>(lo24(a)) * static_cast<unsigned>(lo24(b))));
+}
+
 // __hadd/__rhadd: (x + y) >> 1 and (x + y + 1) >> 1 without overflow.
 template <class T> T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }
 template <class T> T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }
@@ -618,8 +668,27 @@ template <class T> T abs(T x) {
     return x < 0 ? static_cast<T>(-x) : x;
 }
 // __float2int_rn and friends: conversion with an explicit rounding mode.
+// Floating to integer rounds first (rint/trunc/ceil/floor), then converts
+// with CUDA's saturation (NaN gives 0); other conversions use SYCL's
+// vec::convert with the rounding mode.
 template <class To, sycl::rounding_mode R, class From> To convert(From x) {
-  return sycl::vec<From, 1>(x).template convert<To, R>()[0];
+  if constexpr (std::is_floating_point<From>::value && std::is_integral<To>::value) {
+    From r = R == sycl::rounding_mode::rtz   ? sycl::trunc(x)
+             : R == sycl::rounding_mode::rtp ? sycl::ceil(x)
+             : R == sycl::rounding_mode::rtn ? sycl::floor(x)
+                                             : sycl::rint(x);
+    if (r != r)
+      return To(0);
+    if (r <= static_cast<From>(std::numeric_limits<To>::lowest()))
+      return std::numeric_limits<To>::lowest();
+    if (r >= static_cast<From>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
+    return static_cast<To>(r);
+  } else if constexpr (R == sycl::rounding_mode::rte || R == sycl::rounding_mode::automatic) {
+    return static_cast<To>(x);
+  } else {
+    return sycl::vec<From, 1>(x).template convert<To, R>()[0];
+  }
 }
 // __double2hiint/__double2loint/__hiloint2double
 inline int double_hi(double d) { return static_cast<int>(sycl::bit_cast<unsigned long long>(d) >> 32); }
@@ -628,4 +697,201 @@ inline double hilo_to_double(int hi, int lo) {
   return sycl::bit_cast<double>((static_cast<unsigned long long>(static_cast<unsigned int>(hi)) << 32) | static_cast<unsigned int>(lo));
 }
 
+// ---------------------------------------------------------------------------
+// 10. Vector types
+// CUDA's vector types are structs with members x, y, z, w; their size and
+// alignment are part of programs (reinterpret_cast loads, sizeof, arrays).
+// These have exactly CUDA's: T2 aligned to 2*sizeof(T), T4 to min(4*sizeof(T),
+// 16), T3 unaligned (a float3 is 12 bytes, unlike SYCL's 16-byte vec<float,3>).
+#define SYCLIFY_VECTOR_TYPES(T, N)                                                                                      \
+  struct alignas(sizeof(T)) N##1 {                                                                                      \
+    T x;                                                                                                                \
+  };                                                                                                                    \
+  struct alignas(2 * sizeof(T)) N##2 {                                                                                  \
+    T x, y;                                                                                                             \
+  };                                                                                                                    \
+  struct N##3 {                                                                                                         \
+    T x, y, z;                                                                                                          \
+  };                                                                                                                    \
+  struct alignas(4 * sizeof(T) < 16 ? 4 * sizeof(T) : 16) N##4 {                                                       \
+    T x, y, z, w;                                                                                                       \
+  };                                                                                                                    \
+  inline N##1 make_##N##1(T x) { return N##1{x}; }                                                                      \
+  inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }                                                              \
+  inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }                                                      \
+  inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+SYCLIFY_VECTOR_TYPES(signed char, char)
+SYCLIFY_VECTOR_TYPES(unsigned char, uchar)
+SYCLIFY_VECTOR_TYPES(short, short)
+SYCLIFY_VECTOR_TYPES(unsigned short, ushort)
+SYCLIFY_VECTOR_TYPES(int, int)
+SYCLIFY_VECTOR_TYPES(unsigned int, uint)
+SYCLIFY_VECTOR_TYPES(long, long)
+SYCLIFY_VECTOR_TYPES(unsigned long, ulong)
+SYCLIFY_VECTOR_TYPES(long long, longlong)
+SYCLIFY_VECTOR_TYPES(unsigned long long, ulonglong)
+SYCLIFY_VECTOR_TYPES(float, float)
+SYCLIFY_VECTOR_TYPES(double, double)
+#undef SYCLIFY_VECTOR_TYPES
+static_assert(sizeof(float3) == 12 && alignof(float4) == 16 && sizeof(uchar4) == 4 && alignof(double2) == 16,
+              "CUDA vector layout");
+
+// ---------------------------------------------------------------------------
+// 11. Half and bfloat16
+// __half is sycl::half. __half2 is a pair with members x and y (CUDA code
+// reads .x/.y), 4 bytes, 4-aligned like CUDA's.
+struct alignas(4) half2 {
+  sycl::half x, y;
+};
+// __hadd(a, b) on halves (the integer __hadd is the overload in section 9).
+inline sycl::half hadd(sycl::half a, sycl::half b) { return a + b; }
+inline sycl::half hsub(sycl::half a, sycl::half b) { return a - b; }
+inline sycl::half hmul(sycl::half a, sycl::half b) { return a * b; }
+inline sycl::half hdiv(sycl::half a, sycl::half b) { return a / b; }
+inline sycl::half hfma(sycl::half a, sycl::half b, sycl::half c) {
+  return sycl::half(sycl::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)));
+}
+inline sycl::half hneg(sycl::half a) { return -a; }
+inline sycl::half habs(sycl::half a) { return a < sycl::half(0) ? -a : a; }
+inline sycl::half hmax(sycl::half a, sycl::half b) { return a < b ? b : a; }
+inline sycl::half hmin(sycl::half a, sycl::half b) { return b < a ? b : a; }
+inline half2 hadd2(half2 a, half2 b) { return {a.x + b.x, a.y + b.y}; }
+inline half2 hsub2(half2 a, half2 b) { return {a.x - b.x, a.y - b.y}; }
+inline half2 hmul2(half2 a, half2 b) { return {a.x * b.x, a.y * b.y}; }
+inline half2 h2div(half2 a, half2 b) { return {a.x / b.x, a.y / b.y}; }
+inline half2 hfma2(half2 a, half2 b, half2 c) { return {hfma(a.x, b.x, c.x), hfma(a.y, b.y, c.y)}; }
+inline half2 hneg2(half2 a) { return {-a.x, -a.y}; }
+inline half2 habs2(half2 a) { return {habs(a.x), habs(a.y)}; }
+
+// __nv_bfloat16: the upper 16 bits of a float, rounded to nearest even
+// (SYCL 2020 has no bfloat16; DPC++'s is an extension, so this one is plain C++).
+struct bfloat16 {
+  unsigned short bits;
+  bfloat16() = default;
+  bfloat16(float f) {
+    unsigned int u = sycl::bit_cast<unsigned int>(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) {
+      bits = static_cast<unsigned short>((u >> 16) | 0x40u); // quiet NaN
+    } else {
+      u += 0x7fffu + ((u >> 16) & 1u);
+      bits = static_cast<unsigned short>(u >> 16);
+    }
+  }
+  operator float() const { return sycl::bit_cast<float>(static_cast<unsigned int>(bits) << 16); }
+};
+struct alignas(4) bfloat162 {
+  bfloat16 x, y;
+};
+
+// ---------------------------------------------------------------------------
+// 12. Cooperative groups (the block and warp-tile subset)
+// `namespace cg = cooperative_groups;` becomes `namespace cg = syclify::cg;`
+// and this_thread_block()/coalesced_threads() receive the nd_item. A tile of
+// N lanes is a segment of the 32-lane sub-group; its operations are the warp
+// helpers with width N and the tile's member mask.
+namespace cg {
+struct thread_block {
+  const sycl::nd_item<3> &item;
+  void sync() const { sycl::group_barrier(item.get_group()); }
+  unsigned thread_rank() const { return static_cast<unsigned>(item.get_local_linear_id()); }
+  unsigned size() const { return static_cast<unsigned>(item.get_local_range().size()); }
+  unsigned num_threads() const { return size(); }
+};
+inline thread_block this_thread_block(const sycl::nd_item<3> &item) { return thread_block{item}; }
+inline void sync(const thread_block &g) { g.sync(); }
+
+template <unsigned N> struct thread_block_tile {
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32, "tiles of up to 32 lanes");
+  const sycl::nd_item<3> &item;
+  unsigned lane() const { return detail::lane_id(item); }
+  // The member mask of this tile within its warp.
+  unsigned tile_mask() const { return N == 32 ? detail::full_mask : ((1u << N) - 1u) << (lane() / N * N); }
+  unsigned thread_rank() const { return lane() % N; }
+  unsigned size() const { return N; }
+  unsigned num_threads() const { return N; }
+  unsigned meta_group_rank() const { return static_cast<unsigned>(item.get_local_linear_id()) / N; }
+  unsigned meta_group_size() const { return static_cast<unsigned>((item.get_local_range().size() + N - 1) / N); }
+  void sync() const { syncwarp(item, tile_mask()); }
+  template <class T> T shfl(T v, int src) const { return syclify::shfl(item, tile_mask(), v, src, N); }
+  template <class T> T shfl_up(T v, unsigned d) const { return syclify::shfl_up(item, tile_mask(), v, d, N); }
+  template <class T> T shfl_down(T v, unsigned d) const { return syclify::shfl_down(item, tile_mask(), v, d, N); }
+  template <class T> T shfl_xor(T v, int m) const { return syclify::shfl_xor(item, tile_mask(), v, m, N); }
+  // ballot: bit i for tile lane i.
+  unsigned ballot(int pred) const { return (syclify::ballot(item, tile_mask(), pred) >> (lane() / N * N)) & (N == 32 ? detail::full_mask : (1u << N) - 1u); }
+  int any(int pred) const { return ballot(pred) != 0; }
+  int all(int pred) const { return ballot(pred) == (N == 32 ? detail::full_mask : (1u << N) - 1u); }
+};
+template <unsigned N> thread_block_tile<N> tiled_partition(const thread_block &g) { return thread_block_tile<N>{g.item}; }
+
+// The lanes active where coalesced_threads() was called.
+struct coalesced_group {
+  const sycl::nd_item<3> &item;
+  unsigned mask;
+  unsigned lane() const { return detail::lane_id(item); }
+  unsigned size() const { return static_cast<unsigned>(sycl::popcount(mask)); }
+  unsigned num_threads() const { return size(); }
+  unsigned thread_rank() const { return static_cast<unsigned>(sycl::popcount(mask & ((1u << lane()) - 1u))); }
+  void sync() const { syncwarp(item, mask); }
+  unsigned ballot(int pred) const { return syclify::ballot(item, mask, pred); }
+  int any(int pred) const { return ballot(pred) != 0; }
+  int all(int pred) const { return ballot(pred) == mask; }
+};
+inline coalesced_group coalesced_threads(const sycl::nd_item<3> &item) { return coalesced_group{item, activemask(item)}; }
+
+// cg::plus / cg::less / cg::greater as used by cg::reduce (less/greater pick
+// the lesser/greater value).
+template <class T> struct plus {
+  T operator()(T a, T b) const { return a + b; }
+};
+template <class T> struct less {
+  T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <class T> struct greater {
+  T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <class T> struct bit_and {
+  T operator()(T a, T b) const { return a & b; }
+};
+template <class T> struct bit_or {
+  T operator()(T a, T b) const { return a | b; }
+};
+template <class T> struct bit_xor {
+  T operator()(T a, T b) const { return a ^ b; }
+};
+// cg::reduce(tile, v, op): every lane of the tile gets the reduction.
+template <unsigned N, class T, class Op> T reduce(const thread_block_tile<N> &g, T v, Op op) {
+  for (unsigned offset = N / 2; offset > 0; offset /= 2)
+    v = op(v, g.shfl_xor(v, static_cast<int>(offset)));
+  return v;
+}
+} // namespace cg
+
+
 } // namespace syclify
+
+// ---------------------------------------------------------------------------
+// 13. Device printf
+// DPC++ prints from kernels through its printf extension, whose format string
+// must live in the constant address space; AdaptiveCpp's CUDA/HIP targets and
+// host code use printf itself.
+#if defined(__SYCL_DEVICE_ONLY__) && defined(__INTEL_LLVM_COMPILER) && !defined(__ACPP__)
+#define SYCLIFY_PRINTF(format, ...)                                                                                     \
+  do {                                                                                                                  \
+    static const __attribute__((opencl_constant)) char syclify_format_[] = format;                                     \
+    sycl::ext::oneapi::experimental::printf(syclify_format_, ##__VA_ARGS__);                                           \
+  } while (0)
+#else
+#define SYCLIFY_PRINTF(...) ::printf(__VA_ARGS__)
+#endif
+
+// assert() in device code. DPC++ supports it; AdaptiveCpp's CUDA target
+// cannot link the C library's __assert_fail, so there a failed assertion
+// prints CUDA-style and traps. NDEBUG disables it as usual.
+#if defined(NDEBUG)
+#define SYCLIFY_ASSERT(cond) ((void)0)
+#elif defined(SYCLIFY_NVPTX_DEVICE) && defined(__ACPP__)
+#define SYCLIFY_ASSERT(cond)                                                                                            \
+  ((cond) ? (void)0 : (::printf("%s:%d: Assertion `%s` failed.\n", __FILE__, __LINE__, #cond), __builtin_trap()))
+#else
+#define SYCLIFY_ASSERT(cond) assert(cond)
+#endif

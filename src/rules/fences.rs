@@ -5,13 +5,16 @@
 //!
 //! | CUDA | SYCL |
 //! |---|---|
-//! | `__threadfence_block()` | `sycl::atomic_fence(sycl::memory_order::acq_rel, sycl::memory_scope::work_group)` |
-//! | `__threadfence()` | `sycl::atomic_fence(sycl::memory_order::acq_rel, sycl::memory_scope::device)` |
-//! | `__threadfence_system()` | `sycl::atomic_fence(sycl::memory_order::acq_rel, sycl::memory_scope::system)` |
+//! | `__threadfence_block()` | `syclify::threadfence<sycl::memory_scope::work_group>()` |
+//! | `__threadfence()` | `syclify::threadfence<sycl::memory_scope::device>()` |
+//! | `__threadfence_system()` | `syclify::threadfence<sycl::memory_scope::system>()` |
 //! | `__syncwarp()`, `__syncwarp(mask)` | `syclify::syncwarp(item)`, `syclify::syncwarp(item, mask)` |
 //!
-//! `syclify::syncwarp` is the hardware `bar.warp.sync` on NVIDIA (masks are
-//! exact) and a sub-group barrier elsewhere.
+//! `syclify::threadfence` is `sycl::atomic_fence(acq_rel, scope)` (the NVVM
+//! membar instructions on NVIDIA, so it also builds with AdaptiveCpp 24,
+//! which lacks `atomic_fence`). `syclify::syncwarp` is the hardware
+//! `bar.warp.sync` on NVIDIA (masks are exact) and a sub-group barrier
+//! elsewhere.
 //!
 //! Why: CUDA fences order memory at a scope; SYCL's `atomic_fence` takes the
 //! same scope explicitly.
@@ -47,7 +50,7 @@ pub fn run(ctx: &mut FileCtx) {
             }
             _ => continue,
         };
-        ctx.edits.replace_text(RULE, n.byte_range(), format!("sycl::atomic_fence(sycl::memory_order::acq_rel, sycl::memory_scope::{scope})"));
+        ctx.edits.replace_text(RULE, n.byte_range(), format!("syclify::threadfence<sycl::memory_scope::{scope}>()"));
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }

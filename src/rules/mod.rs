@@ -13,6 +13,8 @@
 //! | [`warp_shuffle`] | `__shfl_sync` and friends, any mask and width |
 //! | [`warp_vote`] | `__all/__any/__ballot_sync`, `__activemask`, `__match_*_sync` |
 //! | [`fences`] | `__threadfence*`, `__syncwarp` |
+//! | [`cooperative_groups`] | `cooperative_groups::` → `syclify::cg::` |
+//! | [`device_printf`] | `printf` in device code |
 //! | [`static_shared_memory`] | static `__shared__` declarations |
 //! | [`extern_shared_memory`] | `extern __shared__` declarations |
 //! | [`kernel_launch`] | `k<<<g, b, shmem, stream>>>(args)`, also inside macros |
@@ -20,8 +22,10 @@
 //! | [`runtime_api`] | CUDA runtime calls, types and enumerators (data: `rules/*.yaml`) |
 //! | [`includes`] | CUDA headers, includes of migrated files, the SYCL includes |
 
+pub mod cooperative_groups;
 pub mod cuda_arch_macro;
 pub mod device_function_parameters;
+pub mod device_printf;
 pub mod dim3;
 pub mod execution_space_qualifiers;
 pub mod extern_shared_memory;
@@ -320,6 +324,8 @@ pub fn run_all(ctx: &mut FileCtx) {
     warp_shuffle::run(ctx);
     warp_vote::run(ctx);
     fences::run(ctx);
+    cooperative_groups::run(ctx);
+    device_printf::run(ctx);
     static_shared_memory::run(ctx);
     extern_shared_memory::run(ctx);
     kernel_launch::run(ctx);

@@ -123,14 +123,18 @@ pub fn run(ctx: &mut FileCtx) {
             }
             "type_identifier" | "identifier" => {
                 let t = ctx.text(n);
-                if !t.starts_with("cuda") {
-                    continue;
-                }
-                let table = if n.kind() == "type_identifier" { &mappings.types } else { &mappings.enums };
-                if let Some(rep) = table.get(t).or_else(|| mappings.types.get(t)) {
+                // an identifier names a type only where no variable could stand:
+                // `sizeof(float4)` parses as an expression
+                let type_position = n.kind() == "type_identifier"
+                    || n.parent().is_some_and(|p| p.kind() == "sizeof_expression" || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression")));
+                let rep = if type_position { mappings.types.get(t) } else { None }.or_else(|| if n.kind() == "identifier" { mappings.enums.get(t) } else { None });
+                if let Some(rep) = rep {
                     ctx.edits.replace_text(RULE, n.byte_range(), rep);
                     ctx.count(RULE);
                     ctx.needs_sycl = true;
+                    continue;
+                }
+                if !t.starts_with("cuda") {
                     continue;
                 }
                 let is_callee = n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));

@@ -66,6 +66,9 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 match builtin(ctx.text(arg), ctx.text(field), &item) {
                     Some(rep) => {
+                        // CUDA's builtins are `unsigned int`, SYCL's queries `size_t`: keep
+                        // the type where printf's format expects it
+                        let rep = if crate::rules::dim3::is_printf_argument(ctx, n) { format!("static_cast<unsigned int>({rep})") } else { rep };
                         ctx.edits.replace_text(RULE, n.byte_range(), rep);
                         ctx.count(RULE);
                     }
