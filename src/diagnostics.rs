@@ -73,8 +73,8 @@ codes! {
         "a macro that expands to CUDA qualifiers was emptied",
         "A macro whose body only holds CUDA execution-space qualifiers (e.g.\n`#define HD __host__ __device__`) is rewritten to expand to nothing (or to `inline`\nfor `__forceinline__`), so every use of it keeps compiling under SYCL.";
     GlobalVariableNotMigrated = "SY0104", "device-global-variable", Error,
-        "a `__constant__`/`__device__`/`__managed__` variable was left as is",
-        "Device global variables become helper-owned device allocations passed into kernels;\nthat migration is not implemented yet. The qualifier was removed so the declaration is an\nordinary host variable, which kernels can NOT read: the variable and its uses need a human.";
+        "a templated `__device__`/`__constant__` variable was left as is",
+        "Device global variables become helper-owned allocations (`syclify::symbol<T>`) passed into\nthe kernels that use them. A variable template would need one allocation per\ninstantiation, which syclify does not track; the declaration and its uses need a human.";
     ExtendedLambda = "SY0105", "device-lambda", Note,
         "`__device__` was removed from a lambda",
         "An extended `__device__` lambda is an ordinary lambda in SYCL: device code is whatever\nis called from a kernel. The qualifier was removed.";
@@ -111,6 +111,12 @@ codes! {
     UnsupportedHeader = "SY0402", "unsupported-header", Warning,
         "a CUDA library header is not migrated",
         "The include names a CUDA library header (cuBLAS, Thrust, CUB, cooperative groups, ...)\nthat syclify does not migrate yet. The include was left as is; the code using that\nlibrary needs a human (or a `--rule-file` mapping).";
+    MappingNote = "SY0403", "mapping-note", Note,
+        "migrated with a caveat stated by the mapping",
+        "The mapping table (`rules/*.yaml` or a `--rule-file`) migrated this call and records what\nit assumes or cannot reproduce exactly (e.g. a hint with no SYCL meaning became a no-op).";
+    MappingWarning = "SY0404", "mapping-warning", Warning,
+        "migrated, but the mapping says a human should check this use",
+        "The mapping table (`rules/*.yaml` or a `--rule-file`) migrated this call but marks it as\nneeding review: the SYCL form differs from CUDA's in a way that may matter here.";
     UnknownDim3Form = "SY0501", "dim3-form", Warning,
         "a `dim3` initialisation was not recognised",
         "`dim3(x, y, z)` becomes `sycl::range<3>(z, y, x)`; this form could not be reordered\nsafely and was left as is.";

@@ -51,6 +51,56 @@ impl MacroTable {
     }
 }
 
+/// What kind of device global a variable is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GlobalKind {
+    Constant,
+    Device,
+    Managed,
+}
+
+/// A `__constant__`, `__device__` or `__managed__` variable at namespace scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlobalSymbol {
+    pub name: String,
+    pub kind: GlobalKind,
+    /// Element type as written (cv-qualifiers other than the CUDA ones kept).
+    pub elem_type: String,
+    /// Array dimensions as written, outermost first; empty for a scalar.
+    pub dims: Vec<String>,
+    /// Declared in a template (`template <class T> __device__ T v;`): not migrated.
+    pub templated: bool,
+}
+
+impl GlobalSymbol {
+    /// The declared type, e.g. `float[4][8]`.
+    pub fn full_type(&self) -> String {
+        format!("{}{}", self.elem_type, self.dims.iter().map(|d| format!("[{d}]")).collect::<String>())
+    }
+}
+
+/// The CUDA memory-space qualifier of a variable declaration, if any.
+pub fn global_kind(decl: Node, src: &str) -> Option<GlobalKind> {
+    let mut kind = None;
+    for c in syntax::children(decl) {
+        let t = if c.kind() == "type_qualifier" { text(c, src) } else { c.kind() };
+        match t {
+            "__constant__" => kind = Some(GlobalKind::Constant),
+            "__managed__" => kind = Some(GlobalKind::Managed),
+            "__device__" if kind.is_none() => kind = Some(GlobalKind::Device),
+            _ => {}
+        }
+    }
+    kind
+}
+
+/// The facts of one file.
+#[derive(Debug, Default)]
+pub struct FileFacts {
+    pub functions: Vec<FunctionFacts>,
+    pub globals: Vec<GlobalSymbol>,
+}
+
 /// A static `__shared__` variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SharedArray {
@@ -81,6 +131,8 @@ pub struct FunctionFacts {
     pub static_shared: Vec<SharedArray>,
     pub uses_extern_shared: bool,
     pub callees: Vec<String>,
+    /// Every identifier the body uses (to find the device globals it reads).
+    pub identifiers: BTreeSet<String>,
     /// File (relative path) of the definition, for diagnostics.
     pub file: String,
 }
@@ -113,6 +165,7 @@ impl FunctionFacts {
                 self.callees.push(c);
             }
         }
+        self.identifiers.extend(o.identifiers);
     }
 }
 
@@ -137,25 +190,37 @@ pub struct Needs {
     pub warp: bool,
     pub locals: Vec<LocalRef>,
     pub dynamic_local: bool,
+    /// Device global variables (`__constant__`/`__device__`/`__managed__`) used, by name.
+    pub globals: Vec<String>,
 }
 
 impl Needs {
     pub fn any(&self) -> bool {
-        self.item || !self.locals.is_empty() || self.dynamic_local
+        self.item || !self.locals.is_empty() || self.dynamic_local || !self.globals.is_empty()
     }
 }
 
 #[derive(Debug, Default)]
 pub struct ProjectIndex {
     pub functions: BTreeMap<String, FunctionFacts>,
+    /// Device global variables by name.
+    pub globals: BTreeMap<String, GlobalSymbol>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: MacroTable,
 }
 
 impl ProjectIndex {
-    pub fn build(files: Vec<Vec<FunctionFacts>>, macros: MacroTable) -> Self {
+    pub fn build(files: Vec<FileFacts>, macros: MacroTable) -> Self {
         let mut functions: BTreeMap<String, FunctionFacts> = BTreeMap::new();
-        for f in files.into_iter().flatten() {
+        let mut globals = BTreeMap::new();
+        let mut all = Vec::new();
+        for ff in files {
+            for g in ff.globals {
+                globals.entry(g.name.clone()).or_insert(g);
+            }
+            all.extend(ff.functions);
+        }
+        for f in all {
             match functions.get_mut(&f.name) {
                 Some(existing) => existing.merge(f),
                 None => {
@@ -163,7 +228,7 @@ impl ProjectIndex {
                 }
             }
         }
-        let mut idx = ProjectIndex { functions, needs: BTreeMap::new(), macros };
+        let mut idx = ProjectIndex { functions, globals, needs: BTreeMap::new(), macros };
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -179,13 +244,20 @@ impl ProjectIndex {
         let Some(f) = self.functions.get(name).cloned() else { return Needs::default() };
         if !visiting.insert(name.to_string()) {
             // recursion: the cycle's own facts are merged when the first member completes
-            return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared };
+            return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared, globals: vec![] };
+        }
+        if !(f.is_kernel || f.is_device) {
+            // host code: nothing is threaded through it
+            visiting.remove(name);
+            self.needs.insert(name.to_string(), Needs::default());
+            return Needs::default();
         }
         let mut needs = Needs {
             item: f.uses_item || f.is_kernel,
             warp: f.uses_warp,
             locals: f.static_shared.iter().map(|s| LocalRef { owner: f.name.clone(), name: s.name.clone() }).collect(),
             dynamic_local: f.uses_extern_shared,
+            globals: f.identifiers.iter().filter(|i| self.globals.contains_key(*i)).cloned().collect(),
         };
         for c in &f.callees {
             if c == name || !self.functions.contains_key(c) {
@@ -202,6 +274,11 @@ impl ProjectIndex {
             for l in cn.locals {
                 if !needs.locals.contains(&l) {
                     needs.locals.push(l);
+                }
+            }
+            for g in cn.globals {
+                if !needs.globals.contains(&g) {
+                    needs.globals.push(g);
                 }
             }
         }
@@ -363,8 +440,80 @@ fn is_internal(decl: Node, src: &str) -> bool {
     syntax::children(decl).iter().any(|c| c.kind() == "storage_class_specifier" && matches!(text(*c, src), "static" | "inline"))
 }
 
-/// Gathers the function facts of one file.
-pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
+/// The device globals a namespace-scope declaration declares.
+pub fn globals_of(decl: Node, src: &str) -> Vec<GlobalSymbol> {
+    let Some(kind) = global_kind(decl, src) else { return vec![] };
+    if decl.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some() {
+        return vec![];
+    }
+    let templated = decl.parent().is_some_and(|p| p.kind() == "template_declaration");
+    let Some(ty) = decl.child_by_field_name("type") else { return vec![] };
+    let quals: Vec<&str> = syntax::children(decl)
+        .into_iter()
+        .filter(|c| c.kind() == "type_qualifier" && !matches!(text(*c, src), "__constant__" | "__managed__" | "__device__" | "__shared__"))
+        .map(|c| text(c, src))
+        .collect();
+    let mut elem = quals.join(" ");
+    if !elem.is_empty() {
+        elem.push(' ');
+    }
+    elem.push_str(text(ty, src));
+    let mut out = Vec::new();
+    let mut c = decl.walk();
+    for d in decl.children_by_field_name("declarator", &mut c) {
+        let mut inner = if d.kind() == "init_declarator" { d.child_by_field_name("declarator") } else { Some(d) };
+        let mut dims = Vec::new();
+        while let Some(x) = inner {
+            match x.kind() {
+                "array_declarator" => {
+                    dims.push(x.child_by_field_name("size").map(|s| text(s, src).to_string()).unwrap_or_default());
+                    inner = x.child_by_field_name("declarator");
+                }
+                "identifier" => {
+                    dims.reverse();
+                    out.push(GlobalSymbol { name: text(x, src).to_string(), kind, elem_type: elem.clone(), dims: std::mem::take(&mut dims), templated });
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// Declarations at namespace scope (also inside namespaces, `extern "C"`
+/// blocks, templates and preprocessor conditionals), not in functions.
+pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        for c in syntax::named_children(n) {
+            match c.kind() {
+                "declaration" => out.push(c),
+                "namespace_definition" | "declaration_list" | "linkage_specification" | "template_declaration" | "preproc_if" | "preproc_ifdef" | "preproc_else"
+                | "preproc_elif" | "preproc_elifdef" => stack.push(c),
+                _ => {
+                    if let Some(body) = c.child_by_field_name("body").filter(|b| b.kind() == "declaration_list") {
+                        stack.push(body);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|n| n.start_byte());
+    out
+}
+
+/// Gathers the facts of one file.
+pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
+    let mut globals = Vec::new();
+    for n in namespace_scope_declarations(root) {
+        globals.extend(globals_of(n, src));
+    }
+    FileFacts { functions: index_functions(root, src, rel, masks, macros), globals }
+}
+
+fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
     for n in descendants(root) {
         match n.kind() {
@@ -429,6 +578,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
             }
             "identifier" => {
                 let t = text(n, src);
+                f.identifiers.insert(t.to_string());
                 if t == "warpSize" {
                     f.uses_item = true;
                     f.uses_warp = true;

@@ -20,6 +20,14 @@ pub struct FunctionRule {
     /// whose host uses must stay as they are.
     #[serde(default)]
     pub device: bool,
+    /// A caveat reported (as a note, SY0403) at every use: what the mapping
+    /// assumes or cannot reproduce.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// Like `note`, but a warning (SY0404) that also leaves a comment in the
+    /// migrated code: the use needs a human.
+    #[serde(default)]
+    pub warn: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -112,6 +120,11 @@ pub enum TemplatePiece {
     Text(String),
     Arg(usize),
     Deref(usize),
+    /// `{&N}`: the address of argument N (`x` → `&x`, `*p` → `p`).
+    AddressOf(usize),
+    /// `{?N}`: `, ` and argument N when the call has it, nothing otherwise
+    /// (CUDA's defaulted parameters, e.g. a stream).
+    Optional(usize),
     Queue,
 }
 
@@ -139,6 +152,10 @@ pub fn parse_template(t: &str) -> Result<Vec<TemplatePiece>, String> {
             TemplatePiece::Queue
         } else if let Some(n) = name.strip_prefix('*') {
             TemplatePiece::Deref(n.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
+        } else if let Some(n) = name.strip_prefix('?') {
+            TemplatePiece::Optional(n.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
+        } else if let Some(n) = name.strip_prefix('&') {
+            TemplatePiece::AddressOf(n.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
         } else {
             TemplatePiece::Arg(name.parse().map_err(|_| format!("bad placeholder `{{{name}}}` in `{t}`"))?)
         };

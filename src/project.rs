@@ -303,7 +303,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         macros.scan(&sources[i].text);
     }
     let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier))).collect();
-    let facts: Vec<Vec<index::FunctionFacts>> = parsed
+    let facts: Vec<index::FileFacts> = parsed
         .par_iter()
         .map(|(i, p)| index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))
         .collect();

@@ -23,6 +23,12 @@
 //  12. Cooperative groups   syclify::cg: thread_block, thread_block_tile<N>,
 //                           coalesced_group, reduce, plus/less/greater
 //  13. Device printf        SYCLIFY_PRINTF, SYCLIFY_ASSERT
+//  14. Host runtime         stream flags/query/wait_event, events with real
+//                           elapsed time, async/pitched/2-D/3-D memory, memory
+//                           info, prefetch, pointer attributes, devices and
+//                           device_prop, device attributes, occupancy model
+//  15. Device globals       symbol<T>, managed_symbol<T>, memcpy_to/from_symbol,
+//                           get_symbol_address/size
 #pragma once
 
 #include <sycl/sycl.hpp>
@@ -30,13 +36,20 @@
 #include <atomic>
 #include <cassert>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <chrono>
+#include <climits>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // ---------------------------------------------------------------------------
@@ -72,7 +85,10 @@ constexpr error_t success = 0;
 constexpr error_t error_invalid_value = 1;
 constexpr error_t error_memory_allocation = 2;
 constexpr error_t error_invalid_configuration = 9;
+constexpr error_t error_invalid_device = 101;
+constexpr error_t error_not_ready = 600;
 constexpr error_t error_launch_failure = 719;
+constexpr error_t error_not_supported = 801;
 constexpr error_t error_unknown = 999;
 
 namespace detail {
@@ -106,14 +122,22 @@ template <class F> error_t guarded(F &&f) {
 }
 } // namespace detail
 
-// cudaGetLastError: returns the last error and resets it.
+namespace detail {
+void flush_async_errors();
+}
+// cudaGetLastError: returns the last error (including errors the queues have
+// reported asynchronously so far) and resets it.
 inline error_t get_last_error() {
+  detail::flush_async_errors();
   error_t e = detail::last_error();
   detail::last_error() = success;
   return e;
 }
 // cudaPeekAtLastError: returns the last error, keeping it.
-inline error_t peek_last_error() { return detail::last_error(); }
+inline error_t peek_last_error() {
+  detail::flush_async_errors();
+  return detail::last_error();
+}
 
 // cudaGetErrorString
 inline const char *get_error_string(error_t e) {
@@ -122,8 +146,25 @@ inline const char *get_error_string(error_t e) {
   case error_invalid_value: return "invalid argument";
   case error_memory_allocation: return "out of memory";
   case error_invalid_configuration: return "invalid configuration argument";
+  case error_invalid_device: return "invalid device ordinal";
+  case error_not_ready: return "device not ready";
   case error_launch_failure: return "unspecified launch failure";
+  case error_not_supported: return "operation not supported";
   default: return "unknown error";
+  }
+}
+// cudaGetErrorName: CUDA's enumerator name for each code.
+inline const char *get_error_name(error_t e) {
+  switch (e) {
+  case success: return "cudaSuccess";
+  case error_invalid_value: return "cudaErrorInvalidValue";
+  case error_memory_allocation: return "cudaErrorMemoryAllocation";
+  case error_invalid_configuration: return "cudaErrorInvalidConfiguration";
+  case error_invalid_device: return "cudaErrorInvalidDevice";
+  case error_not_ready: return "cudaErrorNotReady";
+  case error_launch_failure: return "cudaErrorLaunchFailure";
+  case error_not_supported: return "cudaErrorNotSupported";
+  default: return "cudaErrorUnknown";
   }
 }
 
@@ -152,10 +193,70 @@ inline stream_registry &streams() {
 }
 } // namespace detail
 
-inline sycl::queue &default_queue() {
-  static sycl::queue q{sycl::default_selector_v, detail::async_handler, sycl::property::queue::in_order{}};
-  return q;
+namespace detail {
+// The devices cudaGetDeviceCount counts and cudaSetDevice picks from: the
+// GPUs SYCL sees (all devices when there is no GPU), in SYCL's order; the
+// default one is SYCL's default selection.
+inline std::vector<sycl::device> &devices() {
+  static std::vector<sycl::device> v = [] {
+    std::vector<sycl::device> gpus = sycl::device::get_devices(sycl::info::device_type::gpu);
+    return gpus.empty() ? sycl::device::get_devices() : gpus;
+  }();
+  return v;
 }
+inline int &current_device_index() {
+  static int i = [] {
+    sycl::device d{sycl::default_selector_v};
+    auto &v = devices();
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (v[k] == d)
+        return static_cast<int>(k);
+    return 0;
+  }();
+  return i;
+}
+// An in-order queue on `d`; with profiling where the device has it (for
+// cudaEventElapsedTime).
+inline sycl::queue make_queue(const sycl::context &c, const sycl::device &d) {
+  if (d.has(sycl::aspect::queue_profiling))
+    return sycl::queue(c, d, async_handler, sycl::property_list{sycl::property::queue::in_order{}, sycl::property::queue::enable_profiling{}});
+  return sycl::queue(c, d, async_handler, sycl::property_list{sycl::property::queue::in_order{}});
+}
+struct default_queue_holder {
+  std::mutex m;
+  std::unique_ptr<sycl::queue> q;
+  int device = -1;
+};
+inline default_queue_holder &default_holder() {
+  static default_queue_holder h;
+  return h;
+}
+} // namespace detail
+
+// The default stream: an in-order queue on the current device.
+inline sycl::queue &default_queue() {
+  auto &h = detail::default_holder();
+  std::lock_guard<std::mutex> lock(h.m);
+  int dev = detail::current_device_index();
+  if (!h.q || h.device != dev) {
+    if (h.q)
+      h.q->wait();
+    sycl::device d = detail::devices().at(static_cast<std::size_t>(dev));
+    h.q = std::make_unique<sycl::queue>(detail::make_queue(sycl::context(d), d));
+    h.device = dev;
+  }
+  return *h.q;
+}
+
+namespace detail {
+// Delivers the errors queues have collected to the async handler.
+inline void flush_async_errors() {
+  default_queue().throw_asynchronous();
+  std::lock_guard<std::mutex> lock(streams().m);
+  for (sycl::queue *q : streams().queues)
+    q->throw_asynchronous();
+}
+} // namespace detail
 
 // cudaStream_t: a pointer to an in-order queue; 0 is the default stream.
 using stream_t = sycl::queue *;
@@ -167,7 +268,7 @@ inline sycl::queue &queue_of(stream_t s) { return s ? *s : default_queue(); }
 inline error_t stream_create(stream_t *s) {
   return detail::guarded([&] {
     sycl::queue &d = default_queue();
-    *s = new sycl::queue(d.get_context(), d.get_device(), detail::async_handler, sycl::property::queue::in_order{});
+    *s = new sycl::queue(detail::make_queue(d.get_context(), d.get_device()));
     std::lock_guard<std::mutex> lock(detail::streams().m);
     detail::streams().queues.push_back(*s);
   });
@@ -256,6 +357,19 @@ inline error_t memset(void *p, int value, std::size_t bytes) {
 
 // ---------------------------------------------------------------------------
 // 4. Launch support
+// A kernel launch (k<<<...>>>): submits the command group to the stream's
+// queue. A launch SYCL rejects when it is submitted (e.g. a work-group larger
+// than the device allows) becomes the error get_last_error() returns, and
+// errors reported asynchronously reach it through the queues' async handler,
+// so CUDA's `k<<<...>>>(); if (cudaGetLastError() != cudaSuccess)` still works.
+template <class CG> void launch(sycl::queue &q, CG &&cg) {
+  try {
+    q.submit(std::forward<CG>(cg));
+  } catch (const sycl::exception &ex) {
+    detail::from_exception(ex);
+  }
+}
+
 // A grid or block given as an integer n is the SYCL range (1, 1, n); a range
 // is itself (CUDA dim3 values are migrated to already-reversed ranges).
 inline sycl::range<3> as_range3(const sycl::range<3> &r) { return r; }
@@ -866,6 +980,474 @@ template <unsigned N, class T, class Op> T reduce(const thread_block_tile<N> &g,
 }
 } // namespace cg
 
+
+// ---------------------------------------------------------------------------
+// 14. Host runtime: streams, events, memory, devices, occupancy, no-ops
+// Stream flags and priorities: SYCL 2020 queues have neither; streams are
+// created as plain in-order queues (a non-blocking stream never synchronised
+// with the default stream in CUDA either; priorities are hints).
+inline error_t stream_create_with_flags(stream_t *s, unsigned = 0) { return stream_create(s); }
+inline error_t stream_create_with_priority(stream_t *s, unsigned, int) { return stream_create(s); }
+inline error_t device_get_stream_priority_range(int *least, int *greatest) {
+  if (least)
+    *least = 0;
+  if (greatest)
+    *greatest = 0;
+  return success;
+}
+// cudaStreamQuery: success when all work submitted to the stream is done.
+// (Exact on DPC++, which has queue::ext_oneapi_empty; elsewhere it waits for
+// the stream, so the answer is always "done" but the call may block.)
+inline error_t stream_query(stream_t s) {
+  return detail::guarded([&] {
+#if defined(SYCL_EXT_ONEAPI_QUEUE_EMPTY)
+    if (!queue_of(s).ext_oneapi_empty())
+      throw sycl::exception(sycl::make_error_code(sycl::errc::runtime), "not ready");
+#else
+    queue_of(s).wait_and_throw();
+#endif
+  }) == success ? success : error_not_ready;
+}
+
+// cudaEvent_t: a marker in a stream. Recording submits an empty kernel to the
+// stream's in-order queue; with queue profiling (all syclify queues enable it
+// where the device supports it) elapsed time is the difference of the
+// markers' device end timestamps, i.e. device time between the two points,
+// as in CUDA (resolution: the device's timer, ~1 µs; each marker adds one
+// empty kernel). Without queue profiling, recording waits for the stream and
+// takes a host timestamp: elapsed time then includes host synchronisation.
+struct event_state {
+  sycl::event ev;
+  bool recorded = false;
+  bool timing = true;
+  bool profiled = false;
+  std::chrono::steady_clock::time_point host_time;
+};
+using event_t = event_state *;
+constexpr unsigned event_default = 0, event_blocking_sync = 1, event_disable_timing = 2, event_interprocess = 4;
+
+inline error_t event_create(event_t *e) {
+  *e = new event_state;
+  return success;
+}
+inline error_t event_create_with_flags(event_t *e, unsigned flags) {
+  *e = new event_state;
+  (*e)->timing = (flags & event_disable_timing) == 0;
+  return success;
+}
+inline error_t event_destroy(event_t e) {
+  delete e;
+  return success;
+}
+inline error_t event_record(event_t e, stream_t s = nullptr) {
+  if (!e)
+    return detail::record(error_invalid_value);
+  return detail::guarded([&] {
+    sycl::queue &q = queue_of(s);
+    e->profiled = q.has_property<sycl::property::queue::enable_profiling>();
+    e->ev = q.single_task([] {});
+    if (e->timing && !e->profiled) {
+      e->ev.wait_and_throw();
+      e->host_time = std::chrono::steady_clock::now();
+    }
+    e->recorded = true;
+  });
+}
+inline error_t event_synchronize(event_t e) {
+  if (!e)
+    return detail::record(error_invalid_value);
+  return detail::guarded([&] { e->ev.wait_and_throw(); });
+}
+inline error_t event_query(event_t e) {
+  if (!e)
+    return detail::record(error_invalid_value);
+  if (!e->recorded)
+    return success;
+  return e->ev.get_info<sycl::info::event::command_execution_status>() == sycl::info::event_command_status::complete ? success : error_not_ready;
+}
+// cudaEventElapsedTime: milliseconds between two recorded events.
+inline error_t event_elapsed_time(float *ms, event_t start, event_t stop) {
+  if (!ms || !start || !stop || !start->recorded || !stop->recorded || !start->timing || !stop->timing)
+    return detail::record(error_invalid_value);
+  return detail::guarded([&] {
+    start->ev.wait_and_throw();
+    stop->ev.wait_and_throw();
+    if (start->profiled && stop->profiled) {
+      auto t0 = start->ev.get_profiling_info<sycl::info::event_profiling::command_end>();
+      auto t1 = stop->ev.get_profiling_info<sycl::info::event_profiling::command_end>();
+      *ms = static_cast<float>(static_cast<double>(static_cast<long long>(t1 - t0)) * 1e-6);
+    } else {
+      *ms = std::chrono::duration<float, std::milli>(stop->host_time - start->host_time).count();
+    }
+  });
+}
+// cudaStreamWaitEvent: later work on `s` waits for the event's point.
+inline error_t stream_wait_event(stream_t s, event_t e, unsigned = 0) {
+  if (!e)
+    return detail::record(error_invalid_value);
+  if (!e->recorded)
+    return success;
+  return detail::guarded([&] {
+    sycl::event dep = e->ev;
+    queue_of(s).submit([&](sycl::handler &h) {
+      h.depends_on(dep);
+      h.single_task([] {});
+    });
+  });
+}
+
+// Asynchronous copies (on the stream's queue, not waited for).
+inline error_t memcpy_async(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  return detail::guarded([&] { queue_of(s).memcpy(dst, src, bytes); });
+}
+inline error_t memset_async(void *p, int value, std::size_t bytes, stream_t s = nullptr) {
+  return detail::guarded([&] { queue_of(s).memset(p, value, bytes); });
+}
+// cudaHostAlloc: pinned host memory is SYCL host USM (flags are hints).
+template <class T> error_t host_alloc(T **p, std::size_t bytes, unsigned = 0) { return malloc_host(p, bytes); }
+// cudaMallocPitch: rows padded to 256 bytes; the pitch is returned, as in CUDA.
+template <class T> error_t malloc_pitch(T **p, std::size_t *pitch, std::size_t width, std::size_t height) {
+  *pitch = (width + 255) / 256 * 256;
+  return malloc_device(p, *pitch * height);
+}
+namespace detail {
+inline void copy_2d(sycl::queue &q, void *dst, std::size_t dpitch, const void *src, std::size_t spitch, std::size_t width, std::size_t height) {
+  if (dpitch == width && spitch == width) {
+    q.memcpy(dst, src, width * height);
+    return;
+  }
+  for (std::size_t r = 0; r < height; ++r)
+    q.memcpy(static_cast<char *>(dst) + r * dpitch, static_cast<const char *>(src) + r * spitch, width);
+}
+} // namespace detail
+// cudaMemcpy2D/cudaMemcpy2DAsync: `height` rows of `width` bytes between pitched buffers.
+inline error_t memcpy_2d(void *dst, std::size_t dpitch, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
+  return detail::guarded([&] {
+    detail::copy_2d(default_queue(), dst, dpitch, src, spitch, width, height);
+    default_queue().wait_and_throw();
+  });
+}
+inline error_t memcpy_2d_async(void *dst, std::size_t dpitch, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  return detail::guarded([&] { detail::copy_2d(queue_of(s), dst, dpitch, src, spitch, width, height); });
+}
+// cudaMemset2D
+inline error_t memset_2d(void *p, std::size_t pitch, int value, std::size_t width, std::size_t height) {
+  return detail::guarded([&] {
+    sycl::queue &q = default_queue();
+    for (std::size_t r = 0; r < height; ++r)
+      q.memset(static_cast<char *>(p) + r * pitch, value, width);
+    q.wait_and_throw();
+  });
+}
+// cudaMemcpy3D on linear memory (cudaPitchedPtr/cudaExtent/cudaPos keep CUDA's fields;
+// CUDA arrays are not supported).
+struct pitched_ptr {
+  void *ptr;
+  std::size_t pitch, xsize, ysize;
+};
+struct extent_3d {
+  std::size_t width, height, depth;
+};
+struct pos_3d {
+  std::size_t x, y, z;
+};
+struct memcpy3d_parms {
+  void *srcArray;
+  pos_3d srcPos;
+  pitched_ptr srcPtr;
+  void *dstArray;
+  pos_3d dstPos;
+  pitched_ptr dstPtr;
+  extent_3d extent;
+  memcpy_kind kind;
+};
+inline pitched_ptr make_pitched_ptr(void *p, std::size_t pitch, std::size_t xsize, std::size_t ysize) { return {p, pitch, xsize, ysize}; }
+inline extent_3d make_extent(std::size_t w, std::size_t h, std::size_t d) { return {w, h, d}; }
+inline pos_3d make_pos(std::size_t x, std::size_t y, std::size_t z) { return {x, y, z}; }
+inline error_t memcpy_3d(const memcpy3d_parms *p, stream_t s = nullptr, bool wait = true) {
+  if (!p || p->srcArray || p->dstArray)
+    return detail::record(error_invalid_value);
+  return detail::guarded([&] {
+    sycl::queue &q = queue_of(s);
+    const std::size_t sslice = p->srcPtr.pitch * p->srcPtr.ysize, dslice = p->dstPtr.pitch * p->dstPtr.ysize;
+    for (std::size_t z = 0; z < p->extent.depth; ++z)
+      for (std::size_t y = 0; y < p->extent.height; ++y) {
+        const char *src = static_cast<const char *>(p->srcPtr.ptr) + (p->srcPos.z + z) * sslice + (p->srcPos.y + y) * p->srcPtr.pitch + p->srcPos.x;
+        char *dst = static_cast<char *>(p->dstPtr.ptr) + (p->dstPos.z + z) * dslice + (p->dstPos.y + y) * p->dstPtr.pitch + p->dstPos.x;
+        q.memcpy(dst, src, p->extent.width);
+      }
+    if (wait)
+      q.wait_and_throw();
+  });
+}
+// cudaMemGetInfo: SYCL 2020 reports only the total; free is reported as the
+// total unless the implementation can say more (DPC++'s ext_intel_free_memory).
+inline error_t mem_get_info(std::size_t *free_bytes, std::size_t *total_bytes) {
+  return detail::guarded([&] {
+    sycl::device d = default_queue().get_device();
+    std::size_t total = d.get_info<sycl::info::device::global_mem_size>();
+    std::size_t avail = total;
+#if defined(SYCL_EXT_INTEL_DEVICE_INFO) && SYCL_EXT_INTEL_DEVICE_INFO >= 4
+    if (d.has(sycl::aspect::ext_intel_free_memory))
+      avail = d.get_info<sycl::ext::intel::info::device::free_memory>();
+#endif
+    if (free_bytes)
+      *free_bytes = avail;
+    if (total_bytes)
+      *total_bytes = total;
+  });
+}
+// cudaMemPrefetchAsync: a prefetch on the stream's queue (the device argument
+// is implied by the queue).
+inline error_t mem_prefetch_async(const void *p, std::size_t bytes, int = 0, stream_t s = nullptr) {
+  return detail::guarded([&] { queue_of(s).prefetch(p, bytes); });
+}
+// cudaMallocAsync/cudaFreeAsync: stream-ordered allocation becomes an
+// ordinary allocation; the free waits for the stream first.
+template <class T> error_t malloc_async(T **p, std::size_t bytes, stream_t = nullptr) { return malloc_device(p, bytes); }
+inline error_t free_async(void *p, stream_t s = nullptr) {
+  return detail::guarded([&] {
+    queue_of(s).wait_and_throw();
+    sycl::free(p, default_queue());
+  });
+}
+// cudaPointerGetAttributes
+enum memory_type { memory_type_unregistered = 0, memory_type_host = 1, memory_type_device = 2, memory_type_managed = 3 };
+struct pointer_attributes {
+  memory_type type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+};
+inline error_t pointer_get_attributes(pointer_attributes *a, const void *p) {
+  return detail::guarded([&] {
+    sycl::queue &q = default_queue();
+    sycl::usm::alloc k = sycl::get_pointer_type(p, q.get_context());
+    a->device = detail::current_device_index();
+    a->type = k == sycl::usm::alloc::device ? memory_type_device
+              : k == sycl::usm::alloc::shared ? memory_type_managed
+              : k == sycl::usm::alloc::host   ? memory_type_host
+                                              : memory_type_unregistered;
+    a->devicePointer = a->type == memory_type_host || a->type == memory_type_unregistered ? nullptr : const_cast<void *>(p);
+    a->hostPointer = a->type == memory_type_device ? nullptr : const_cast<void *>(p);
+  });
+}
+
+// Devices
+inline error_t get_device_count(int *n) {
+  *n = static_cast<int>(detail::devices().size());
+  return success;
+}
+inline error_t set_device(int i) {
+  if (i < 0 || static_cast<std::size_t>(i) >= detail::devices().size())
+    return detail::record(error_invalid_device);
+  detail::current_device_index() = i;
+  return success;
+}
+inline error_t get_device(int *i) {
+  *i = detail::current_device_index();
+  return success;
+}
+// cudaDeviceReset: waits for all work; allocations are not released.
+inline error_t device_reset() { return device_synchronize(); }
+
+// cudaDeviceProp, with CUDA's field names, filled from SYCL device queries.
+// Fields SYCL cannot report are 0 (noted per field).
+struct device_prop {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  int regsPerBlock; // 0: not reported by SYCL
+  int warpSize;
+  std::size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate; // kHz
+  std::size_t totalConstMem;
+  int major, minor; // from the device version when it reads "major.minor" (the compute capability on CUDA devices), else 0
+  int multiProcessorCount;
+  int maxThreadsPerMultiProcessor; // model: 2 * maxThreadsPerBlock
+  std::size_t sharedMemPerMultiprocessor;
+  int l2CacheSize;
+  int memoryClockRate; // 0: not reported by SYCL
+  int memoryBusWidth;  // 0: not reported by SYCL
+  int integrated;
+  int canMapHostMemory;
+  int concurrentKernels;
+  int unifiedAddressing;
+  int managedMemory;
+  int concurrentManagedAccess;
+  int ECCEnabled;
+};
+inline error_t get_device_properties(device_prop *p, int dev) {
+  if (dev < 0 || static_cast<std::size_t>(dev) >= detail::devices().size())
+    return detail::record(error_invalid_device);
+  return detail::guarded([&] {
+    const sycl::device &d = detail::devices()[static_cast<std::size_t>(dev)];
+    *p = device_prop{};
+    std::string name = d.get_info<sycl::info::device::name>();
+    std::size_t n = name.size() < sizeof(p->name) - 1 ? name.size() : sizeof(p->name) - 1;
+    std::memcpy(p->name, name.data(), n);
+    p->name[n] = 0;
+    p->totalGlobalMem = d.get_info<sycl::info::device::global_mem_size>();
+    p->sharedMemPerBlock = d.get_info<sycl::info::device::local_mem_size>();
+    std::vector<std::size_t> sg = d.get_info<sycl::info::device::sub_group_sizes>();
+    p->warpSize = 32;
+    if (!sg.empty() && std::find(sg.begin(), sg.end(), std::size_t(32)) == sg.end())
+      p->warpSize = static_cast<int>(*std::max_element(sg.begin(), sg.end()));
+    p->memPitch = INT_MAX;
+    p->maxThreadsPerBlock = static_cast<int>(d.get_info<sycl::info::device::max_work_group_size>());
+    sycl::id<3> dims = d.get_info<sycl::info::device::max_work_item_sizes<3>>();
+    p->maxThreadsDim[0] = static_cast<int>(dims[2]); // CUDA x is SYCL dimension 2
+    p->maxThreadsDim[1] = static_cast<int>(dims[1]);
+    p->maxThreadsDim[2] = static_cast<int>(dims[0]);
+    p->maxGridSize[0] = INT_MAX; // SYCL 2020 has no grid-size limit query
+    p->maxGridSize[1] = 65535;
+    p->maxGridSize[2] = 65535;
+    p->clockRate = static_cast<int>(d.get_info<sycl::info::device::max_clock_frequency>()) * 1000;
+    p->totalConstMem = p->totalGlobalMem;
+    std::string ver = d.get_info<sycl::info::device::version>();
+    if (ver.size() >= 3 && ver[0] >= '0' && ver[0] <= '9' && (ver[1] == '.' || (ver[2] == '.' && ver[1] >= '0' && ver[1] <= '9'))) {
+      std::size_t dot = ver.find('.');
+      p->major = std::atoi(ver.substr(0, dot).c_str());
+      p->minor = std::atoi(ver.substr(dot + 1).c_str());
+    }
+    p->multiProcessorCount = static_cast<int>(d.get_info<sycl::info::device::max_compute_units>());
+    p->maxThreadsPerMultiProcessor = 2 * p->maxThreadsPerBlock;
+    p->sharedMemPerMultiprocessor = p->sharedMemPerBlock;
+    p->l2CacheSize = static_cast<int>(d.get_info<sycl::info::device::global_mem_cache_size>());
+    p->integrated = 0;
+    p->canMapHostMemory = d.has(sycl::aspect::usm_host_allocations);
+    p->concurrentKernels = 1;
+    p->unifiedAddressing = 1;
+    p->managedMemory = d.has(sycl::aspect::usm_shared_allocations);
+    p->concurrentManagedAccess = p->managedMemory;
+    p->ECCEnabled = d.get_info<sycl::info::device::error_correction_support>();
+  });
+}
+enum device_attr {
+  dev_attr_max_threads_per_block = 1, dev_attr_max_block_dim_x = 2, dev_attr_max_block_dim_y = 3, dev_attr_max_block_dim_z = 4,
+  dev_attr_max_grid_dim_x = 5, dev_attr_max_grid_dim_y = 6, dev_attr_max_grid_dim_z = 7, dev_attr_max_shared_memory_per_block = 8,
+  dev_attr_total_constant_memory = 9, dev_attr_warp_size = 10, dev_attr_clock_rate = 13, dev_attr_multi_processor_count = 16,
+  dev_attr_integrated = 18, dev_attr_compute_capability_major = 75, dev_attr_compute_capability_minor = 76,
+  dev_attr_l2_cache_size = 38, dev_attr_max_threads_per_multi_processor = 39, dev_attr_managed_memory = 83,
+  dev_attr_concurrent_managed_access = 89
+};
+// cudaDeviceGetAttribute, from the same queries as get_device_properties.
+inline error_t device_get_attribute(int *v, device_attr a, int dev) {
+  device_prop p;
+  error_t e = get_device_properties(&p, dev);
+  if (e != success)
+    return e;
+  switch (a) {
+  case dev_attr_max_threads_per_block: *v = p.maxThreadsPerBlock; break;
+  case dev_attr_max_block_dim_x: *v = p.maxThreadsDim[0]; break;
+  case dev_attr_max_block_dim_y: *v = p.maxThreadsDim[1]; break;
+  case dev_attr_max_block_dim_z: *v = p.maxThreadsDim[2]; break;
+  case dev_attr_max_grid_dim_x: *v = p.maxGridSize[0]; break;
+  case dev_attr_max_grid_dim_y: *v = p.maxGridSize[1]; break;
+  case dev_attr_max_grid_dim_z: *v = p.maxGridSize[2]; break;
+  case dev_attr_max_shared_memory_per_block: *v = static_cast<int>(p.sharedMemPerBlock); break;
+  case dev_attr_total_constant_memory: *v = static_cast<int>(p.totalConstMem > INT_MAX ? INT_MAX : p.totalConstMem); break;
+  case dev_attr_warp_size: *v = p.warpSize; break;
+  case dev_attr_clock_rate: *v = p.clockRate; break;
+  case dev_attr_multi_processor_count: *v = p.multiProcessorCount; break;
+  case dev_attr_integrated: *v = p.integrated; break;
+  case dev_attr_compute_capability_major: *v = p.major; break;
+  case dev_attr_compute_capability_minor: *v = p.minor; break;
+  case dev_attr_l2_cache_size: *v = p.l2CacheSize; break;
+  case dev_attr_max_threads_per_multi_processor: *v = p.maxThreadsPerMultiProcessor; break;
+  case dev_attr_managed_memory: *v = p.managedMemory; break;
+  case dev_attr_concurrent_managed_access: *v = p.concurrentManagedAccess; break;
+  default: return detail::record(error_invalid_value);
+  }
+  return success;
+}
+
+// Occupancy. Stated model (SYCL 2020 exposes neither registers nor the
+// per-compute-unit thread limit): a compute unit runs 2 * max_work_group_size
+// work-items; register and local-memory pressure are not modelled.
+template <class F> error_t occupancy_max_potential_block_size(int *min_grid, int *block, F, std::size_t = 0, int limit = 0) {
+  device_prop p;
+  error_t e = get_device_properties(&p, detail::current_device_index());
+  if (e != success)
+    return e;
+  int b = p.maxThreadsPerBlock;
+  if (limit > 0 && limit < b)
+    b = limit;
+  b = b >= 32 ? b / 32 * 32 : b;
+  *block = b;
+  *min_grid = p.multiProcessorCount * (p.maxThreadsPerMultiProcessor / (b > 0 ? b : 1));
+  return success;
+}
+template <class F> error_t occupancy_max_active_blocks_per_multiprocessor(int *n, F, int block, std::size_t = 0) {
+  device_prop p;
+  error_t e = get_device_properties(&p, detail::current_device_index());
+  if (e != success)
+    return e;
+  *n = block > 0 ? (p.maxThreadsPerMultiProcessor / block > 0 ? p.maxThreadsPerMultiProcessor / block : 1) : 0;
+  return success;
+}
+
+// ---------------------------------------------------------------------------
+// 15. Device global variables (__constant__, __device__, __managed__)
+// A symbol owns one allocation of T (an array type for arrays) on the default
+// queue's device, made on first use and initialised from the static
+// initialiser (zero when there is none, as in CUDA). Kernels receive
+// *get_ptr() as a parameter of the variable's name. The allocation lives
+// until the program ends (a static's destructor could run after the queue's).
+template <class T, bool Shared = false> class symbol {
+  T init_;
+  std::once_flag once_;
+  T *ptr_ = nullptr;
+
+public:
+  using value_type = T;
+  symbol() : init_{} {}
+  symbol(const T &init) { std::memcpy(static_cast<void *>(&init_), static_cast<const void *>(&init), sizeof(T)); }
+  symbol(const symbol &) = delete;
+  symbol &operator=(const symbol &) = delete;
+  // The device (or, for managed symbols, shared) allocation.
+  T *get_ptr() {
+    std::call_once(once_, [&] {
+      sycl::queue &q = default_queue();
+      void *p = Shared ? sycl::malloc_shared(sizeof(T), q) : sycl::malloc_device(sizeof(T), q);
+      if (!p)
+        throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation), "cannot allocate a device global");
+      q.memcpy(p, static_cast<const void *>(&init_), sizeof(T)).wait();
+      ptr_ = static_cast<T *>(p);
+    });
+    return ptr_;
+  }
+  static constexpr std::size_t size() { return sizeof(T); }
+};
+// __managed__: in shared USM, so the host can also read and write it.
+template <class T> using managed_symbol = symbol<T, true>;
+
+// cudaMemcpyToSymbol(sym, src, count, offset = 0, kind)
+template <class T, bool S> error_t memcpy_to_symbol(symbol<T, S> &sym, const void *src, std::size_t count, std::size_t offset = 0, memcpy_kind = memcpy_host_to_device) {
+  return detail::guarded([&] { default_queue().memcpy(reinterpret_cast<char *>(sym.get_ptr()) + offset, src, count).wait_and_throw(); });
+}
+// cudaMemcpyFromSymbol(dst, sym, count, offset = 0, kind)
+template <class T, bool S> error_t memcpy_from_symbol(void *dst, symbol<T, S> &sym, std::size_t count, std::size_t offset = 0, memcpy_kind = memcpy_device_to_host) {
+  return detail::guarded([&] { default_queue().memcpy(dst, reinterpret_cast<const char *>(sym.get_ptr()) + offset, count).wait_and_throw(); });
+}
+// The asynchronous forms, on a stream.
+template <class T, bool S> error_t memcpy_to_symbol_async(symbol<T, S> &sym, const void *src, std::size_t count, std::size_t offset = 0, memcpy_kind = memcpy_host_to_device, stream_t s = nullptr) {
+  return detail::guarded([&] { queue_of(s).memcpy(reinterpret_cast<char *>(sym.get_ptr()) + offset, src, count); });
+}
+template <class T, bool S> error_t memcpy_from_symbol_async(void *dst, symbol<T, S> &sym, std::size_t count, std::size_t offset = 0, memcpy_kind = memcpy_device_to_host, stream_t s = nullptr) {
+  return detail::guarded([&] { queue_of(s).memcpy(dst, reinterpret_cast<const char *>(sym.get_ptr()) + offset, count); });
+}
+// cudaGetSymbolAddress(&p, sym) and cudaGetSymbolSize(&n, sym)
+template <class P, class T, bool S> error_t get_symbol_address(P **p, symbol<T, S> &sym) {
+  return detail::guarded([&] { *p = reinterpret_cast<P *>(sym.get_ptr()); });
+}
+template <class T, bool S> error_t get_symbol_size(std::size_t *n, symbol<T, S> &) {
+  *n = sizeof(T);
+  return success;
+}
 
 } // namespace syclify
 

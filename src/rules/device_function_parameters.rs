@@ -6,8 +6,11 @@
 //! receives it too. A function that declares static `__shared__` arrays, or
 //! calls one that does, receives a pointer per array (`float (*tile)[33]`),
 //! and one that uses `extern __shared__` memory receives the dynamic local
-//! buffer (`unsigned char *dyn_local_mem`). Every call site inside device code
-//! passes them on. Declarations (prototypes) get the same parameters.
+//! buffer (`unsigned char *dyn_local_mem`); one that reads a `__constant__`,
+//! `__device__` or `__managed__` variable receives a pointer or reference of
+//! the same name (`const float *filter`, `unsigned int &counter`; see
+//! [`super::device_globals`]). Every call site inside device code passes them
+//! on. Declarations (prototypes) get the same parameters.
 //!
 //! The extra parameters go before the first parameter that has a default
 //! argument (at the end when there is none), so that defaults keep working;
@@ -38,6 +41,21 @@ pub fn local_param_decl(a: &SharedArray, name: &str) -> String {
     }
 }
 
+/// The declaration of the parameter that stands for device global `g`
+/// inside device code (same name, so the body is unchanged).
+pub fn global_param_decl(g: &crate::index::GlobalSymbol) -> String {
+    let elem = if g.kind == crate::index::GlobalKind::Constant && !g.elem_type.split_whitespace().any(|w| w == "const") {
+        format!("const {}", g.elem_type)
+    } else {
+        g.elem_type.clone()
+    };
+    match g.dims.len() {
+        0 => format!("{elem} &{}", g.name),
+        1 => format!("{elem} *{}", g.name),
+        _ => format!("{elem} (*{}){}", g.name, g.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()),
+    }
+}
+
 /// The extra parameter declarations of function `f`.
 pub fn extra_params(index: &ProjectIndex, f: &str, needs: &Needs, item: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -51,6 +69,11 @@ pub fn extra_params(index: &ProjectIndex, f: &str, needs: &Needs, item: &str) ->
     }
     if needs.dynamic_local {
         out.push(format!("unsigned char *{DYN_LOCAL}"));
+    }
+    for g in &needs.globals {
+        if let Some(sym) = index.globals.get(g) {
+            out.push(global_param_decl(sym));
+        }
     }
     out
 }
@@ -67,6 +90,7 @@ pub fn extra_args(callee_needs: &Needs, caller: &str, item: &str) -> Vec<String>
     if callee_needs.dynamic_local {
         out.push(DYN_LOCAL.to_string());
     }
+    out.extend(callee_needs.globals.iter().cloned());
     out
 }
 

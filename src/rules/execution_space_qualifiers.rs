@@ -15,8 +15,8 @@
 //! Example: `__host__ __device__ __forceinline__ float sq(float x)` →
 //! `SYCLIFY_FORCEINLINE float sq(float x)`.
 //!
-//! Device variables (`__constant__`, `__device__`, `__managed__` globals) are
-//! not migrated yet: they get SY0104 and are left as they are.
+//! Device variables (`__constant__`, `__device__`, `__managed__`) are the
+//! [`super::device_globals`] rule's.
 
 use super::FileCtx;
 use crate::diagnostics::Code;
@@ -48,11 +48,6 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind() {
             "__global__" | "__device__" | "__host__" | "__forceinline__" | "__noinline__" => qualifier_token(ctx, n),
-            "__constant__" | "__managed__" => {
-                if let Some(decl) = n.parent().and_then(|p| p.parent()).filter(|d| d.kind() == "declaration") {
-                    device_variable(ctx, decl, n.kind());
-                }
-            }
             "preproc_arg" => macro_body(ctx, n),
             _ => {}
         }
@@ -95,10 +90,7 @@ fn qualifier_token(ctx: &mut FileCtx, tok: Node) {
     let word = tok.kind();
     let is_function = parent.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some();
     if !is_function && matches!(parent.kind(), "declaration" | "field_declaration") {
-        if word == "__device__" {
-            device_variable(ctx, parent, word);
-        }
-        return;
+        return; // a device variable: the device_globals rule's
     }
     let Some(rep) = replacement(word) else { return };
     if rep.is_empty() {
@@ -109,16 +101,6 @@ fn qualifier_token(ctx: &mut FileCtx, tok: Node) {
         ctx.needs_sycl = true;
     }
     ctx.count(RULE);
-}
-
-/// A `__device__`/`__constant__`/`__managed__` variable: not migrated yet (one
-/// diagnostic per declaration, however many qualifiers it has).
-fn device_variable(ctx: &mut FileCtx, decl: Node, word: &str) {
-    if ctx.diags.iter().any(|d| d.code == Code::GlobalVariableNotMigrated && d.range.start == decl.start_byte()) {
-        return;
-    }
-    let name = decl.child_by_field_name("declarator").and_then(|d| syntax::declarator_name(d, ctx.src)).map(|(_, s)| s).unwrap_or("?");
-    ctx.diag(Code::GlobalVariableNotMigrated, decl.start_byte()..decl.end_byte(), RULE, format!("`{word}` variable `{name}` is not migrated yet; it was left as is"));
 }
 
 /// Qualifier words inside a macro body (e.g. `#define HD __host__ __device__`).

@@ -1,8 +1,10 @@
 //! Kernel launches: `k<<<grid, block[, shmem[, stream]]>>>(args)`.
 //!
-//! What it does: replaces the launch with a submit on the stream's in-order
-//! queue (`syclify::default_queue()` for no stream or stream 0, else
-//! `syclify::queue_of(stream)`), whose command group
+//! What it does: replaces the launch with `syclify::launch(queue, cg)` — a
+//! submit on the stream's in-order queue (`syclify::default_queue()` for no
+//! stream or stream 0, else `syclify::queue_of(stream)`) that turns a failed
+//! launch into the error `cudaGetLastError` reports, as in CUDA — whose
+//! command group
 //! - allocates the kernel's work-group local memory: one
 //!   `sycl::local_accessor` per static `__shared__` array the kernel needs
 //!   (its own and its callees', with template parameters substituted from the
@@ -25,7 +27,7 @@
 //!
 //! Example: `scale<<<(n + 255) / 256, 256>>>(d, 2.0f, n);` →
 //! ```text
-//! syclify::default_queue().submit([&](sycl::handler &cgh) {
+//! syclify::launch(syclify::default_queue(), [&](sycl::handler &cgh) {
 //!   cgh.parallel_for(sycl::nd_range<3>(sycl::range<3>(1, 1, (n + 255) / 256) * sycl::range<3>(1, 1, 256), sycl::range<3>(1, 1, 256)), [=](sycl::nd_item<3> item) {
 //!     scale(d, 2.0f, n, item);
 //!   });
@@ -130,8 +132,8 @@ fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitte
             let Some(a) = args.get(pos) else { continue };
             let kname = ctx.text(*a).split('<').next().unwrap_or("").trim().to_string();
             if let Some(needs) = index.needs.get(&kname) {
-                if !needs.locals.is_empty() || needs.dynamic_local {
-                    ctx.diag(Code::LocalMemoryUnresolved, a.byte_range(), RULE, format!("kernel `{kname}` uses `__shared__` memory but is launched through macro `{mname}`, whose launch cannot allocate it"));
+                if !needs.locals.is_empty() || needs.dynamic_local || !needs.globals.is_empty() {
+                    ctx.diag(Code::LocalMemoryUnresolved, a.byte_range(), RULE, format!("kernel `{kname}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them"));
                 }
             }
         }
@@ -239,15 +241,26 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     let i2 = format!("{i0}    ");
     let mut r = Replacement::new();
     // queue
+    r.push_text("syclify::launch(");
+    // configuration arguments the launch does not keep (a default stream, a
+    // shared-memory size the kernel does not use) are dropped with their edits
+    let mut dropped = Vec::new();
     match config.get(3) {
         Some(s) if !matches!(view.t(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
             r.push_text("syclify::queue_of(");
             r.push_source(view.abs(*s));
             r.push_text(")");
         }
-        _ => r.push_text("syclify::default_queue()"),
+        Some(s) => {
+            dropped.push(view.abs(*s));
+            r.push_text("syclify::default_queue()");
+        }
+        None => r.push_text("syclify::default_queue()"),
     }
-    r.push_text(&format!(".submit([&](sycl::handler &cgh) {{{nl}"));
+    if let Some(shmem) = config.get(2).filter(|_| !needs.dynamic_local) {
+        dropped.push(view.abs(*shmem));
+    }
+    r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}"));
 
     // local memory
     let mut local_args = Vec::new();
@@ -296,6 +309,12 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         local_args.push(format!("syclify::local_bytes({acc})"));
     }
 
+    // device globals: their device allocation, passed as the parameter of the same name
+    for g in &needs.globals {
+        r.push_text(&format!("{i1}auto {g}_ptr = {g}.get_ptr();{nl}"));
+        local_args.push(format!("*{g}_ptr"));
+    }
+
     // arguments evaluated on the host
     let item = if args.iter().any(|a| syntax::contains_word(view.t(*a), "item")) { "item_ct1" } else { "item" };
     let mut call_args: Vec<Replacement> = Vec::new();
@@ -342,6 +361,9 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         r.extend(a);
     }
     r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
+    for d in dropped {
+        r.push_discard(d);
+    }
     ctx.edits.replace(RULE, call_range, r);
     ctx.count(RULE);
     ctx.needs_sycl = true;

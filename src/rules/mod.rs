@@ -8,6 +8,7 @@
 //! | [`launch_bounds`] | `__launch_bounds__` |
 //! | [`cuda_arch_macro`] | `__CUDA_ARCH__` in preprocessor conditions |
 //! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
+//! | [`device_globals`] | `__constant__`/`__device__`/`__managed__` variables |
 //! | [`thread_builtins`] | `threadIdx`/`blockIdx`/`blockDim`/`gridDim`/`warpSize` |
 //! | [`syncthreads`] | `__syncthreads` and its `_count`/`_and`/`_or` forms |
 //! | [`warp_shuffle`] | `__shfl_sync` and friends, any mask and width |
@@ -25,6 +26,7 @@
 pub mod cooperative_groups;
 pub mod cuda_arch_macro;
 pub mod device_function_parameters;
+pub mod device_globals;
 pub mod device_printf;
 pub mod dim3;
 pub mod execution_space_qualifiers;
@@ -319,6 +321,7 @@ pub fn run_all(ctx: &mut FileCtx) {
     launch_bounds::run(ctx);
     cuda_arch_macro::run(ctx);
     device_function_parameters::run(ctx);
+    device_globals::run(ctx);
     thread_builtins::run(ctx);
     syncthreads::run(ctx);
     warp_shuffle::run(ctx);

@@ -27,6 +27,31 @@ fn looks_like_cuda_api(name: &str) -> bool {
     name.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
+/// Is `n` inside an argument that a mapped call's templates drop (e.g. the
+/// cache preference of `cudaFuncSetCacheConfig`, which becomes a no-op)?
+fn in_dropped_argument(ctx: &FileCtx, n: Node) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        if p.kind() == "argument_list" {
+            let Some(call) = p.parent().filter(|c| c.kind() == "call_expression") else { return false };
+            let Some((_, name)) = callee_name(call, ctx.src) else { return false };
+            let Some(rule) = ctx.project.mappings.functions.get(name) else { return false };
+            let Some(index) = syntax::named_children(p).iter().position(|a| a.start_byte() <= n.start_byte() && n.end_byte() <= a.end_byte()) else { return false };
+            let uses = |t: &Option<String>| {
+                t.as_deref().and_then(|t| parse_template(t).ok()).is_some_and(|pieces| {
+                    pieces.iter().any(|p| matches!(p, TemplatePiece::Arg(i) | TemplatePiece::Deref(i) | TemplatePiece::AddressOf(i) | TemplatePiece::Optional(i) if *i == index))
+                })
+            };
+            return !uses(&rule.statement) && !uses(&rule.expression);
+        }
+        if p.kind() == "call_expression" || p.kind().ends_with("statement") {
+            return false;
+        }
+        cur = p;
+    }
+    false
+}
+
 /// CUDA device intrinsics: `__name` (not a GCC/Clang builtin) and `atomicName`.
 fn looks_like_cuda_intrinsic(name: &str) -> bool {
     let dunder = name.starts_with("__") && !["__builtin", "__sync_", "__atomic_", "__assert", "__VA_"].iter().any(|p| name.starts_with(p));
@@ -73,6 +98,28 @@ fn render(pieces: &[TemplatePiece], args: &[Node], src: &str) -> Option<Replacem
                 r.push_source(deref_target(*args.get(*i)?, src)?.byte_range());
                 used[*i] = true;
             }
+            TemplatePiece::AddressOf(i) => {
+                let a = *args.get(*i)?;
+                let inner = if a.kind() == "parenthesized_expression" { syntax::named_children(a).into_iter().next()? } else { a };
+                match inner.kind() {
+                    "pointer_expression" if inner.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "*") => {
+                        r.push_source(inner.child_by_field_name("argument")?.byte_range())
+                    }
+                    _ => {
+                        r.push_text("&(");
+                        r.push_source(a.byte_range());
+                        r.push_text(")");
+                    }
+                }
+                used[*i] = true;
+            }
+            TemplatePiece::Optional(i) => {
+                if let Some(a) = args.get(*i) {
+                    r.push_text(", ");
+                    r.push_source(a.byte_range());
+                    used[*i] = true;
+                }
+            }
             TemplatePiece::Queue => r.push_text(DEFAULT_QUEUE),
         }
     }
@@ -117,6 +164,12 @@ pub fn run(ctx: &mut FileCtx) {
                         ctx.edits.replace(RULE, n.byte_range(), rep);
                         ctx.count(RULE);
                         ctx.needs_sycl = true;
+                        if let Some(note) = &rule.note {
+                            ctx.diag(Code::MappingNote, n.byte_range(), RULE, format!("`{name}`: {note}"));
+                        }
+                        if let Some(warn) = &rule.warn {
+                            ctx.diag(Code::MappingWarning, n.byte_range(), RULE, format!("`{name}`: {warn}"));
+                        }
                     }
                     None => ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is used in a form the mapping does not cover (arguments or value); left as is")),
                 }
@@ -134,7 +187,7 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.needs_sycl = true;
                     continue;
                 }
-                if !t.starts_with("cuda") {
+                if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
                     continue;
                 }
                 let is_callee = n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));

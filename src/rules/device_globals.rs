@@ -1,0 +1,97 @@
+//! Device global variables: `__constant__`, `__device__`, `__managed__`.
+//!
+//! What it does: the declaration becomes a helper-owned device allocation,
+//! `syclify::symbol<T>` (`__constant__ float filter[5] = {...};` →
+//! `syclify::symbol<float[5]> filter({...});`; `__managed__` becomes
+//! `syclify::managed_symbol<T>`, in shared USM). The first use allocates it
+//! on the default queue's device and copies the static initialiser (or
+//! zeroes it, as CUDA does). Kernels and device functions that read it get a
+//! parameter of the same name (see [`super::device_function_parameters`]) and
+//! each launch passes `*filter.get_ptr()`; `__constant__` ones are `const`
+//! there. Host code reaches it through `cudaMemcpyToSymbol/FromSymbol(Async)`
+//! and `cudaGetSymbolAddress` (mapping table), and reads a `__managed__`
+//! variable directly as `(*flag.get_ptr())`. Templated variables get SY0104.
+//!
+//! Why: SYCL 2020 has no device globals (DPC++'s `device_global` is an
+//! extension); explicit allocations passed like local memory work everywhere.
+//!
+//! Example: `__device__ unsigned int counter;` → `syclify::symbol<unsigned int> counter;`,
+//! and a kernel using it gains `unsigned int &counter`.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::edit::Replacement;
+use crate::index::{globals_of, namespace_scope_declarations, GlobalKind};
+
+pub const RULE: &str = "device-globals";
+
+pub fn run(ctx: &mut FileCtx) {
+    let index = ctx.project.index;
+    for decl in namespace_scope_declarations(ctx.root()) {
+        if ctx.in_error(decl) {
+            continue;
+        }
+        let symbols = globals_of(decl, ctx.src);
+        let Some(first) = symbols.first() else { continue };
+        if first.templated {
+            ctx.diag(Code::GlobalVariableNotMigrated, decl.byte_range(), RULE, format!("templated device variable `{}` is not migrated; it was left as is", first.name));
+            continue;
+        }
+        // keep `static`/`extern`, replace the CUDA qualifiers, type and declarators
+        let mut keep = Vec::new();
+        for c in crate::syntax::children(decl) {
+            if c.kind() == "storage_class_specifier" {
+                keep.push(ctx.text(c).to_string());
+            }
+        }
+        let class = match first.kind {
+            GlobalKind::Managed => "syclify::managed_symbol",
+            _ => "syclify::symbol",
+        };
+        let mut r = Replacement::new();
+        let mut c = decl.walk();
+        let declarators: Vec<_> = decl.children_by_field_name("declarator", &mut c).collect();
+        for (i, (sym, d)) in symbols.iter().zip(&declarators).enumerate() {
+            if i > 0 {
+                r.push_text(" ");
+            }
+            for k in &keep {
+                r.push_text(k);
+                r.push_text(" ");
+            }
+            r.push_text(&format!("{class}<{}> {}", sym.full_type(), sym.name));
+            if let Some(value) = d.child_by_field_name("value") {
+                r.push_text("(");
+                r.push_source(value.byte_range());
+                r.push_text(")");
+            }
+            r.push_text(";");
+        }
+        // the declaration's own `;` is part of its range
+        ctx.edits.replace(RULE, decl.byte_range(), r);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+    // host code reading a managed variable directly
+    for &n in ctx.main_nodes().iter() {
+        if n.kind() != "identifier" || ctx.in_error(n) {
+            continue;
+        }
+        let name = ctx.text(n);
+        let Some(g) = index.globals.get(name) else { continue };
+        if g.kind != GlobalKind::Managed || g.templated || ctx.in_device_code(n.start_byte()) || ctx.scope_at(n.start_byte()).is_none() {
+            continue;
+        }
+        // a local declaration of the same name, not a use
+        if n.parent().is_some_and(|p| p.child_by_field_name("declarator").is_some_and(|d| d.id() == n.id())) {
+            continue;
+        }
+        // as an argument of a symbol API the object itself is meant
+        let in_symbol_api = n.parent().filter(|p| p.kind() == "argument_list").and_then(|l| l.parent()).and_then(|call| crate::syntax::callee_name(call, ctx.src)).is_some_and(|(_, c)| c.contains("Symbol"));
+        if in_symbol_api {
+            continue;
+        }
+        ctx.edits.replace_text(RULE, n.byte_range(), format!("(*{name}.get_ptr())"));
+        ctx.count(RULE);
+    }
+}
