@@ -1,0 +1,183 @@
+// Instantiates every helper of runtime-headers/syclify/syclify.hpp, so the
+// host compile in tests/programs.rs checks them all against Intel's SYCL
+// headers (templates are only checked when instantiated).
+#include <syclify/syclify.hpp>
+
+syclify::symbol<float[4]> table({1, 2, 3, 4});
+syclify::symbol<int> counter;
+syclify::managed_symbol<int> flag;
+
+static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float *f, double *d, unsigned long long *ull, unsigned short *us,
+                        sycl::half h, syclify::half2 h2, syclify::bfloat16 b) {
+  // 5. barriers
+  int c = syclify::syncthreads_count(item, 1) + syclify::syncthreads_and(item, 1) + syclify::syncthreads_or(item, 0);
+  // 7. warp primitives
+  double x = syclify::shfl(item, 0xffu, *d, 0, 8) + syclify::shfl_up(item, 0xffffffffu, *d, 1u) + syclify::shfl_down(item, 3u, *d, 1u, 4) +
+             syclify::shfl_xor(item, 0xffffffffu, *d, 1, 16);
+  sycl::half hs = syclify::shfl_down(item, 0xffffffffu, h, 1u);
+  unsigned v = syclify::ballot(item, 0xffffffffu, c) + syclify::all(item, 1u, 1) + syclify::any(item, 1u, 0) + syclify::activemask(item) +
+               syclify::match_any(item, 0xffffffffu, *i) + syclify::match_any(item, 0xffffffffu, *ull);
+  int pred;
+  v += syclify::match_all(item, 0xffffffffu, *u, &pred);
+  syclify::syncwarp(item);
+  syclify::syncwarp(item, 0xffu);
+  // 8. atomics and fences
+  syclify::threadfence<sycl::memory_scope::work_group>();
+  syclify::threadfence<sycl::memory_scope::device>();
+  syclify::threadfence<sycl::memory_scope::system>();
+  syclify::atomic_add(i, 1);
+  syclify::atomic_add(f, 0.25f);
+  syclify::atomic_add(d, 1.0);
+  syclify::atomic_add(ull, 1ull);
+  syclify::atomic_add<sycl::memory_scope::work_group>(u, 1u);
+  syclify::atomic_sub(i, 1);
+  syclify::atomic_exch(f, 1.0f);
+  syclify::atomic_min(u, 3u);
+  syclify::atomic_max<sycl::memory_scope::system>(i, 3);
+  syclify::atomic_and(u, 1u);
+  syclify::atomic_or(i, 2);
+  syclify::atomic_xor(u, 3u);
+  syclify::atomic_inc(u, 7u);
+  syclify::atomic_dec(u, 7u);
+  syclify::atomic_cas(i, 1, 2);
+  syclify::atomic_cas(us, 1, 2);
+  syclify::atomic_cas(ull, 1ull, 2ull);
+  // 9. math
+  float s, co;
+  syclify::sincos(1.0f, &s, &co);
+  syclify::sincospi(1.0f, &s, &co);
+  syclify::native_sincos(1.0f, &s, &co);
+  *f = syclify::saturate(2.0f) + syclify::popc(5u) + syclify::popc(5ll) + syclify::clz(1) + syclify::ffs(8ll) + syclify::brev(1u) +
+       syclify::sad(1, 2, 3u) + syclify::byte_perm(1u, 2u, 0x3210u) + syclify::mul_hi(3u, 4u) + syclify::mul_hi(3ll, 4ll) + syclify::mul24(3, 4) +
+       syclify::hadd(1, 2) + syclify::rhadd(1u, 2u) + syclify::min(1, 2u) + syclify::max(1.0f, 2) + syclify::abs(-3) + syclify::abs(-1.5f) +
+       syclify::convert<int, sycl::rounding_mode::rte>(2.5f) + syclify::convert<unsigned, sycl::rounding_mode::rtz>(2.5) +
+       syclify::convert<float, sycl::rounding_mode::rtz>(3ll) + syclify::double_hi(1.0) + syclify::double_lo(1.0) +
+       static_cast<float>(syclify::hilo_to_double(1, 2));
+  // 10, 11. vector, half and bfloat16 types
+  syclify::float4 f4 = syclify::make_float4(1, 2, 3, 4);
+  syclify::float3 f3 = syclify::make_float3(1, 2, 3);
+  syclify::uchar4 c4 = syclify::make_uchar4(1, 2, 3, 4);
+  syclify::double2 d2 = syclify::make_double2(1, 2);
+  syclify::half2 p = syclify::hfma2(syclify::hmul2(h2, h2), syclify::hadd2(h2, h2), syclify::hsub2(h2, syclify::hneg2(syclify::habs2(h2))));
+  sycl::half q = syclify::hfma(syclify::hadd(h, h), syclify::hmul(h, h), syclify::hdiv(syclify::hsub(h, h), syclify::hmax(h, syclify::hmin(h, syclify::habs(syclify::hneg(h))))));
+  syclify::half2 r = syclify::h2div(p, p);
+  float bf = static_cast<float>(b) + static_cast<float>(syclify::bfloat16(2.0f));
+  // 12. cooperative groups
+  namespace cg = syclify::cg;
+  cg::thread_block block = cg::this_thread_block(item);
+  block.sync();
+  cg::sync(block);
+  cg::thread_block_tile<16> tile = cg::tiled_partition<16>(block);
+  int t = cg::reduce(tile, static_cast<int>(tile.thread_rank()), cg::plus<int>()) + cg::reduce(tile, 1, cg::less<int>()) +
+          cg::reduce(tile, 1, cg::greater<int>()) + cg::reduce(tile, 1, cg::bit_and<int>()) + cg::reduce(tile, 1, cg::bit_or<int>()) +
+          cg::reduce(tile, 1, cg::bit_xor<int>()) + tile.shfl(1, 0) + tile.shfl_up(1, 1u) + tile.shfl_down(1, 1u) + tile.shfl_xor(1, 1) +
+          tile.any(1) + tile.all(1) + static_cast<int>(tile.ballot(1) + tile.size() + tile.num_threads() + tile.meta_group_rank() +
+                                                       tile.meta_group_size() + block.thread_rank() + block.size() + block.num_threads());
+  tile.sync();
+  cg::coalesced_group active = cg::coalesced_threads(item);
+  t += static_cast<int>(active.size() + active.num_threads() + active.thread_rank() + active.ballot(1)) + active.any(1) + active.all(1);
+  active.sync();
+  // 13. device printf and assert
+  SYCLIFY_PRINTF("%d %f %f %d\n", t, f4.x + f3.z + c4.w + d2.y + static_cast<float>(q) + static_cast<float>(r.x) + bf + static_cast<float>(hs) + static_cast<float>(x), s, static_cast<int>(v));
+  SYCLIFY_ASSERT(t >= 0);
+}
+
+int main() {
+  // 1, 2, 3. queues, errors, memory
+  float *p, *m, *hp;
+  syclify::malloc_device(&p, 1024);
+  syclify::malloc_shared(&m, 64);
+  syclify::malloc_host(&hp, 64);
+  syclify::memcpy(p, hp, 64, syclify::memcpy_host_to_device);
+  syclify::memset(p, 0, 64);
+  syclify::stream_t s;
+  syclify::stream_create(&s);
+  syclify::stream_create_with_flags(&s, 1u);
+  syclify::stream_create_with_priority(&s, 0u, 0);
+  int lo, hi;
+  syclify::device_get_stream_priority_range(&lo, &hi);
+  // 4. launch support
+  syclify::launch(syclify::queue_of(s), [&](sycl::handler &cgh) {
+    sycl::local_accessor<int, 1> ints(sycl::range<1>(64), cgh);
+    auto dyn = syclify::dynamic_local_memory(256, cgh);
+    auto table_ptr = table.get_ptr();
+    auto counter_ptr = counter.get_ptr();
+    cgh.parallel_for(sycl::nd_range<3>(syclify::as_range3(2) * syclify::as_range3(sycl::range<3>(1, 1, 32)), sycl::range<3>(1, 1, 32)),
+                     [=](sycl::nd_item<3> item) {
+                       int *li = syclify::local_ptr(ints);
+                       unsigned char *bytes = syclify::local_bytes(dyn);
+                       const float *tb = *table_ptr;
+                       int &cnt = *counter_ptr;
+                       device_side(item, li, reinterpret_cast<unsigned *>(bytes), p, reinterpret_cast<double *>(bytes), reinterpret_cast<unsigned long long *>(bytes),
+                                   reinterpret_cast<unsigned short *>(bytes), sycl::half(tb[0]), syclify::half2{}, syclify::bfloat16(1.0f));
+                       cnt += 1;
+                     });
+  });
+  syclify::stream_query(s);
+  syclify::stream_synchronize(s);
+  // 14. events, memory, devices
+  syclify::event_t a, b;
+  syclify::event_create(&a);
+  syclify::event_create_with_flags(&b, syclify::event_disable_timing);
+  syclify::event_record(a, s);
+  syclify::event_record(b);
+  float ms;
+  syclify::event_elapsed_time(&ms, a, b);
+  syclify::event_query(a);
+  syclify::event_synchronize(a);
+  syclify::stream_wait_event(s, a, 0);
+  syclify::event_destroy(a);
+  syclify::memcpy_async(p, hp, 4, syclify::memcpy_default, s);
+  syclify::memset_async(p, 0, 4, s);
+  float *hp2;
+  syclify::host_alloc(&hp2, 64, 0u);
+  float *pp;
+  std::size_t pitch;
+  syclify::malloc_pitch(&pp, &pitch, 100, 4);
+  syclify::memcpy_2d(pp, pitch, hp, 100, 100, 1);
+  syclify::memcpy_2d_async(pp, pitch, hp, 100, 100, 1, syclify::memcpy_default, s);
+  syclify::memset_2d(pp, pitch, 0, 10, 2);
+  syclify::memcpy3d_parms parms = {};
+  parms.srcPtr = syclify::make_pitched_ptr(hp, 16, 4, 1);
+  parms.dstPtr = syclify::make_pitched_ptr(pp, pitch, 25, 4);
+  parms.extent = syclify::make_extent(16, 1, 1);
+  parms.srcPos = syclify::make_pos(0, 0, 0);
+  syclify::memcpy_3d(&parms);
+  std::size_t free_b, total_b;
+  syclify::mem_get_info(&free_b, &total_b);
+  syclify::mem_prefetch_async(m, 64, 0, s);
+  float *pa;
+  syclify::malloc_async(&pa, 64, s);
+  syclify::free_async(pa, s);
+  syclify::pointer_attributes attr;
+  syclify::pointer_get_attributes(&attr, p);
+  int n, dev;
+  syclify::get_device_count(&n);
+  syclify::set_device(0);
+  syclify::get_device(&dev);
+  syclify::device_prop prop;
+  syclify::get_device_properties(&prop, dev);
+  syclify::device_get_attribute(&n, syclify::dev_attr_multi_processor_count, dev);
+  int grid, block;
+  syclify::occupancy_max_potential_block_size(&grid, &block, device_side, 0, 0);
+  syclify::occupancy_max_active_blocks_per_multiprocessor(&n, device_side, 256, 0);
+  // 15. device globals
+  float host_table[4];
+  syclify::memcpy_to_symbol(table, host_table, sizeof(host_table));
+  syclify::memcpy_from_symbol(host_table, table, sizeof(host_table), 0);
+  syclify::memcpy_to_symbol_async(counter, &n, sizeof(n), 0, syclify::memcpy_host_to_device, s);
+  syclify::memcpy_from_symbol_async(&n, counter, sizeof(n), 0, syclify::memcpy_device_to_host, s);
+  int *cp;
+  syclify::get_symbol_address(&cp, counter);
+  std::size_t size;
+  syclify::get_symbol_size(&size, table);
+  (*flag.get_ptr()) = 1;
+  syclify::stream_destroy(s);
+  syclify::free(p);
+  syclify::device_synchronize();
+  const char *texts = syclify::get_error_string(syclify::peek_last_error());
+  const char *names = syclify::get_error_name(syclify::get_last_error());
+  (void)texts;
+  (void)names;
+  return syclify::device_reset();
+}
