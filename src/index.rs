@@ -206,11 +206,11 @@ pub struct ProjectIndex {
     /// Device global variables by name.
     pub globals: BTreeMap<String, GlobalSymbol>,
     pub needs: BTreeMap<String, Needs>,
-    pub macros: MacroTable,
+    pub macros: std::sync::Arc<MacroTable>,
 }
 
 impl ProjectIndex {
-    pub fn build(files: Vec<FileFacts>, macros: MacroTable) -> Self {
+    pub fn build(files: Vec<FileFacts>, macros: std::sync::Arc<MacroTable>) -> Self {
         let mut functions: BTreeMap<String, FunctionFacts> = BTreeMap::new();
         let mut globals = BTreeMap::new();
         let mut all = Vec::new();
@@ -567,6 +567,20 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         ..Default::default()
     };
     let Some(body) = def.child_by_field_name("body") else { return Some(f) };
+    // names the function declares itself (parameters, locals) shadow globals
+    let mut declared = BTreeSet::new();
+    for n in descendants(def) {
+        if matches!(n.kind(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                if syntax::function_declarator(d).is_none() {
+                    if let Some((_, name)) = declarator_name(d, src) {
+                        declared.insert(name.to_string());
+                    }
+                }
+            }
+        }
+    }
     for n in descendants(body) {
         match n.kind() {
             "field_expression" => {
@@ -578,7 +592,9 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
             }
             "identifier" => {
                 let t = text(n, src);
-                f.identifiers.insert(t.to_string());
+                if !declared.contains(t) {
+                    f.identifiers.insert(t.to_string());
+                }
                 if t == "warpSize" {
                     f.uses_item = true;
                     f.uses_warp = true;

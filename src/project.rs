@@ -281,11 +281,13 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
     let mut migrate: BTreeSet<usize> = sources.iter().enumerate().filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || has_cuda_constructs(&s.text)).map(|(i, _)| i).collect();
     let mut work: Vec<usize> = migrate.iter().copied().collect();
+    let mut include_edges: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = work.pop() {
         let dir = sources[i].rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
         for inc in quoted_includes(&sources[i].text) {
             for cand in include_candidates(&dir, &inc) {
                 if let Some(&j) = by_rel.get(&cand) {
+                    include_edges.push((i, j));
                     if migrate.insert(j) {
                         work.push(j);
                     }
@@ -294,6 +296,10 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
             }
         }
     }
+    // Files connected by includes form one program part whose functions may
+    // call each other; unrelated programs in one tree keep their own index,
+    // so two programs' same-named functions do not mix.
+    let cluster = clusters(sources.len(), &include_edges);
     phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
 
@@ -303,21 +309,26 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         macros.scan(&sources[i].text);
     }
     let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier))).collect();
-    let facts: Vec<index::FileFacts> = parsed
+    let facts: Vec<(usize, index::FileFacts)> = parsed
         .par_iter()
-        .map(|(i, p)| index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))
+        .map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros)))
         .collect();
     phase("parse");
-    let index = ProjectIndex::build(facts, macros);
+    let mut by_cluster: BTreeMap<usize, Vec<index::FileFacts>> = BTreeMap::new();
+    for (i, f) in facts {
+        by_cluster.entry(cluster[i]).or_default().push(f);
+    }
+    let macros = std::sync::Arc::new(macros);
+    let indexes: BTreeMap<usize, ProjectIndex> = by_cluster.into_iter().map(|(c, files)| (c, ProjectIndex::build(files, macros.clone()))).collect();
     phase("index");
-    let project = ProjectCtx { index: &index, mappings: &opts.mappings, renames: &renames };
+    let projects: BTreeMap<usize, ProjectCtx> = indexes.iter().map(|(c, index)| (*c, ProjectCtx { index, mappings: &opts.mappings, renames: &renames })).collect();
 
     // Rewrite.
     let migrated: Vec<(usize, String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = parsed
         .par_iter()
         .map(|(i, p)| {
             let s = &sources[*i];
-            let (out, counts, diags) = rewrite_file(s, p, &project);
+            let (out, counts, diags) = rewrite_file(s, p, &projects[&cluster[*i]]);
             (*i, out, counts, diags)
         })
         .collect();
@@ -350,6 +361,27 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     }
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Migration { in_root, out_root, files: results })
+}
+
+/// Connected components of the include graph: `cluster[i]` is the smallest
+/// file index of file i's component.
+fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for &(a, b) in edges {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            parent[hi] = lo;
+        }
+    }
+    (0..n).map(|i| find(&mut parent, i)).collect()
 }
 
 /// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.

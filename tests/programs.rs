@@ -121,3 +121,21 @@ fn programs_have_recorded_expected_output() {
         let _ = Path::new(&dir);
     }
 }
+
+/// Programs migrated together, as one tree, come out exactly as each program
+/// migrated alone: unrelated programs' same-named functions do not mix.
+#[test]
+fn programs_migrated_together_match_programs_migrated_alone() {
+    let together = common::migrate(&[&common::root().join("fixtures/programs")]);
+    let mut compared = 0;
+    for dir in programs().into_iter().filter(|d| d.starts_with(common::root().join("fixtures/programs"))) {
+        let alone = common::migrate(&[&dir]);
+        let prefix = format!("{}/", dir.file_name().unwrap().to_string_lossy());
+        for f in alone.files.iter().filter(|f| f.status == Status::Migrated) {
+            let t = together.files.iter().find(|t| t.rel == format!("{prefix}{}", f.rel)).expect("file migrated in both runs");
+            assert_eq!(t.output, f.output, "{prefix}{} differs when migrated with the other programs", f.rel);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 27);
+}
