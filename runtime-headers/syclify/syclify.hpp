@@ -362,12 +362,42 @@ inline error_t memset(void *p, int value, std::size_t bytes) {
 // than the device allows) becomes the error get_last_error() returns, and
 // errors reported asynchronously reach it through the queues' async handler,
 // so CUDA's `k<<<...>>>(); if (cudaGetLastError() != cudaSuccess)` still works.
+namespace detail {
+// The device of the launch being submitted (for launch_range's checks).
+inline const sycl::device *&launch_device() {
+  static thread_local const sycl::device *d = nullptr;
+  return d;
+}
+void prepare_symbols();
+} // namespace detail
 template <class CG> void launch(sycl::queue &q, CG &&cg) {
   try {
+    // device globals are allocated before the command group runs (they
+    // cannot submit their initial copy from inside it)
+    detail::prepare_symbols();
+    sycl::device d = q.get_device();
+    detail::launch_device() = &d;
     q.submit(std::forward<CG>(cg));
+    detail::launch_device() = nullptr;
   } catch (const sycl::exception &ex) {
+    detail::launch_device() = nullptr;
     detail::from_exception(ex);
   }
+}
+// The nd_range of a launch: sycl::nd_range<3>(grid * block, block), checked
+// like CUDA checks a launch (a block over the device's work-group limits is an
+// invalid configuration, reported by get_last_error) before anything runs.
+inline sycl::nd_range<3> launch_range(const sycl::range<3> &grid, const sycl::range<3> &block) {
+  if (const sycl::device *d = detail::launch_device()) {
+    const std::size_t max_wg = d->get_info<sycl::info::device::max_work_group_size>();
+    const sycl::id<3> max_dims = d->get_info<sycl::info::device::max_work_item_sizes<3>>();
+    bool ok = block.size() > 0 && block.size() <= max_wg && grid.size() > 0;
+    for (int i = 0; i < 3; ++i)
+      ok = ok && block[i] <= max_dims[i];
+    if (!ok)
+      throw sycl::exception(sycl::make_error_code(sycl::errc::nd_range), "invalid launch configuration");
+  }
+  return sycl::nd_range<3>(grid * block, block);
 }
 
 // A grid or block given as an integer n is the SYCL range (1, 1, n); a range
@@ -1397,15 +1427,43 @@ template <class F> error_t occupancy_max_active_blocks_per_multiprocessor(int *n
 // initialiser (zero when there is none, as in CUDA). Kernels receive
 // *get_ptr() as a parameter of the variable's name. The allocation lives
 // until the program ends (a static's destructor could run after the queue's).
-template <class T, bool Shared = false> class symbol {
+namespace detail {
+struct symbol_base {
+  virtual void prepare() = 0;
+};
+struct symbol_registry {
+  std::mutex m;
+  std::vector<symbol_base *> all;
+};
+inline symbol_registry &symbols() {
+  static symbol_registry r;
+  return r;
+}
+// Allocates every device global not allocated yet (called before launches).
+inline void prepare_symbols() {
+  std::lock_guard<std::mutex> lock(symbols().m);
+  for (symbol_base *s : symbols().all)
+    s->prepare();
+}
+} // namespace detail
+
+template <class T, bool Shared = false> class symbol : detail::symbol_base {
   T init_;
   std::once_flag once_;
   T *ptr_ = nullptr;
+  void enroll() {
+    std::lock_guard<std::mutex> lock(detail::symbols().m);
+    detail::symbols().all.push_back(this);
+  }
+  void prepare() override { get_ptr(); }
 
 public:
   using value_type = T;
-  symbol() : init_{} {}
-  symbol(const T &init) { std::memcpy(static_cast<void *>(&init_), static_cast<const void *>(&init), sizeof(T)); }
+  symbol() : init_{} { enroll(); }
+  symbol(const T &init) {
+    std::memcpy(static_cast<void *>(&init_), static_cast<const void *>(&init), sizeof(T));
+    enroll();
+  }
   symbol(const symbol &) = delete;
   symbol &operator=(const symbol &) = delete;
   // The device (or, for managed symbols, shared) allocation.

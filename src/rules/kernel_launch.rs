@@ -12,10 +12,12 @@
 //!   third launch argument when the kernel uses `extern __shared__`;
 //! - evaluates on the host every argument that is not a plain name or literal
 //!   (`auto k_arg1 = d_a + off;`), so nothing host-side runs in the kernel;
-//! - runs `parallel_for(sycl::nd_range<3>(grid * block, block), ...)` with
-//!   both ranges already in SYCL order (`dim3(x, y, z)` → `range<3>(z, y, x)`,
-//!   an integer `n` → `range<3>(1, 1, n)`), calling the kernel with the
-//!   `nd_item` and the local-memory pointers.
+//! - runs `parallel_for(syclify::launch_range(grid, block), ...)` — the
+//!   `sycl::nd_range<3>(grid * block, block)`, checked against the device's
+//!   work-group limits as CUDA checks a launch — with both ranges already in
+//!   SYCL order (`dim3(x, y, z)` → `range<3>(z, y, x)`, an integer `n` →
+//!   `range<3>(1, 1, n)`), calling the kernel with the `nd_item`, the
+//!   local-memory pointers and the device globals it uses.
 //!
 //! Launches inside macro bodies are migrated too (with line continuations).
 //! A kernel named by a macro parameter is assumed to need no local memory;
@@ -28,7 +30,7 @@
 //! Example: `scale<<<(n + 255) / 256, 256>>>(d, 2.0f, n);` →
 //! ```text
 //! syclify::launch(syclify::default_queue(), [&](sycl::handler &cgh) {
-//!   cgh.parallel_for(sycl::nd_range<3>(sycl::range<3>(1, 1, (n + 255) / 256) * sycl::range<3>(1, 1, 256), sycl::range<3>(1, 1, 256)), [=](sycl::nd_item<3> item) {
+//!   cgh.parallel_for(syclify::launch_range(sycl::range<3>(1, 1, (n + 255) / 256), sycl::range<3>(1, 1, 256)), [=](sycl::nd_item<3> item) {
 //!     scale(d, 2.0f, n, item);
 //!   });
 //! });
@@ -332,12 +334,10 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     }
 
     // nd_range
-    r.push_text(&format!("{i1}cgh.parallel_for(sycl::nd_range<3>("));
+    r.push_text(&format!("{i1}cgh.parallel_for(syclify::launch_range("));
     let grid = range_expr(ctx, view, config[0]);
     let block = range_expr(ctx, view, config[1]);
     r.extend(grid);
-    r.push_text(" * ");
-    r.extend(block.clone());
     r.push_text(", ");
     r.extend(block);
     r.push_text(&format!("), [=](sycl::nd_item<3> {item})"));

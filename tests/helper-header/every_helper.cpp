@@ -102,7 +102,7 @@ int main() {
     auto dyn = syclify::dynamic_local_memory(256, cgh);
     auto table_ptr = table.get_ptr();
     auto counter_ptr = counter.get_ptr();
-    cgh.parallel_for(sycl::nd_range<3>(syclify::as_range3(2) * syclify::as_range3(sycl::range<3>(1, 1, 32)), sycl::range<3>(1, 1, 32)),
+    cgh.parallel_for(syclify::launch_range(syclify::as_range3(2), syclify::as_range3(sycl::range<3>(1, 1, 32))),
                      [=](sycl::nd_item<3> item) {
                        int *li = syclify::local_ptr(ints);
                        unsigned char *bytes = syclify::local_bytes(dyn);
