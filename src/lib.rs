@@ -12,3 +12,4 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod syntax;
+pub mod validate;

@@ -46,6 +46,66 @@ enum Command {
         #[arg(long, short = 'j')]
         jobs: Option<usize>,
     },
+    /// Build the CUDA project with nvcc and its migration with a SYCL compiler, run both, compare.
+    ///
+    /// Exit code: 0 passed, 1 failed (a build, a run or the comparison), 2 usage error,
+    /// 3 not validated (no nvcc, no SYCL compiler or no NVIDIA GPU for a side).
+    Validate {
+        /// The CUDA project directory.
+        project: PathBuf,
+        /// An existing migrated tree (default: migrate the project into the work directory).
+        #[arg(long)]
+        migrated: Option<PathBuf>,
+        /// Build template for both sides (placeholders {cxx} {flags} {sources} {exe} {dir}).
+        #[arg(long)]
+        build: Option<String>,
+        /// Build template for the CUDA side (default: "{cxx} {flags} {sources} -o {exe}" with nvcc).
+        #[arg(long)]
+        cuda_build: Option<String>,
+        /// Build template for the SYCL side (default: "{cxx} {flags} {sources} -o {exe}").
+        #[arg(long)]
+        sycl_build: Option<String>,
+        /// Arguments for both programs.
+        #[arg(long, default_value = "")]
+        run: String,
+        /// Seconds each run may take.
+        #[arg(long, default_value_t = 120)]
+        timeout: u64,
+        /// Seconds each build may take.
+        #[arg(long, default_value_t = 1800)]
+        build_timeout: u64,
+        #[arg(long)]
+        nvcc: Option<String>,
+        #[arg(long)]
+        nvcc_flags: Option<String>,
+        /// The SYCL compiler (default: the first of icpx, acpp, syclcc, clang++ -fsycl on PATH).
+        #[arg(long)]
+        sycl_cxx: Option<String>,
+        /// Flags for the SYCL compiler, replacing the NVIDIA-targeting defaults.
+        #[arg(long)]
+        sycl_flags: Option<String>,
+        /// GPU architecture (e.g. sm_90); default: read from nvidia-smi.
+        #[arg(long)]
+        arch: Option<String>,
+        /// Drop output lines matching this regex before comparing (repeatable).
+        #[arg(long = "ignore-lines")]
+        ignore_lines: Vec<String>,
+        /// Replace matches of this regex by <masked> before comparing (repeatable; hex addresses are always masked).
+        #[arg(long = "mask")]
+        masks: Vec<String>,
+        /// Relative tolerance for numbers in the output.
+        #[arg(long, default_value_t = 0.0)]
+        rtol: f64,
+        /// Absolute tolerance for numbers in the output.
+        #[arg(long, default_value_t = 0.0)]
+        atol: f64,
+        /// Where binaries, logs and validate.json go (default: a new temporary directory).
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// Also write the JSON result here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Print the long explanation of a diagnostic code (e.g. SY0202), or list all codes.
     Explain { code: Option<String> },
     /// Print the syntax tree of a file (for debugging rules).
@@ -108,6 +168,56 @@ fn main() -> ExitCode {
             }
             eprint!("{}", report::summary(&r, &out_root, 12));
             ExitCode::from(code as u8)
+        }
+        Command::Validate {
+            project, migrated, build, cuda_build, sycl_build, run, timeout, build_timeout, nvcc, nvcc_flags, sycl_cxx, sycl_flags, arch, ignore_lines, masks, rtol, atol, work_dir, json,
+        } => {
+            let mut compare = syclify::validate::compare::CompareOptions { rtol, atol, ..Default::default() };
+            for (flag, list, target) in [("--ignore-lines", &ignore_lines, &mut compare.ignore_lines), ("--mask", &masks, &mut compare.masks)] {
+                for r in list {
+                    match regex::Regex::new(r) {
+                        Ok(r) => target.push(r),
+                        Err(e) => {
+                            eprintln!("syclify: error: {flag} {r:?}: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+            }
+            let opts = syclify::validate::ValidateOptions {
+                project,
+                migrated,
+                out_root: None,
+                work_dir,
+                cuda_build: cuda_build.or_else(|| build.clone()),
+                sycl_build: sycl_build.or(build),
+                run_args: run,
+                run_timeout: std::time::Duration::from_secs(timeout),
+                build_timeout: std::time::Duration::from_secs(build_timeout),
+                nvcc,
+                nvcc_flags,
+                sycl_cxx,
+                sycl_flags,
+                arch,
+                compare,
+                mappings: Mappings::builtin(),
+            };
+            match syclify::validate::validate(&opts) {
+                Ok(r) => {
+                    print!("{}", syclify::validate::table(&r));
+                    if let Some(j) = json {
+                        if let Err(e) = std::fs::write(&j, serde_json::to_string_pretty(&r).unwrap_or_default() + "\n") {
+                            eprintln!("syclify: error: {}: {e}", j.display());
+                            return ExitCode::from(2);
+                        }
+                    }
+                    ExitCode::from(r.exit_code() as u8)
+                }
+                Err(e) => {
+                    eprintln!("syclify: error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Command::Explain { code } => match code {
             None => {
