@@ -22,16 +22,11 @@
 use super::warp_shuffle::call_args;
 use super::FileCtx;
 use crate::edit::Replacement;
-use crate::syntax::callee_name;
 
 pub const RULE: &str = "fences";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
-        if n.kind() != "call_expression" || ctx.in_error(n) {
-            continue;
-        }
-        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+    for (n, name) in ctx.calls() {
         let scope = match name {
             "__threadfence_block" => "work_group",
             "__threadfence" => "device",

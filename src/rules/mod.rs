@@ -158,6 +158,16 @@ impl<'a> FileCtx<'a> {
         self.nodes_main.clone()
     }
 
+    /// The call expressions (main tree and macro bodies) outside regions that
+    /// did not parse, with the name they call.
+    pub fn calls(&self) -> Vec<(Node<'a>, &'a str)> {
+        self.nodes_all
+            .iter()
+            .filter(|n| n.kind() == "call_expression" && !self.in_error(**n))
+            .filter_map(|n| syntax::callee_name(*n, self.src).map(|(_, name)| (*n, name)))
+            .collect()
+    }
+
     /// Is `n` inside a region that did not parse (rules leave those alone)?
     /// A macro body is parsed on its own, as top-level code: an expression
     /// without `;` there is a top-level ERROR around a well-formed node, which

@@ -14,19 +14,12 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::syntax::{self, callee_name};
+use crate::syntax;
 
 pub const RULE: &str = "syncthreads";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
-        if ctx.in_error(n) {
-            continue;
-        }
-        if n.kind() != "call_expression" {
-            continue;
-        }
-        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+    for (n, name) in ctx.calls() {
         if !name.starts_with("__syncthreads") {
             continue;
         }

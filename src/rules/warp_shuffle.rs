@@ -28,7 +28,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::syntax::{self, callee_name};
+use crate::syntax;
 use tree_sitter::Node;
 
 pub const RULE: &str = "warp-shuffle";
@@ -70,24 +70,18 @@ pub fn call_args(n: Node) -> Vec<Node> {
     n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect()
 }
 
-/// Text + source pieces: `prefix(arg0, arg1, ...)` from ranges, joined by ", ".
-pub fn call_with(prefix: &str, args: &[std::ops::Range<usize>]) -> Replacement {
-    let mut r = Replacement::new().text(prefix).text("(");
-    for (i, a) in args.iter().enumerate() {
-        if i > 0 {
-            r.push_text(", ");
-        }
-        r.push_source(a.clone());
+/// The member mask (first argument of a `_sync` form) and the other arguments.
+pub fn split_mask(args: Vec<Node>, synced: bool) -> (Option<Node>, Vec<Node>) {
+    if synced {
+        let mut it = args.into_iter();
+        (it.next(), it.collect())
+    } else {
+        (None, args)
     }
-    r.text(")")
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
-        if n.kind() != "call_expression" || ctx.in_error(n) {
-            continue;
-        }
-        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+    for (n, name) in ctx.calls() {
         let (kind, synced) = match name {
             "__shfl_sync" => ("shfl", true),
             "__shfl_up_sync" => ("shfl_up", true),
@@ -100,16 +94,8 @@ pub fn run(ctx: &mut FileCtx) {
             _ => continue,
         };
         let Some(item) = ctx.item_at(n.start_byte()) else { continue };
-        let args = call_args(n);
-        let (mask, rest) = if synced {
-            match args.split_first() {
-                Some((m, rest)) => (Some(*m), rest.to_vec()),
-                None => continue,
-            }
-        } else {
-            (None, args.clone())
-        };
-        if rest.len() < 2 || rest.len() > 3 {
+        let (mask, rest) = split_mask(call_args(n), synced);
+        if (synced && mask.is_none()) || rest.len() < 2 || rest.len() > 3 {
             continue;
         }
         let full_mask = mask.is_none_or(|m| is_full_mask_in(ctx, ctx.text(m)));

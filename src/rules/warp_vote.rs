@@ -16,20 +16,15 @@
 //! Example: `unsigned b = __ballot_sync(0xffffffff, x > 0);` →
 //! `unsigned b = syclify::ballot(item, 0xffffffff, x > 0);`
 
-use super::warp_shuffle::{call_args, is_full_mask_in};
+use super::warp_shuffle::{call_args, is_full_mask_in, split_mask};
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::syntax::callee_name;
 
 pub const RULE: &str = "warp-vote";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
-        if n.kind() != "call_expression" || ctx.in_error(n) {
-            continue;
-        }
-        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+    for (n, name) in ctx.calls() {
         let (helper, synced) = match name {
             "__all_sync" => ("all", true),
             "__any_sync" => ("any", true),
@@ -43,9 +38,7 @@ pub fn run(ctx: &mut FileCtx) {
             _ => continue,
         };
         let Some(item) = ctx.item_at(n.start_byte()) else { continue };
-        let args = call_args(n);
-        let mask = if synced { args.first().copied() } else { None };
-        let rest: Vec<_> = if synced { args.iter().skip(1).copied().collect() } else { args.clone() };
+        let (mask, rest) = split_mask(call_args(n), synced);
         let full = mask.is_none_or(|m| is_full_mask_in(ctx, ctx.text(m)));
         let mut r = Replacement::new();
         if full && matches!(helper, "all" | "any") && rest.len() == 1 {
