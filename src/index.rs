@@ -393,20 +393,29 @@ pub fn shared_declaration(decl: Node, src: &str) -> Option<bool> {
     shared.then_some(ext)
 }
 
-/// Element type and dimensions of one declarator of a `__shared__` declaration.
-pub fn shared_declarator(decl: Node, d: Node, src: &str) -> Option<(String, String, Vec<String>)> {
-    let mut quals = Vec::new();
-    for c in syntax::children(decl) {
-        if c.kind() == "type_qualifier" && text(c, src) != "__shared__" {
-            quals.push(text(c, src).to_string());
-        }
-    }
-    let ty = decl.child_by_field_name("type")?;
+/// CUDA memory-space qualifiers, which are not part of a migrated type.
+const MEMORY_SPACES: &[&str] = &["__shared__", "__constant__", "__managed__", "__device__"];
+
+/// The type of a declaration as written, with its cv-qualifiers but without
+/// CUDA memory-space qualifiers (`__shared__ volatile float` → `volatile float`).
+pub fn element_type(decl: Node, src: &str) -> Option<String> {
+    let quals: Vec<&str> = syntax::children(decl)
+        .into_iter()
+        .filter(|c| c.kind() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src)))
+        .map(|c| text(c, src))
+        .collect();
     let mut elem = quals.join(" ");
     if !elem.is_empty() {
         elem.push(' ');
     }
-    elem.push_str(text(ty, src));
+    elem.push_str(text(decl.child_by_field_name("type")?, src));
+    Some(elem)
+}
+
+/// Name, element type and array dimensions (outermost first) of one
+/// declarator of a variable declaration (`tile[32][33]`, `*p`, `n`).
+pub fn array_declarator(decl: Node, d: Node, src: &str) -> Option<(String, String, Vec<String>)> {
+    let mut elem = element_type(decl, src)?;
     let mut d = d;
     if d.kind() == "init_declarator" {
         d = d.child_by_field_name("declarator")?;
@@ -447,38 +456,13 @@ pub fn globals_of(decl: Node, src: &str) -> Vec<GlobalSymbol> {
         return vec![];
     }
     let templated = decl.parent().is_some_and(|p| p.kind() == "template_declaration");
-    let Some(ty) = decl.child_by_field_name("type") else { return vec![] };
-    let quals: Vec<&str> = syntax::children(decl)
-        .into_iter()
-        .filter(|c| c.kind() == "type_qualifier" && !matches!(text(*c, src), "__constant__" | "__managed__" | "__device__" | "__shared__"))
-        .map(|c| text(c, src))
-        .collect();
-    let mut elem = quals.join(" ");
-    if !elem.is_empty() {
-        elem.push(' ');
-    }
-    elem.push_str(text(ty, src));
-    let mut out = Vec::new();
     let mut c = decl.walk();
-    for d in decl.children_by_field_name("declarator", &mut c) {
-        let mut inner = if d.kind() == "init_declarator" { d.child_by_field_name("declarator") } else { Some(d) };
-        let mut dims = Vec::new();
-        while let Some(x) = inner {
-            match x.kind() {
-                "array_declarator" => {
-                    dims.push(x.child_by_field_name("size").map(|s| text(s, src).to_string()).unwrap_or_default());
-                    inner = x.child_by_field_name("declarator");
-                }
-                "identifier" => {
-                    dims.reverse();
-                    out.push(GlobalSymbol { name: text(x, src).to_string(), kind, elem_type: elem.clone(), dims: std::mem::take(&mut dims), templated });
-                    break;
-                }
-                _ => break,
-            }
-        }
-    }
-    out
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    declarators
+        .into_iter()
+        .filter_map(|d| array_declarator(decl, d, src))
+        .map(|(name, elem_type, dims)| GlobalSymbol { name, kind, elem_type, dims, templated })
+        .collect()
 }
 
 /// Declarations at namespace scope (also inside namespaces, `extern "C"`
@@ -622,7 +606,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     }
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
-                        if let Some((vname, elem, dims)) = shared_declarator(n, d, src) {
+                        if let Some((vname, elem, dims)) = array_declarator(n, d, src) {
                             f.static_shared.push(SharedArray { owner: f.name.clone(), name: vname, elem_type: elem, dims });
                         }
                     }

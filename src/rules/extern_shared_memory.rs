@@ -40,13 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.edits.delete(RULE, c.start_byte()..end);
             }
         }
-        let quals: Vec<&str> = syntax::children(n).into_iter().filter(|c| c.kind() == "type_qualifier" && ctx.text(*c) != "__shared__").map(|c| ctx.text(c)).collect();
-        let Some(ty) = n.child_by_field_name("type") else { continue };
-        let mut elem = quals.join(" ");
-        if !elem.is_empty() {
-            elem.push(' ');
-        }
-        elem.push_str(ctx.text(ty));
+        let Some(elem) = crate::index::element_type(n, ctx.src) else { continue };
         let mut c = n.walk();
         let decls: Vec<_> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
