@@ -49,8 +49,7 @@ pub const RULE: &str = "kernel-launch";
 
 /// Where a launch is written: in code, or in a macro body (where new lines
 /// need continuations and the kernel may be a macro parameter).
-struct View<'t> {
-    text: &'t str,
+struct View {
     /// Newline (with a continuation inside macros).
     nl: &'static str,
     indent: String,
@@ -58,21 +57,12 @@ struct View<'t> {
     macro_params: Vec<String>,
 }
 
-impl View<'_> {
-    fn t(&self, n: Node) -> &str {
-        &self.text[n.byte_range()]
-    }
-    fn abs(&self, n: Node) -> std::ops::Range<usize> {
-        n.byte_range()
-    }
-}
-
 pub fn run(ctx: &mut FileCtx) {
     let src = ctx.src;
     for &n in ctx.main_nodes().iter() {
         if is_launch(n) && !ctx.in_error(n) {
             let indent = src[src[..n.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-            let view = View { text: src, nl: "\n", indent, macro_params: vec![] };
+            let view = View { nl: "\n", indent, macro_params: vec![] };
             launch(ctx, &view, n);
         }
     }
@@ -84,7 +74,7 @@ pub fn run(ctx: &mut FileCtx) {
             .and_then(|p| p.child_by_field_name("parameters"))
             .map(|ps| syntax::named_children(ps).into_iter().map(|c| ctx.text(c).to_string()).collect())
             .unwrap_or_default();
-        let view = View { text: src, nl: " \\\n", indent: "  ".into(), macro_params };
+        let view = View { nl: " \\\n", indent: "  ".into(), macro_params };
         let mut any = false;
         for n in descendants(tree.root_node()) {
             if is_launch(n) && !ctx.in_error(n) {
@@ -110,7 +100,7 @@ fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitte
     let mut kernel_param_positions = Vec::new();
     for n in descendants(tree.root_node()) {
         if is_launch(n) {
-            if let Some((_, k)) = callee_name(n, view.text) {
+            if let Some((_, k)) = callee_name(n, ctx.src) {
                 if let Some(pos) = view.macro_params.iter().position(|p| p == k) {
                     kernel_param_positions.push(pos);
                 }
@@ -159,14 +149,14 @@ fn is_arithmetic(n: Node) -> bool {
 }
 
 /// The SYCL `range<3>` for a grid or block expression.
-fn range_expr(ctx: &mut FileCtx, view: &View, n: Node) -> Replacement {
-    let abs = view.abs(n);
+fn range_expr(ctx: &mut FileCtx, n: Node) -> Replacement {
+    let abs = n.byte_range();
     match n.kind() {
-        "identifier" if ctx.is_dim3_var(view.t(n), abs.start) => Replacement::new().source(abs),
-        "identifier" if ctx.is_other_var(view.t(n), abs.start) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
-        "call_expression" if n.child_by_field_name("function").is_some_and(|f| view.t(f) == "dim3") => {
+        "identifier" if ctx.is_dim3_var(ctx.text(n), abs.start) => Replacement::new().source(abs),
+        "identifier" if ctx.is_other_var(ctx.text(n), abs.start) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
+        "call_expression" if n.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3") => {
             let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
-            crate::rules::dim3::reversed_range(args.iter().map(|a| view.abs(*a)).collect())
+            crate::rules::dim3::reversed_range(args.iter().map(|a| a.byte_range()).collect())
         }
         _ if is_arithmetic(n) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
         _ => Replacement::new().text("syclify::as_range3(").source(abs).text(")"),
@@ -206,13 +196,13 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     let config_node = syntax::children(call).into_iter().find(|c| c.kind() == "kernel_call_syntax").expect("is_launch");
     let config: Vec<Node> = syntax::named_children(config_node).into_iter().filter(|c| c.kind() != "comment").collect();
     let args: Vec<Node> = call.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|c| c.kind() != "comment").collect();
-    let kname = callee_name(call, view.text).map(|(_, s)| s.to_string()).unwrap_or_else(|| view.t(function).to_string());
+    let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
     let targs: Vec<String> = if function.kind() == "template_function" {
-        function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| view.t(*a).to_string()).collect()
+        function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
     } else {
         vec![]
     };
-    let call_range = view.abs(call);
+    let call_range = call.byte_range();
     if config.len() < 2 {
         return;
     }
@@ -248,19 +238,19 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     // shared-memory size the kernel does not use) are dropped with their edits
     let mut dropped = Vec::new();
     match config.get(3) {
-        Some(s) if !matches!(view.t(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
+        Some(s) if !matches!(ctx.text(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
             r.push_text("syclify::queue_of(");
-            r.push_source(view.abs(*s));
+            r.push_source(s.byte_range());
             r.push_text(")");
         }
         Some(s) => {
-            dropped.push(view.abs(*s));
+            dropped.push(s.byte_range());
             r.push_text("syclify::default_queue()");
         }
         None => r.push_text("syclify::default_queue()"),
     }
     if let Some(shmem) = config.get(2).filter(|_| !needs.dynamic_local) {
-        dropped.push(view.abs(*shmem));
+        dropped.push(shmem.byte_range());
     }
     r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}"));
 
@@ -301,7 +291,7 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         let acc = format!("{DYN_LOCAL}_acc");
         r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
         match config.get(2) {
-            Some(s) => r.push_source(view.abs(*s)),
+            Some(s) => r.push_source(s.byte_range()),
             None => {
                 r.push_text("0");
                 ctx.diag(Code::DynamicLocalMemoryWithoutSize, call_range.clone(), RULE, format!("kernel `{kname}` uses `extern __shared__` memory but this launch gives no size"));
@@ -318,16 +308,16 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     }
 
     // arguments evaluated on the host
-    let item = if args.iter().any(|a| syntax::contains_word(view.t(*a), "item")) { "item_ct1" } else { "item" };
+    let item = if args.iter().any(|a| syntax::contains_word(ctx.text(*a), "item")) { "item_ct1" } else { "item" };
     let mut call_args: Vec<Replacement> = Vec::new();
     for (i, a) in args.iter().enumerate() {
         // a macro parameter may expand to any expression: evaluate it on the host too
-        if is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == view.t(*a)) {
-            call_args.push(Replacement::new().source(view.abs(*a)));
+        if is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == ctx.text(*a)) {
+            call_args.push(Replacement::new().source(a.byte_range()));
         } else {
             let name = format!("{kname}_arg{i}");
             r.push_text(&format!("{i1}auto {name} = "));
-            r.push_source(view.abs(*a));
+            r.push_source(a.byte_range());
             r.push_text(&format!(";{nl}"));
             call_args.push(Replacement::new().text(name));
         }
@@ -335,8 +325,8 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
 
     // nd_range
     r.push_text(&format!("{i1}cgh.parallel_for(syclify::launch_range("));
-    let grid = range_expr(ctx, view, config[0]);
-    let block = range_expr(ctx, view, config[1]);
+    let grid = range_expr(ctx, config[0]);
+    let block = range_expr(ctx, config[1]);
     r.extend(grid);
     r.push_text(", ");
     r.extend(block);
@@ -346,7 +336,7 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     }
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
-    r.push_source(view.abs(function));
+    r.push_source(function.byte_range());
     r.push_text("(");
     let mut extras: Vec<String> = vec![item.to_string()];
     extras.extend(local_args);
