@@ -59,10 +59,16 @@ codes! {
         "The file could not be opened or read (a broken link, missing permission, an I/O error).\nIt is not migrated; every other file still is, and the run exits with code 1.";
     NotText = "SY0003", "not-text", Error,
         "the file is not UTF-8 text",
-        "The file is binary (contains NUL bytes) or is not valid UTF-8. syclify only rewrites\nUTF-8 text; convert the file (e.g. `iconv -f latin1 -t utf-8`) and run again. It is not\nmigrated; every other file still is, and the run exits with code 1.";
+        "The file is binary (contains NUL bytes), or is not UTF-8 and could not be read losslessly\n(it already holds the private-use characters syclify uses to carry stray bytes, see\nSY0004). It is not migrated; every other file still is, and the run exits with code 1.";
+    NotUtf8 = "SY0004", "not-utf8", Note,
+        "the file is not UTF-8; its other bytes were kept as they are",
+        "The file holds bytes that are not UTF-8 (a Latin-1 comment, a stray byte). syclify\nmigrates it anyway: every such byte is carried through the rewrite untouched and written\nback exactly, so the output has the same encoding as the input outside what was\nrewritten. Line and column numbers of diagnostics on such lines count each of those\nbytes as one character.";
     EditConflict = "SY0009", "edit-conflict", Error,
         "two rewrites overlapped and one could not be applied",
         "Two rules produced edits whose ranges overlap in a way that cannot be composed.\nThe first edit was applied and the second was not; this is a bug in syclify, please\nreport it with the input. The region needs a human.";
+    CudaLeft = "SY0010", "cuda-left", Error,
+        "a CUDA construct is left in the migrated code",
+        "After every rule has run, syclify scans the migrated text for CUDA names outside comments\nand strings (builtins, qualifiers, intrinsics, atomics, runtime/driver/library API, vector\ntypes, `<<<`). This one was neither migrated nor reported by a rule, so the output will not\nbuild with a SYCL compiler as it is. The message names the construct and how often it is\nleft; migrate it by hand, add a mapping with `--rule-file`, or report it so that syclify\nlearns it.";
     LaunchBoundsDropped = "SY0101", "launch-bounds-dropped", Note,
         "`__launch_bounds__` was removed",
         "`__launch_bounds__(maxThreads, minBlocks)` is an occupancy hint for the CUDA compiler.\nSYCL 2020 has no portable equivalent: `reqd_work_group_size` would *require* one exact\nsize (a different meaning) and `max_work_group_size` is a DPC++ extension that\nAdaptiveCpp does not accept. syclify removes the hint; the kernel still runs with any\nwork-group size up to the device limit.";

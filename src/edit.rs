@@ -71,6 +71,10 @@ impl Replacement {
         self.pieces.push(Piece::Source(r));
         self
     }
+    pub fn discard(mut self, r: Range<usize>) -> Self {
+        self.pieces.push(Piece::Discard(r));
+        self
+    }
     pub fn push_text(&mut self, s: &str) {
         if s.is_empty() {
             return;
@@ -157,11 +161,7 @@ fn contains_edit(outer: &Range<usize>, inner: &Edit) -> bool {
 }
 
 fn piece_holds(r: &Range<usize>, e: &Edit) -> bool {
-    if e.range.is_empty() {
-        r.start <= e.range.start && e.range.start <= r.end
-    } else {
-        r.start <= e.range.start && e.range.end <= r.end
-    }
+    if e.range.is_empty() { r.start <= e.range.start && e.range.start <= r.end } else { r.start <= e.range.start && e.range.end <= r.end }
 }
 
 pub fn apply(src: &str, edits: &[Edit]) -> (String, Vec<Conflict>) {

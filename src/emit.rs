@@ -11,10 +11,15 @@ pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
 
 /// Writes `text` to `path` through a temporary file in the same directory.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    write_atomic_bytes(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory.
+pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
+    tmp.write_all(bytes)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -26,10 +31,13 @@ pub fn emit(m: &Migration) -> Vec<(String, String)> {
         .files
         .par_iter()
         .filter_map(|f| {
-            let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) else { return None };
+            let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) else {
+                return None;
+            };
             let path = m.out_root.join(out_rel);
             debug_assert!(path.starts_with(&m.out_root));
-            write_atomic(&path, text).err().map(|e| (out_rel.clone(), e.to_string()))
+            let written = if f.escaped { write_atomic_bytes(&path, &crate::source::encode_lossless(text)) } else { write_atomic(&path, text) };
+            written.err().map(|e| (out_rel.clone(), e.to_string()))
         })
         .collect();
     if let Err(e) = write_atomic(&m.out_root.join(HELPER_HEADER_REL), HELPER_HEADER) {

@@ -34,12 +34,15 @@ pub struct MacroTable {
     pub builtin_users: BTreeSet<String>,
     /// Object-like macros and their bodies (e.g. `FULL_MASK` → `0xffffffff`).
     pub values: BTreeMap<String, String>,
+    /// Every macro name the project defines.
+    pub names: BTreeSet<String>,
 }
 
 impl MacroTable {
     pub fn scan(&mut self, text: &str) {
         self.qualifier.extend(crate::mask::find_qualifier_macros(text));
         for (name, body) in crate::mask::macro_definitions(text) {
+            self.names.insert(name.clone());
             if !body.starts_with('(') {
                 self.values.insert(name.clone(), body.trim().to_string());
             }
@@ -210,15 +213,24 @@ pub struct ProjectIndex {
 }
 
 impl ProjectIndex {
-    pub fn build(files: Vec<FileFacts>, macros: std::sync::Arc<MacroTable>) -> Self {
+    /// Merges the facts of a group of files. Element types of local memory
+    /// and device globals are migrated with `mappings` (`float4` →
+    /// `syclify::float4`), since syclify writes them again elsewhere.
+    pub fn build(files: Vec<FileFacts>, macros: std::sync::Arc<MacroTable>, mappings: &crate::mapping::Mappings) -> Self {
         let mut functions: BTreeMap<String, FunctionFacts> = BTreeMap::new();
         let mut globals = BTreeMap::new();
         let mut all = Vec::new();
         for ff in files {
-            for g in ff.globals {
+            for mut g in ff.globals {
+                g.elem_type = mappings.migrate_type_text(&g.elem_type);
                 globals.entry(g.name.clone()).or_insert(g);
             }
-            all.extend(ff.functions);
+            for mut f in ff.functions {
+                for a in &mut f.static_shared {
+                    a.elem_type = mappings.migrate_type_text(&a.elem_type);
+                }
+                all.push(f);
+            }
         }
         for f in all {
             match functions.get_mut(&f.name) {
@@ -241,7 +253,9 @@ impl ProjectIndex {
         if let Some(n) = self.needs.get(name) {
             return n.clone();
         }
-        let Some(f) = self.functions.get(name).cloned() else { return Needs::default() };
+        let Some(f) = self.functions.get(name).cloned() else {
+            return Needs::default();
+        };
         if !visiting.insert(name.to_string()) {
             // recursion: the cycle's own facts are merged when the first member completes
             return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared, globals: vec![] };
@@ -298,9 +312,9 @@ impl ProjectIndex {
     /// Does this function need `SYCL_EXTERNAL`: device code declared apart from
     /// its definition, so that it may be called from another translation unit?
     pub fn needs_sycl_external(&self, name: &str) -> bool {
-        self.functions.get(name).is_some_and(|f| {
-            (f.is_kernel || f.is_device) && f.has_prototype && f.has_definition && !f.is_internal && f.template_params.is_empty()
-        })
+        self.functions
+            .get(name)
+            .is_some_and(|f| (f.is_kernel || f.is_device) && f.has_prototype && f.has_definition && !f.is_internal && f.template_params.is_empty())
     }
 
     pub fn is_kernel(&self, name: &str) -> bool {
@@ -349,8 +363,12 @@ pub fn qualifiers_of(decl: Node, masks: &[Mask], macros: &MacroTable) -> Qualifi
 
 /// Template parameter names of the template_declaration directly around `n`.
 pub fn template_params(n: Node, src: &str) -> Vec<String> {
-    let Some(p) = n.parent().filter(|p| p.kind() == "template_declaration") else { return vec![] };
-    let Some(list) = p.child_by_field_name("parameters") else { return vec![] };
+    let Some(p) = n.parent().filter(|p| p.kind() == "template_declaration") else {
+        return vec![];
+    };
+    let Some(list) = p.child_by_field_name("parameters") else {
+        return vec![];
+    };
     let mut out = Vec::new();
     for param in syntax::named_children(list) {
         let name = match param.kind() {
@@ -371,9 +389,14 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
 /// Number of parameters without a default argument (extra parameters are
 /// inserted there, so that defaulted parameters keep working).
 pub fn required_params(fdecl: Node, src: &str) -> usize {
-    let Some(list) = fdecl.child_by_field_name("parameters") else { return 0 };
+    let Some(list) = fdecl.child_by_field_name("parameters") else {
+        return 0;
+    };
     let params: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
-    if params.len() == 1 && params[0].child_by_field_name("declarator").is_none() && params[0].child_by_field_name("type").is_some_and(|t| text(t, src) == "void") {
+    if params.len() == 1
+        && params[0].child_by_field_name("declarator").is_none()
+        && params[0].child_by_field_name("type").is_some_and(|t| text(t, src) == "void")
+    {
         return 0;
     }
     params.iter().take_while(|p| p.kind() == "parameter_declaration").count()
@@ -399,11 +422,8 @@ const MEMORY_SPACES: &[&str] = &["__shared__", "__constant__", "__managed__", "_
 /// The type of a declaration as written, with its cv-qualifiers but without
 /// CUDA memory-space qualifiers (`__shared__ volatile float` → `volatile float`).
 pub fn element_type(decl: Node, src: &str) -> Option<String> {
-    let quals: Vec<&str> = syntax::children(decl)
-        .into_iter()
-        .filter(|c| c.kind() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src)))
-        .map(|c| text(c, src))
-        .collect();
+    let quals: Vec<&str> =
+        syntax::children(decl).into_iter().filter(|c| c.kind() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src))).map(|c| text(c, src)).collect();
     let mut elem = quals.join(" ");
     if !elem.is_empty() {
         elem.push(' ');
@@ -451,7 +471,9 @@ fn is_internal(decl: Node, src: &str) -> bool {
 
 /// The device globals a namespace-scope declaration declares.
 pub fn globals_of(decl: Node, src: &str) -> Vec<GlobalSymbol> {
-    let Some(kind) = global_kind(decl, src) else { return vec![] };
+    let Some(kind) = global_kind(decl, src) else {
+        return vec![];
+    };
     if decl.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some() {
         return vec![];
     }
@@ -474,8 +496,15 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
         for c in syntax::named_children(n) {
             match c.kind() {
                 "declaration" => out.push(c),
-                "namespace_definition" | "declaration_list" | "linkage_specification" | "template_declaration" | "preproc_if" | "preproc_ifdef" | "preproc_else"
-                | "preproc_elif" | "preproc_elifdef" => stack.push(c),
+                "namespace_definition"
+                | "declaration_list"
+                | "linkage_specification"
+                | "template_declaration"
+                | "preproc_if"
+                | "preproc_ifdef"
+                | "preproc_else"
+                | "preproc_elif"
+                | "preproc_elifdef" => stack.push(c),
                 _ => {
                     if let Some(body) = c.child_by_field_name("body").filter(|b| b.kind() == "declaration_list") {
                         stack.push(body);
@@ -508,9 +537,15 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
             }
             "declaration" | "field_declaration" => {
                 // prototypes: `__global__ void k(float *);`
-                let Some(d) = n.child_by_field_name("declarator") else { continue };
-                let Some(fd) = syntax::function_declarator(d) else { continue };
-                let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|x| declarator_name(x, src)) else { continue };
+                let Some(d) = n.child_by_field_name("declarator") else {
+                    continue;
+                };
+                let Some(fd) = syntax::function_declarator(d) else {
+                    continue;
+                };
+                let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|x| declarator_name(x, src)) else {
+                    continue;
+                };
                 let q = qualifiers_of(n, masks, macros);
                 if !(q.global || q.device) {
                     continue;
@@ -550,7 +585,9 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         file: rel.to_string(),
         ..Default::default()
     };
-    let Some(body) = def.child_by_field_name("body") else { return Some(f) };
+    let Some(body) = def.child_by_field_name("body") else {
+        return Some(f);
+    };
     // names the function declares itself (parameters, locals) shadow globals
     let mut declared = BTreeSet::new();
     for n in descendants(def) {
@@ -590,7 +627,9 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;
-                    } else if crate::rules::warp_shuffle::WARP_FUNCTIONS.contains(&callee) || crate::rules::cooperative_groups::CG_ITEM_FUNCTIONS.contains(&callee) {
+                    } else if crate::rules::warp_shuffle::WARP_FUNCTIONS.contains(&callee)
+                        || crate::rules::cooperative_groups::CG_ITEM_FUNCTIONS.contains(&callee)
+                    {
                         f.uses_item = true;
                         f.uses_warp = true;
                     } else if !f.callees.iter().any(|c| c == callee) {

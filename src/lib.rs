@@ -4,6 +4,7 @@ pub mod diagnostics;
 pub mod edit;
 pub mod emit;
 pub mod index;
+pub mod leftovers;
 pub mod mapping;
 pub mod mask;
 pub mod parse;

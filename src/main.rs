@@ -111,6 +111,10 @@ enum Command {
     /// Print the syntax tree of a file (for debugging rules).
     #[command(hide = true)]
     DumpTree { path: PathBuf },
+    /// List CUDA names left outside comments in C/C++ files of migrated trees
+    /// (`file:line:col: name`); exit code 1 when there is one (for scripts/corpus-check).
+    #[command(hide = true)]
+    Leftovers { paths: Vec<PathBuf> },
 }
 
 fn main() -> ExitCode {
@@ -170,7 +174,25 @@ fn main() -> ExitCode {
             ExitCode::from(code as u8)
         }
         Command::Validate {
-            project, migrated, build, cuda_build, sycl_build, run, timeout, build_timeout, nvcc, nvcc_flags, sycl_cxx, sycl_flags, arch, ignore_lines, masks, rtol, atol, work_dir, json,
+            project,
+            migrated,
+            build,
+            cuda_build,
+            sycl_build,
+            run,
+            timeout,
+            build_timeout,
+            nvcc,
+            nvcc_flags,
+            sycl_cxx,
+            sycl_flags,
+            arch,
+            ignore_lines,
+            masks,
+            rtol,
+            atol,
+            work_dir,
+            json,
         } => {
             let mut compare = syclify::validate::compare::CompareOptions { rtol, atol, ..Default::default() };
             for (flag, list, target) in [("--ignore-lines", &ignore_lines, &mut compare.ignore_lines), ("--mask", &masks, &mut compare.masks)] {
@@ -239,6 +261,38 @@ fn main() -> ExitCode {
                 }
             },
         },
+        Command::Leftovers { paths } => {
+            let mut any = false;
+            let mut files = Vec::new();
+            for p in paths {
+                let walker = ignore::WalkBuilder::new(&p).standard_filters(false).sort_by_file_name(|a, b| a.cmp(b)).build();
+                for e in walker.flatten() {
+                    let path = e.path();
+                    let cxx = path
+                        .extension()
+                        .and_then(|x| x.to_str())
+                        .is_some_and(|x| matches!(x, "cpp" | "hpp" | "h" | "cc" | "cxx" | "hh" | "hxx" | "inl" | "inc" | "cu" | "cuh"));
+                    if !cxx || path.components().any(|c| c.as_os_str() == "syclify") {
+                        continue;
+                    }
+                    let Ok(bytes) = std::fs::read(path) else {
+                        continue;
+                    };
+                    files.push((path.to_path_buf(), String::from_utf8_lossy(&bytes).into_owned()));
+                }
+            }
+            // names the tree defines itself are the user's, not CUDA's
+            let own: std::collections::BTreeSet<String> = files.iter().flat_map(|(_, t)| syclify::leftovers::defined_names(t)).collect();
+            for (path, text) in &files {
+                for (r, w) in syclify::leftovers::cuda_left(text, &|w| own.contains(w)) {
+                    let line = text[..r.start].matches('\n').count() + 1;
+                    let col = r.start - text[..r.start].rfind('\n').map(|x| x + 1).unwrap_or(0) + 1;
+                    println!("{}:{line}:{col}: {w}", path.display());
+                    any = true;
+                }
+            }
+            ExitCode::from(any as u8)
+        }
         Command::DumpTree { path } => {
             let text = match std::fs::read_to_string(&path) {
                 Ok(t) => t,

@@ -77,6 +77,26 @@ impl Mappings {
         m
     }
 
+    /// A type as written, with every mapped type name in it migrated
+    /// (`const float4` → `const syclify::float4`): for types syclify writes
+    /// itself elsewhere (local memory at a launch, extra parameters).
+    pub fn migrate_type_text(&self, s: &str) -> String {
+        let mut out = String::with_capacity(s.len());
+        let mut last = 0;
+        for (r, w) in crate::syntax::identifiers(s) {
+            if s[..r.start].trim_end().ends_with("::") {
+                continue;
+            }
+            if let Some(t) = self.types.get(w) {
+                out.push_str(&s[last..r.start]);
+                out.push_str(t);
+                last = r.end;
+            }
+        }
+        out.push_str(&s[last..]);
+        out
+    }
+
     /// Adds (or overrides) entries from a rule file.
     pub fn add(&mut self, f: RuleFile) {
         for r in f.functions {
@@ -197,7 +217,14 @@ mod tests {
     fn templates_parse_placeholders() {
         assert_eq!(
             parse_template("{*0} = f({1}, {queue})").unwrap(),
-            vec![TemplatePiece::Deref(0), TemplatePiece::Text(" = f(".into()), TemplatePiece::Arg(1), TemplatePiece::Text(", ".into()), TemplatePiece::Queue, TemplatePiece::Text(")".into())]
+            vec![
+                TemplatePiece::Deref(0),
+                TemplatePiece::Text(" = f(".into()),
+                TemplatePiece::Arg(1),
+                TemplatePiece::Text(", ".into()),
+                TemplatePiece::Queue,
+                TemplatePiece::Text(")".into())
+            ]
         );
         assert!(parse_template("{x}").is_err());
         assert_eq!(parse_template("T{{{0}}}").unwrap(), vec![TemplatePiece::Text("T{".into()), TemplatePiece::Arg(0), TemplatePiece::Text("}".into())]);

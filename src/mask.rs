@@ -28,9 +28,7 @@ pub struct Mask {
 }
 
 /// CUDA qualifier words a "qualifier macro" may consist of.
-const QUALIFIER_WORDS: &[&str] = &[
-    "__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static",
-];
+const QUALIFIER_WORDS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static"];
 const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__"];
 
 /// Finds object-like macros whose body is only qualifier words, at least one
@@ -42,10 +40,7 @@ pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, Vec<String>> {
             continue; // function-like
         }
         let words: Vec<&str> = body.split_whitespace().collect();
-        if !words.is_empty()
-            && words.iter().all(|w| QUALIFIER_WORDS.contains(w))
-            && words.iter().any(|w| CUDA_QUALIFIERS.contains(w))
-        {
+        if !words.is_empty() && words.iter().all(|w| QUALIFIER_WORDS.contains(w)) && words.iter().any(|w| CUDA_QUALIFIERS.contains(w)) {
             out.insert(name, words.iter().map(|w| w.to_string()).collect());
         }
     }
@@ -59,8 +54,12 @@ pub fn macro_definitions(text: &str) -> Vec<(String, String)> {
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         let t = line.trim_start();
-        let Some(rest) = t.strip_prefix('#') else { continue };
-        let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("define") else {
+            continue;
+        };
         if !rest.starts_with([' ', '\t']) {
             continue;
         }

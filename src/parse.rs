@@ -98,7 +98,8 @@ fn point_at(text: &str, offset: usize) -> tree_sitter::Point {
 /// Parses only `range` of `text` (e.g. a macro body) as code of its own; the
 /// tree's offsets are offsets of `text`.
 pub fn parse_range(text: &str, range: std::ops::Range<usize>) -> Tree {
-    let ts_range = tree_sitter::Range { start_byte: range.start, end_byte: range.end, start_point: point_at(text, range.start), end_point: point_at(text, range.end) };
+    let ts_range =
+        tree_sitter::Range { start_byte: range.start, end_byte: range.end, start_point: point_at(text, range.start), end_point: point_at(text, range.end) };
     PARSER.with(|p| {
         let mut p = p.borrow_mut();
         p.set_included_ranges(&[ts_range]).expect("one ordered range");

@@ -48,6 +48,9 @@ pub struct FileResult {
     pub source: Option<SourceFile>,
     /// The migrated text (or the copied text).
     pub output: Option<String>,
+    /// The input was not UTF-8: `output` holds its stray bytes as escape
+    /// characters, written back as bytes (`source::encode_lossless`).
+    pub escaped: bool,
 }
 
 #[derive(Debug)]
@@ -87,8 +90,21 @@ fn ext_of(p: &str) -> &str {
 
 /// Words whose presence makes a C/C++ file a CUDA file.
 const CUDA_MARKERS: &[&str] = &[
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__", "threadIdx", "blockIdx", "blockDim", "gridDim",
-    "__syncthreads", "dim3", "__CUDA_ARCH__", "__forceinline__", "warpSize",
+    "__global__",
+    "__device__",
+    "__host__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "__syncthreads",
+    "dim3",
+    "__CUDA_ARCH__",
+    "__forceinline__",
+    "warpSize",
 ];
 
 fn has_cuda_constructs(text: &str) -> bool {
@@ -164,10 +180,17 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
     }
     let out_root = canonical_or_absolute(&opts.out_root);
     if out_root == in_root {
-        return Err(UsageError(format!("the out-root {} is the in-root: syclify never writes into its input tree; choose another --out-root", out_root.display())));
+        return Err(UsageError(format!(
+            "the out-root {} is the in-root: syclify never writes into its input tree; choose another --out-root",
+            out_root.display()
+        )));
     }
     if in_root.starts_with(&out_root) {
-        return Err(UsageError(format!("the in-root {} is inside the out-root {}: migrated files could overwrite inputs; choose another --out-root", in_root.display(), out_root.display())));
+        return Err(UsageError(format!(
+            "the in-root {} is inside the out-root {}: migrated files could overwrite inputs; choose another --out-root",
+            in_root.display(),
+            out_root.display()
+        )));
     }
     // Walk (the out-root is excluded when it lies inside the in-root).
     let mut files = BTreeSet::new();
@@ -212,7 +235,26 @@ fn load(path: &Path, rel: String) -> Loaded {
                 Err(e) => {
                     let at = e.utf8_error().valid_up_to();
                     let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
-                    Loaded::Failed(rel, Diagnostic::new(Code::NotText, 0..0, "load", format!("not UTF-8 text (invalid byte at line {line}, byte offset {at}); not migrated")))
+                    match crate::source::decode_lossless(e.as_bytes()) {
+                        // Latin-1 comments and stray bytes: migrated, every byte kept
+                        Some((text, n)) => {
+                            let mut s = SourceFile::new(path.to_path_buf(), rel, text);
+                            s.escaped = Some(format!(
+                                "not UTF-8 (first at line {line}): {n} byte{} outside UTF-8 kept exactly as they are",
+                                if n == 1 { "" } else { "s" }
+                            ));
+                            Loaded::Text(s)
+                        }
+                        None => Loaded::Failed(
+                            rel,
+                            Diagnostic::new(
+                                Code::NotText,
+                                0..0,
+                                "load",
+                                format!("not UTF-8 text (invalid byte at line {line}, byte offset {at}) and not readable losslessly; not migrated"),
+                            ),
+                        ),
+                    }
                 }
             }
         }
@@ -274,12 +316,59 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     for l in loaded {
         match l {
             Loaded::Text(s) => sources.push(s),
-            Loaded::Failed(rel, d) => results.push(FileResult { rel, out_rel: None, status: Status::Failed, counts: BTreeMap::new(), diagnostics: vec![d], source: None, output: None }),
+            Loaded::Failed(rel, d) => results.push(FileResult {
+                rel,
+                out_rel: None,
+                status: Status::Failed,
+                counts: BTreeMap::new(),
+                diagnostics: vec![d],
+                source: None,
+                output: None,
+                escaped: false,
+            }),
         }
+    }
+    // Files included with another extension (`#include "table.c"`, `"x.def"`)
+    // are part of the program too: load them, so they are migrated or copied.
+    let mut known: BTreeSet<String> = sources.iter().map(|s| s.rel.clone()).chain(results.iter().map(|r| r.rel.clone())).collect();
+    let mut next = 0;
+    while next < sources.len() {
+        let dir = sources[next].rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+        let mut extra = Vec::new();
+        for inc in quoted_includes(&sources[next].text) {
+            for cand in include_candidates(&dir, &inc) {
+                if known.contains(&cand) {
+                    break;
+                }
+                let path = in_root.join(&cand);
+                if path.is_file() && !path.starts_with(&out_root) && canonical_or_absolute(&path).starts_with(&in_root) {
+                    known.insert(cand.clone());
+                    extra.push((path, cand));
+                    break;
+                }
+            }
+        }
+        for (path, rel) in extra {
+            match load(&path, rel) {
+                Loaded::Text(s) => sources.push(s),
+                Loaded::Failed(rel, d) => results.push(FileResult {
+                    rel,
+                    out_rel: None,
+                    status: Status::Failed,
+                    counts: BTreeMap::new(),
+                    diagnostics: vec![d],
+                    source: None,
+                    output: None,
+                    escaped: false,
+                }),
+            }
+        }
+        next += 1;
     }
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
-    let mut migrate: BTreeSet<usize> = sources.iter().enumerate().filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || has_cuda_constructs(&s.text)).map(|(i, _)| i).collect();
+    let mut migrate: BTreeSet<usize> =
+        sources.iter().enumerate().filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || has_cuda_constructs(&s.text)).map(|(i, _)| i).collect();
     let mut work: Vec<usize> = migrate.iter().copied().collect();
     let mut include_edges: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = work.pop() {
@@ -309,19 +398,19 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         macros.scan(&sources[i].text);
     }
     let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier))).collect();
-    let facts: Vec<(usize, index::FileFacts)> = parsed
-        .par_iter()
-        .map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros)))
-        .collect();
+    let facts: Vec<(usize, index::FileFacts)> =
+        parsed.par_iter().map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))).collect();
     phase("parse");
     let mut by_cluster: BTreeMap<usize, Vec<index::FileFacts>> = BTreeMap::new();
     for (i, f) in facts {
         by_cluster.entry(cluster[i]).or_default().push(f);
     }
     let macros = std::sync::Arc::new(macros);
-    let indexes: BTreeMap<usize, ProjectIndex> = by_cluster.into_iter().map(|(c, files)| (c, ProjectIndex::build(files, macros.clone()))).collect();
+    let indexes: BTreeMap<usize, ProjectIndex> =
+        by_cluster.into_iter().map(|(c, files)| (c, ProjectIndex::build(files, macros.clone(), &opts.mappings))).collect();
     phase("index");
-    let projects: BTreeMap<usize, ProjectCtx> = indexes.iter().map(|(c, index)| (*c, ProjectCtx { index, mappings: &opts.mappings, renames: &renames })).collect();
+    let projects: BTreeMap<usize, ProjectCtx> =
+        indexes.iter().map(|(c, index)| (*c, ProjectCtx { index, mappings: &opts.mappings, renames: &renames })).collect();
 
     // Rewrite.
     let migrated: Vec<(usize, String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = parsed
@@ -339,21 +428,28 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     }
     for (i, s) in sources.into_iter().enumerate() {
         match outputs.remove(&i) {
-            Some((out, counts, diags)) => results.push(FileResult {
+            Some((out, counts, mut diags)) => results.push(FileResult {
+                escaped: s.escaped.is_some(),
+                diagnostics: {
+                    if let Some(msg) = &s.escaped {
+                        diags.insert(0, Diagnostic::new(Code::NotUtf8, 0..0, "load", msg.clone()));
+                    }
+                    diags
+                },
                 out_rel: Some(output_rel(&s.rel, true)),
                 rel: s.rel.clone(),
                 status: Status::Migrated,
                 counts,
-                diagnostics: diags,
                 output: Some(out),
                 source: Some(s),
             }),
             None => results.push(FileResult {
+                escaped: s.escaped.is_some(),
                 out_rel: Some(s.rel.clone()),
                 rel: s.rel.clone(),
                 status: Status::Copied,
                 counts: BTreeMap::new(),
-                diagnostics: vec![],
+                diagnostics: s.escaped.iter().map(|m| Diagnostic::new(Code::NotUtf8, 0..0, "load", m.clone())).collect(),
                 output: Some(s.text.clone()),
                 source: Some(s),
             }),
@@ -391,19 +487,69 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     rules::run_all(&mut ctx);
     let mut diags = std::mem::take(&mut ctx.diags);
-    diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
-    add_comments(&mut ctx, s, &diags);
     if std::env::var_os("SYCLIFY_DEBUG_EDITS").is_some() {
         for e in ctx.edits.edits() {
             eprintln!("edit {:?} {} {:?}", e.range, e.rule, e.pieces);
         }
     }
-    let (out, conflicts) = ctx.edits.apply(&s.text);
+    // a first application finds conflicts and CUDA left over; then every
+    // diagnostic that needs a human gets its comment
+    let (first, conflicts) = ctx.edits.apply(&s.text);
     diags.extend(conflicts.into_iter().map(|c: Conflict| {
-        Diagnostic::new(Code::EditConflict, c.dropped.0.clone(), "edit", format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1))
+        Diagnostic::new(
+            Code::EditConflict,
+            c.dropped.0.clone(),
+            "edit",
+            format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1),
+        )
     }));
+    report_leftovers(&first, s, project, ctx.edits.edits(), &mut diags);
     diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
+    add_comments(&mut ctx, s, &diags);
+    let (out, _) = ctx.edits.apply(&s.text);
     (out, ctx.counts, diags)
+}
+
+/// CUDA left in the output that no rule reported becomes `SY0010`, one per
+/// name, at its first use in the source outside regions that did not parse.
+fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[crate::edit::Edit], diags: &mut Vec<Diagnostic>) {
+    let index = project.index;
+    let own = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w);
+    let left = crate::leftovers::cuda_left(out, &own);
+    if left.is_empty() {
+        return;
+    }
+    // what a diagnostic that needs a human already covers (a region that did
+    // not parse, a declaration left as is) is not reported again
+    let covered: Vec<std::ops::Range<usize>> = diags.iter().filter(|d| d.needs_human()).map(|d| d.range.clone()).collect();
+    // a source occurrence that reaches the output: not rewritten by an edit
+    // (or kept inside one of its source pieces)
+    let kept = |r: &std::ops::Range<usize>| {
+        edits.iter().all(|e| {
+            !(e.range.start <= r.start && r.end <= e.range.end && !e.range.is_empty())
+                || e.pieces.iter().any(|p| matches!(p, crate::edit::Piece::Source(x) if x.start <= r.start && r.end <= x.end))
+        })
+    };
+    let in_source = crate::leftovers::cuda_left(&s.text, &own);
+    for name in crate::leftovers::distinct(&left) {
+        let quoted = format!("`{name}`");
+        if diags.iter().any(|d| d.message.contains(&quoted)) {
+            continue;
+        }
+        let uses = left.iter().filter(|(_, w)| w == name).count();
+        let occurrences: Vec<&std::ops::Range<usize>> = in_source.iter().filter(|(_, w)| w == name).map(|(r, _)| r).collect();
+        let first = occurrences.iter().find(|r| kept(r)).or(occurrences.first()).map(|r| (*r).clone());
+        if first.as_ref().is_some_and(|r| covered.iter().any(|u| u.start <= r.start && r.end <= u.end)) {
+            continue;
+        }
+        let what = if name == "<<<" { "a kernel launch `<<<` is".to_string() } else { format!("{quoted} is") };
+        diags.push(Diagnostic::new(
+            Code::CudaLeft,
+            first.unwrap_or(0..0),
+            "leftovers",
+            format!("{what} left in the migrated code ({uses} use{}): syclify does not migrate it", if uses == 1 { "" } else { "s" }),
+        ));
+    }
 }
 
 /// Leaves a `// syclify: ...` comment above each diagnostic that needs a human.
@@ -413,7 +559,9 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
         let mut anchor = s.line_start(d.range.start);
         // inside a preprocessor directive: above the directive
         if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start) {
-            if let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"]).or(Some(n).filter(|n| n.kind().starts_with("preproc_def") || n.kind() == "preproc_function_def")) {
+            if let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
+                .or(Some(n).filter(|n| n.kind().starts_with("preproc_def") || n.kind() == "preproc_function_def"))
+            {
                 anchor = s.line_start(dir.start_byte());
             }
         }

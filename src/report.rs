@@ -58,11 +58,31 @@ pub fn locate(f: &FileResult, d: &Diagnostic) -> JsonDiagnostic {
         None => ((1, 1), (1, 1)),
     };
     let info = d.code.info();
-    JsonDiagnostic { code: info.code, name: info.name, severity: d.severity, message: d.message.clone(), file: f.rel.clone(), line, column, end_line, end_column, rule: d.rule }
+    JsonDiagnostic {
+        code: info.code,
+        name: info.name,
+        severity: d.severity,
+        message: d.message.clone(),
+        file: f.rel.clone(),
+        line,
+        column,
+        end_line,
+        end_column,
+        rule: d.rule,
+    }
 }
 
 pub fn build(m: &Migration) -> JsonReport {
-    let mut totals = JsonTotals { files_migrated: 0, files_copied: 0, files_failed: 0, rules: BTreeMap::new(), diagnostics_by_code: BTreeMap::new(), errors: 0, warnings: 0, notes: 0 };
+    let mut totals = JsonTotals {
+        files_migrated: 0,
+        files_copied: 0,
+        files_failed: 0,
+        rules: BTreeMap::new(),
+        diagnostics_by_code: BTreeMap::new(),
+        errors: 0,
+        warnings: 0,
+        notes: 0,
+    };
     let mut files = Vec::new();
     for f in &m.files {
         match f.status {
@@ -81,7 +101,13 @@ pub fn build(m: &Migration) -> JsonReport {
                 Severity::Note => totals.notes += 1,
             }
         }
-        files.push(JsonFile { path: f.rel.clone(), output: f.out_rel.clone(), status: f.status, rules: f.counts.clone(), diagnostics: f.diagnostics.iter().map(|d| locate(f, d)).collect() });
+        files.push(JsonFile {
+            path: f.rel.clone(),
+            output: f.out_rel.clone(),
+            status: f.status,
+            rules: f.counts.clone(),
+            diagnostics: f.diagnostics.iter().map(|d| locate(f, d)).collect(),
+        });
     }
     JsonReport { tool: "syclify", version: env!("CARGO_PKG_VERSION"), in_root: ".".into(), out_root: ".".into(), totals, files }
 }
@@ -94,7 +120,11 @@ pub fn to_markdown(r: &JsonReport) -> String {
     let t = &r.totals;
     let mut s = String::new();
     let _ = writeln!(s, "# syclify migration report\n");
-    let _ = writeln!(s, "| files migrated | copied unchanged | failed | errors | warnings | notes |\n|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} |\n", t.files_migrated, t.files_copied, t.files_failed, t.errors, t.warnings, t.notes);
+    let _ = writeln!(
+        s,
+        "| files migrated | copied unchanged | failed | errors | warnings | notes |\n|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} |\n",
+        t.files_migrated, t.files_copied, t.files_failed, t.errors, t.warnings, t.notes
+    );
     let _ = writeln!(s, "## Rules applied\n\n| rule | count |\n|---|---|");
     for (rule, c) in &t.rules {
         let _ = writeln!(s, "| `{rule}` | {c} |");
@@ -114,7 +144,15 @@ pub fn to_markdown(r: &JsonReport) -> String {
             Status::Copied => "copied",
             Status::Failed => "**failed**",
         };
-        let _ = writeln!(s, "| `{}` | {} | {} | {} | {} |", f.path, f.output.as_deref().map(|o| format!("`{o}`")).unwrap_or_else(|| "—".into()), status, f.rules.values().sum::<usize>(), f.diagnostics.len());
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} |",
+            f.path,
+            f.output.as_deref().map(|o| format!("`{o}`")).unwrap_or_else(|| "—".into()),
+            status,
+            f.rules.values().sum::<usize>(),
+            f.diagnostics.len()
+        );
     }
     let with_diags: Vec<&JsonFile> = r.files.iter().filter(|f| !f.diagnostics.is_empty()).collect();
     if !with_diags.is_empty() {

@@ -9,13 +9,17 @@ pub struct SourceFile {
     /// Path relative to the in-root, with `/` separators (used in reports).
     pub rel: String,
     pub text: String,
+    /// The file was not UTF-8 (the note to report): its stray bytes are held
+    /// in `text` as private-use characters (see [`decode_lossless`]) and are
+    /// written back as the original bytes.
+    pub escaped: Option<String>,
     line_starts: Vec<usize>,
 }
 
 impl SourceFile {
     pub fn new(path: PathBuf, rel: String, text: String) -> Self {
         let line_starts = line_starts(&text);
-        SourceFile { path, rel, text, line_starts }
+        SourceFile { path, rel, text, escaped: None, line_starts }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -50,4 +54,75 @@ fn line_starts(text: &str) -> Vec<usize> {
     let mut v = vec![0];
     v.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
     v
+}
+
+/// First of the 128 private-use code points that stand for the bytes
+/// 0x80..=0xFF that are not part of valid UTF-8 (`U+F780 + (b - 0x80)`).
+const ESCAPE_BASE: u32 = 0xF780;
+
+fn is_escape(c: char) -> bool {
+    (ESCAPE_BASE..ESCAPE_BASE + 0x80).contains(&(c as u32))
+}
+
+/// Reads bytes that are not (all) UTF-8 — Latin-1 comments, stray bytes —
+/// without losing any: valid UTF-8 stays as it is, every other byte becomes
+/// one private-use character that [`encode_lossless`] turns back into that
+/// byte. Returns the text and how many bytes were escaped, or None when the
+/// file already holds one of those private-use characters (then the mapping
+/// would not be reversible) or a byte below 0x80 is invalid (not possible in
+/// practice: ASCII is always valid UTF-8).
+pub fn decode_lossless(bytes: &[u8]) -> Option<(String, usize)> {
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut escaped = 0;
+    for chunk in bytes.utf8_chunks() {
+        if chunk.valid().chars().any(is_escape) {
+            return None;
+        }
+        out.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            if b < 0x80 {
+                return None;
+            }
+            out.push(char::from_u32(ESCAPE_BASE + (b as u32 - 0x80))?);
+            escaped += 1;
+        }
+    }
+    Some((out, escaped))
+}
+
+/// The bytes of a text made by [`decode_lossless`] (or rewritten from one):
+/// escape characters become their original bytes again.
+pub fn encode_lossless(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut buf = [0u8; 4];
+    for c in text.chars() {
+        if is_escape(c) {
+            out.push((c as u32 - ESCAPE_BASE + 0x80) as u8);
+        } else {
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_round_trips() {
+        let bytes = b"// caf\xe9 \xa9 2024\nint x; /* \xff\xfe */ // \xc3\xa9 is UTF-8\n".to_vec();
+        let (text, n) = decode_lossless(&bytes).unwrap();
+        assert_eq!(n, 4);
+        assert!(text.contains("int x;") && text.contains("\u{e9} is UTF-8"));
+        assert_eq!(encode_lossless(&text), bytes);
+        assert_eq!(encode_lossless(&text.replace("int x", "long y")), b"// caf\xe9 \xa9 2024\nlong y; /* \xff\xfe */ // \xc3\xa9 is UTF-8\n".to_vec());
+    }
+
+    #[test]
+    fn refuses_what_would_not_round_trip() {
+        let mut bytes = "\u{f7a9}".as_bytes().to_vec();
+        bytes.push(0xe9);
+        assert!(decode_lossless(&bytes).is_none());
+    }
 }

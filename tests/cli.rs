@@ -76,7 +76,7 @@ fn bad_files_are_reported_and_the_rest_is_written() {
     let src = t.path().join("src");
     fs::create_dir_all(&src).unwrap();
     fs::write(src.join("good.cu"), KERNEL).unwrap();
-    fs::write(src.join("latin1.cu"), b"// caf\xe9\n__global__ void k() {}\n").unwrap();
+    fs::write(src.join("latin1.cu"), b"// caf\xe9 \xa9 M\xfcller\n__global__ void k() {}\n").unwrap();
     fs::write(src.join("binary.cu"), b"\x7fELF\x00\x01\x02").unwrap();
     std::os::unix::fs::symlink(src.join("missing-target.cu"), src.join("dangling.cu")).unwrap();
     let before = tree_snapshot(&src);
@@ -84,12 +84,16 @@ fn bad_files_are_reported_and_the_rest_is_written() {
     let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("1 migrated, 0 copied unchanged, 3 failed"), "{err}");
-    assert!(err.contains("latin1.cu:1:1: error: not UTF-8 text (invalid byte at line 1"), "{err}");
+    assert!(err.contains("2 migrated, 0 copied unchanged, 2 failed"), "{err}");
     assert!(err.contains("binary.cu:1:1: error: binary file"), "{err}");
     assert!(err.contains("dangling.cu:1:1: error: cannot read"), "{err}");
     assert!(out.join("good.dp.cpp").is_file());
-    assert!(!out.join("latin1.dp.cpp").exists());
+    // Latin-1 is migrated and its bytes outside the rewrite are kept exactly
+    let latin1 = fs::read(out.join("latin1.dp.cpp")).unwrap();
+    assert!(latin1.starts_with(b"// caf\xe9 \xa9 M\xfcller\n#include <sycl/sycl.hpp>"), "{}", String::from_utf8_lossy(&latin1));
+    assert!(String::from_utf8_lossy(&latin1).contains("void k(const sycl::nd_item<3> &item) {}"));
+    let report = fs::read_to_string(out.join("syclify-report.json")).unwrap();
+    assert!(report.contains("SY0004") && report.contains("3 bytes outside UTF-8 kept"), "{report}");
     assert_eq!(before, tree_snapshot(&src), "the input tree was modified");
 }
 
@@ -166,7 +170,10 @@ fn gcc_diagnostics_and_comments_for_humans() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("a.cu:3:3: warning: `cudaGraphCreate` is not migrated; the call was left as is [SY0401]"), "{stdout}");
     let migrated = fs::read_to_string(out.join("a.dp.cpp")).unwrap();
-    assert!(migrated.contains("  // syclify: warning SY0401: `cudaGraphCreate` is not migrated; the call was left as is\n  cudaGraphCreate(&g, 0);"), "{migrated}");
+    assert!(
+        migrated.contains("  // syclify: warning SY0401: `cudaGraphCreate` is not migrated; the call was left as is\n  cudaGraphCreate(&g, 0);"),
+        "{migrated}"
+    );
 }
 
 #[test]

@@ -116,16 +116,8 @@ fn a_failing_build_fails_with_its_messages() {
 fn missing_compilers_mean_not_validated_never_passed() {
     let t = setup(PRINTS, PRINTS);
     let (cuda, work) = (t.path().join("cuda"), t.path().join("work"));
-    let o = syclify(&[
-        "validate",
-        cuda.to_str().unwrap(),
-        "--nvcc",
-        "/nonexistent/nvcc",
-        "--sycl-cxx",
-        "/nonexistent/icpx",
-        "--work-dir",
-        work.to_str().unwrap(),
-    ]);
+    let o =
+        syclify(&["validate", cuda.to_str().unwrap(), "--nvcc", "/nonexistent/nvcc", "--sycl-cxx", "/nonexistent/icpx", "--work-dir", work.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
     let out = stdout(&o);
     assert!(out.contains("verdict: NOT VALIDATED"), "{out}");
@@ -137,14 +129,7 @@ fn missing_compilers_mean_not_validated_never_passed() {
 fn without_migrated_the_project_is_migrated_first() {
     let t = setup(PRINTS, PRINTS);
     let (cuda, work) = (t.path().join("cuda"), t.path().join("work"));
-    let o = syclify(&[
-        "validate",
-        cuda.to_str().unwrap(),
-        "--build",
-        "g++ -x c++ {sources} -o {exe}",
-        "--work-dir",
-        work.to_str().unwrap(),
-    ]);
+    let o = syclify(&["validate", cuda.to_str().unwrap(), "--build", "g++ -x c++ {sources} -o {exe}", "--work-dir", work.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(work.join("migrated/main.dp.cpp").is_file());
     assert!(!cuda.join("main.dp.cpp").exists(), "the project must not be written to");

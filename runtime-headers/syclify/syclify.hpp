@@ -90,6 +90,13 @@ constexpr error_t error_not_ready = 600;
 constexpr error_t error_launch_failure = 719;
 constexpr error_t error_not_supported = 801;
 constexpr error_t error_unknown = 999;
+constexpr error_t error_invalid_symbol = 13;
+constexpr error_t error_invalid_device_function = 98;
+constexpr error_t error_invalid_resource_handle = 400;
+constexpr error_t error_illegal_address = 700;
+constexpr error_t error_launch_out_of_resources = 701;
+constexpr error_t error_launch_timeout = 702;
+constexpr error_t error_assert = 710;
 
 namespace detail {
 inline error_t &last_error() {
@@ -150,6 +157,13 @@ inline const char *get_error_string(error_t e) {
   case error_not_ready: return "device not ready";
   case error_launch_failure: return "unspecified launch failure";
   case error_not_supported: return "operation not supported";
+  case error_invalid_symbol: return "invalid device symbol";
+  case error_invalid_device_function: return "invalid device function";
+  case error_invalid_resource_handle: return "invalid resource handle";
+  case error_illegal_address: return "an illegal memory access was encountered";
+  case error_launch_out_of_resources: return "too many resources requested for launch";
+  case error_launch_timeout: return "the launch timed out and was terminated";
+  case error_assert: return "device-side assert triggered";
   default: return "unknown error";
   }
 }
@@ -164,6 +178,13 @@ inline const char *get_error_name(error_t e) {
   case error_not_ready: return "cudaErrorNotReady";
   case error_launch_failure: return "cudaErrorLaunchFailure";
   case error_not_supported: return "cudaErrorNotSupported";
+  case error_invalid_symbol: return "cudaErrorInvalidSymbol";
+  case error_invalid_device_function: return "cudaErrorInvalidDeviceFunction";
+  case error_invalid_resource_handle: return "cudaErrorInvalidResourceHandle";
+  case error_illegal_address: return "cudaErrorIllegalAddress";
+  case error_launch_out_of_resources: return "cudaErrorLaunchOutOfResources";
+  case error_launch_timeout: return "cudaErrorLaunchTimeout";
+  case error_assert: return "cudaErrorAssert";
   default: return "cudaErrorUnknown";
   }
 }
@@ -342,16 +363,20 @@ template <class T> error_t malloc_host(T **p, std::size_t bytes) {
   error_t e = detail::guarded([&] { mem = sycl::malloc_host(bytes, default_queue()); });
   return e != success ? e : detail::allocate(p, bytes, mem);
 }
+// Helpers whose CUDA-derived name would be a C library function (free,
+// memcpy, memset) carry the prefix `usm_`: argument-dependent lookup would
+// otherwise make a user's own `free(events)` on an array of syclify types
+// ambiguous with ::free.
 // cudaFree / cudaFreeHost
-inline error_t free(void *p) {
+inline error_t usm_free(void *p) {
   return detail::guarded([&] { sycl::free(p, default_queue()); });
 }
 // cudaMemcpy: synchronous, like CUDA's; the direction is implied by the USM pointers.
-inline error_t memcpy(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default) {
+inline error_t usm_memcpy(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default) {
   return detail::guarded([&] { default_queue().memcpy(dst, src, bytes).wait_and_throw(); });
 }
 // cudaMemset: sets `bytes` bytes to the low byte of `value`, synchronously.
-inline error_t memset(void *p, int value, std::size_t bytes) {
+inline error_t usm_memset(void *p, int value, std::size_t bytes) {
   return detail::guarded([&] { default_queue().memset(p, value, bytes).wait_and_throw(); });
 }
 

@@ -35,16 +35,27 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.needs_sycl = true;
             }
             "call_expression" => {
-                let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+                let Some((_, name)) = callee_name(n, ctx.src) else {
+                    continue;
+                };
                 if name == "this_grid" || name == "this_multi_grid" {
-                    ctx.diag(Code::GridGroup, n.byte_range(), RULE, format!("`{name}()`: grid-wide groups and their sync() have no SYCL 2020 equivalent; left as is"));
+                    ctx.diag(
+                        Code::GridGroup,
+                        n.byte_range(),
+                        RULE,
+                        format!("`{name}()`: grid-wide groups and their sync() have no SYCL 2020 equivalent; left as is"),
+                    );
                     continue;
                 }
                 if !CG_ITEM_FUNCTIONS.contains(&name) {
                     continue;
                 }
-                let Some(item) = ctx.item_at(n.start_byte()) else { continue };
-                let Some(args) = n.child_by_field_name("arguments") else { continue };
+                let Some(item) = ctx.item_at(n.start_byte()) else {
+                    continue;
+                };
+                let Some(args) = n.child_by_field_name("arguments") else {
+                    continue;
+                };
                 super::device_function_parameters::insert_into_list(ctx, RULE, args, 0, &item);
                 ctx.count(RULE);
                 ctx.needs_sycl = true;

@@ -80,7 +80,12 @@ fn condition(ctx: &mut FileCtx, cond: Node) {
                         let rep = if device_true { format!("defined({DEVICE})") } else { format!("!defined({DEVICE})") };
                         let original = ctx.text(p).to_string();
                         ctx.edits.replace_text(RULE, p.byte_range(), &rep);
-                        ctx.diag(Code::CudaArchVersion, p.byte_range(), RULE, format!("`{original}` became `{rep}`, assuming every SYCL device is newer than the tested architecture"));
+                        ctx.diag(
+                            Code::CudaArchVersion,
+                            p.byte_range(),
+                            RULE,
+                            format!("`{original}` became `{rep}`, assuming every SYCL device is newer than the tested architecture"),
+                        );
                         ctx.count(RULE);
                     }
                     None => {

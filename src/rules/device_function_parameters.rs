@@ -118,9 +118,15 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind() {
             "function_declarator" => {
-                let Some((_, name)) = n.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else { continue };
-                let Some(needs) = index.needs_of(name) else { continue };
-                let Some(facts) = index.functions.get(name) else { continue };
+                let Some((_, name)) = n.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
+                    continue;
+                };
+                let Some(needs) = index.needs_of(name) else {
+                    continue;
+                };
+                let Some(facts) = index.functions.get(name) else {
+                    continue;
+                };
                 // only declarations of functions, not calls parsed as declarators in bodies
                 let Some(owner) = n.parent() else { continue };
                 if !matches!(owner.kind(), "function_definition" | "declaration" | "field_declaration" | "pointer_declarator" | "reference_declarator") {
@@ -138,12 +144,18 @@ pub fn run(ctx: &mut FileCtx) {
                 if n.child(1).is_some_and(|c| c.kind() == "kernel_call_syntax") {
                     continue; // launches are the kernel_launch rule's
                 }
-                let Some((_, callee)) = callee_name(n, ctx.src) else { continue };
-                let Some(needs) = index.needs_of(callee) else { continue };
+                let Some((_, callee)) = callee_name(n, ctx.src) else {
+                    continue;
+                };
+                let Some(needs) = index.needs_of(callee) else {
+                    continue;
+                };
                 if index.is_kernel(callee) {
                     continue;
                 }
-                let Some(scope) = ctx.scope_at(n.start_byte()) else { continue };
+                let Some(scope) = ctx.scope_at(n.start_byte()) else {
+                    continue;
+                };
                 let caller = scope.name.clone();
                 let item = scope.item.clone();
                 if index.needs_of(&caller).is_none() {

@@ -21,7 +21,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::index::{globals_of, namespace_scope_declarations, GlobalKind};
+use crate::index::{GlobalKind, globals_of, namespace_scope_declarations};
 
 pub const RULE: &str = "device-globals";
 
@@ -32,9 +32,16 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         let symbols = globals_of(decl, ctx.src);
-        let Some(first) = symbols.first() else { continue };
+        let Some(first) = symbols.first() else {
+            continue;
+        };
         if first.templated {
-            ctx.diag(Code::GlobalVariableNotMigrated, decl.byte_range(), RULE, format!("templated device variable `{}` is not migrated; it was left as is", first.name));
+            ctx.diag(
+                Code::GlobalVariableNotMigrated,
+                decl.byte_range(),
+                RULE,
+                format!("templated device variable `{}` is not migrated; it was left as is", first.name),
+            );
             continue;
         }
         // keep `static`/`extern`, replace the CUDA qualifiers, type and declarators
@@ -78,7 +85,9 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         let name = ctx.text(n);
-        let Some(g) = index.globals.get(name) else { continue };
+        let Some(g) = index.globals.get(name) else {
+            continue;
+        };
         if g.kind != GlobalKind::Managed || g.templated || ctx.in_device_code(n.start_byte()) || ctx.scope_at(n.start_byte()).is_none() {
             continue;
         }
@@ -87,7 +96,12 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         // as an argument of a symbol API the object itself is meant
-        let in_symbol_api = n.parent().filter(|p| p.kind() == "argument_list").and_then(|l| l.parent()).and_then(|call| crate::syntax::callee_name(call, ctx.src)).is_some_and(|(_, c)| c.contains("Symbol"));
+        let in_symbol_api = n
+            .parent()
+            .filter(|p| p.kind() == "argument_list")
+            .and_then(|l| l.parent())
+            .and_then(|call| crate::syntax::callee_name(call, ctx.src))
+            .is_some_and(|(_, c)| c.contains("Symbol"));
         if in_symbol_api {
             continue;
         }

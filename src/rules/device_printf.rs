@@ -28,7 +28,9 @@ pub fn run(ctx: &mut FileCtx) {
         if n.kind() != "call_expression" || ctx.in_error(n) {
             continue;
         }
-        let Some((callee, name)) = callee_name(n, ctx.src) else { continue };
+        let Some((callee, name)) = callee_name(n, ctx.src) else {
+            continue;
+        };
         let rep = match name {
             "printf" => "SYCLIFY_PRINTF",
             "assert" => "SYCLIFY_ASSERT",

@@ -75,19 +75,29 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.diag(Code::UnknownDim3Form, n.byte_range(), RULE, "`dim3` with more than three components left as is");
                     continue;
                 }
-                ctx.edits.replace(RULE, n.byte_range(), reversed_range(args.iter().map(|a| a.byte_range()).collect()));
+                let rep = if is_copy(ctx, &args) {
+                    // `dim3(grid)` of a dim3 variable is a copy, not `dim3(grid, 1, 1)`
+                    Replacement::new().text("sycl::range<3>(").source(args[0].byte_range()).text(")")
+                } else {
+                    reversed_range(args.iter().map(|a| a.byte_range()).collect())
+                };
+                ctx.edits.replace(RULE, n.byte_range(), rep);
                 ctx.count(RULE);
                 ctx.needs_sycl = true;
             }
             "field_expression" => {
-                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else { continue };
+                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
+                    continue;
+                };
                 if arg.kind() != "identifier" || !ctx.is_dim3_var(ctx.text(arg), n.start_byte()) {
                     continue;
                 }
                 if n.child_by_field_name("operator").is_some_and(|o| ctx.text(o) != ".") {
                     continue;
                 }
-                let Some(idx) = member_index(ctx.text(field)) else { continue };
+                let Some(idx) = member_index(ctx.text(field)) else {
+                    continue;
+                };
                 // dim3 members are `unsigned int`, range elements `size_t`: keep
                 // the type where it is passed to a printf-like (variadic) function
                 let rep = if is_printf_argument(ctx, n) {
@@ -103,9 +113,16 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
+/// Is `dim3(args)` a copy of another `dim3` (one argument, a `dim3` variable)?
+pub fn is_copy(ctx: &FileCtx, args: &[Node]) -> bool {
+    args.len() == 1 && args[0].kind() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte())
+}
+
 /// Is `n` an argument of `printf`, `fprintf`, `sprintf` or `snprintf`?
 pub fn is_printf_argument(ctx: &FileCtx, n: Node) -> bool {
-    let Some(call) = n.parent().filter(|p| p.kind() == "argument_list").and_then(|l| l.parent()) else { return false };
+    let Some(call) = n.parent().filter(|p| p.kind() == "argument_list").and_then(|l| l.parent()) else {
+        return false;
+    };
     matches!(syntax::callee_name(call, ctx.src).map(|(_, s)| s), Some("printf" | "fprintf" | "sprintf" | "snprintf"))
 }
 
@@ -118,7 +135,9 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
             // `dim3 block(TILE, ROWS);` parses as a function declaration (the most
             // vexing parse): inside a function body it is a variable.
             "function_declarator" if syntax::has_ancestor(decl, &["compound_statement"]) => {
-                let Some(params) = d.child_by_field_name("parameters") else { continue };
+                let Some(params) = d.child_by_field_name("parameters") else {
+                    continue;
+                };
                 let args: Vec<Node> = syntax::named_children(params).into_iter().filter(|a| a.kind() != "comment").collect();
                 if args.len() == 1 && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
                     continue;
@@ -131,7 +150,9 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
                 ctx.edits.replace(RULE, params.byte_range(), r.text(")"));
             }
             "init_declarator" => {
-                let Some(value) = d.child_by_field_name("value") else { continue };
+                let Some(value) = d.child_by_field_name("value") else {
+                    continue;
+                };
                 match value.kind() {
                     "argument_list" | "initializer_list" => {
                         let args: Vec<Node> = syntax::named_children(value).into_iter().filter(|a| a.kind() != "comment").collect();

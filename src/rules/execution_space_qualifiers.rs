@@ -74,7 +74,9 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 fn inside_static_shared(ctx: &FileCtx, offset: usize) -> bool {
-    let Some(n) = ctx.root().descendant_for_byte_range(offset, offset) else { return false };
+    let Some(n) = ctx.root().descendant_for_byte_range(offset, offset) else {
+        return false;
+    };
     let mut p = Some(n);
     while let Some(x) = p {
         if x.kind() == "declaration" {
@@ -109,7 +111,9 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     let body = ctx.text(arg);
     let mut changed = false;
     for (range, word) in syntax::identifiers(body) {
-        let Some(rep) = replacement(word) else { continue };
+        let Some(rep) = replacement(word) else {
+            continue;
+        };
         let start = base + range.start;
         let end = if rep.is_empty() { skip_spaces(ctx.src, base + range.end) } else { base + range.end };
         ctx.edits.replace_text(RULE, start..end, rep);
@@ -125,7 +129,12 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
             if let Some(name) = def.child_by_field_name("name") {
                 let name = ctx.text(name);
                 if ctx.project.index.macros.qualifier.contains_key(name) {
-                    ctx.diag(Code::QualifierMacro, def.byte_range(), RULE, format!("macro `{name}` stood for CUDA qualifiers; it now expands to what SYCL needs"));
+                    ctx.diag(
+                        Code::QualifierMacro,
+                        def.byte_range(),
+                        RULE,
+                        format!("macro `{name}` stood for CUDA qualifiers; it now expands to what SYCL needs"),
+                    );
                 }
             }
         }

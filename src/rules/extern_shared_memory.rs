@@ -29,7 +29,9 @@ pub fn run(ctx: &mut FileCtx) {
         if shared_declaration(n, ctx.src) != Some(true) {
             continue;
         }
-        let Some(scope) = ctx.scope_at(n.start_byte()) else { continue };
+        let Some(scope) = ctx.scope_at(n.start_byte()) else {
+            continue;
+        };
         if ctx.project.index.needs_of(&scope.name).is_none() {
             continue;
         }
@@ -40,11 +42,15 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.edits.delete(RULE, c.start_byte()..end);
             }
         }
-        let Some(elem) = crate::index::element_type(n, ctx.src) else { continue };
+        let Some(elem) = crate::index::element_type(n, ctx.src).map(|t| ctx.project.mappings.migrate_type_text(&t)) else {
+            continue;
+        };
         let mut c = n.walk();
         let decls: Vec<_> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
-            let Some((_, name)) = declarator_name(d, ctx.src) else { continue };
+            let Some((_, name)) = declarator_name(d, ctx.src) else {
+                continue;
+            };
             ctx.edits.replace_text(RULE, d.byte_range(), format!("*{name} = reinterpret_cast<{elem} *>({DYN_LOCAL})"));
             ctx.count(RULE);
         }

@@ -19,8 +19,8 @@
 //! Why: CUDA fences order memory at a scope; SYCL's `atomic_fence` takes the
 //! same scope explicitly.
 
-use super::warp_shuffle::call_args;
 use super::FileCtx;
+use super::warp_shuffle::call_args;
 use crate::edit::Replacement;
 
 pub const RULE: &str = "fences";
@@ -32,7 +32,9 @@ pub fn run(ctx: &mut FileCtx) {
             "__threadfence" => "device",
             "__threadfence_system" => "system",
             "__syncwarp" => {
-                let Some(item) = ctx.item_at(n.start_byte()) else { continue };
+                let Some(item) = ctx.item_at(n.start_byte()) else {
+                    continue;
+                };
                 let mut r = Replacement::new().text(format!("syclify::syncwarp({item}"));
                 if let Some(m) = call_args(n).first() {
                     r.push_text(", ");

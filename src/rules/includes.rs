@@ -19,14 +19,17 @@ use tree_sitter::Node;
 pub const RULE: &str = "includes";
 pub const SYCL_INCLUDES: &str = "#include <sycl/sycl.hpp>\n#include <syclify/syclify.hpp>\n";
 
-const CUDA_LIBRARY_PREFIXES: &[&str] = &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];
+const CUDA_LIBRARY_PREFIXES: &[&str] =
+    &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];
 
 pub fn run(ctx: &mut FileCtx) {
     let mut anchor: Option<usize> = None; // where the SYCL includes go
     let mut first_include: Option<usize> = None;
     let includes: Vec<Node> = ctx.main_nodes().iter().copied().filter(|n| n.kind() == "preproc_include" && !ctx.in_error(*n)).collect();
     for inc in includes {
-        let Some(path) = inc.child_by_field_name("path") else { continue };
+        let Some(path) = inc.child_by_field_name("path") else {
+            continue;
+        };
         let raw = ctx.text(path);
         let system = raw.starts_with('<');
         let name = raw.trim_matches(|c| c == '<' || c == '>' || c == '"');
@@ -79,7 +82,9 @@ fn after_guard(ctx: &FileCtx) -> usize {
     for n in syntax::named_children(root) {
         match n.kind() {
             "comment" => continue,
-            "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => return n.end_byte(),
+            "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => {
+                return n.end_byte();
+            }
             "preproc_ifdef" => {
                 let def = syntax::named_children(n).into_iter().find(|c| c.kind() == "preproc_def");
                 if let Some(def) = def {

@@ -67,7 +67,9 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     for (range, tree) in ctx.macro_trees {
-        let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind() == "preproc_arg") else { continue };
+        let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind() == "preproc_arg") else {
+            continue;
+        };
         let macro_params: Vec<String> = arg
             .parent()
             .filter(|p| p.kind() == "preproc_function_def")
@@ -96,7 +98,9 @@ fn is_launch(n: Node) -> bool {
 /// of the macro in this file must pass a kernel that needs no local memory.
 fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitter::Tree) {
     let Some(def) = arg.parent() else { return };
-    let Some(mname) = def.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else { return };
+    let Some(mname) = def.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else {
+        return;
+    };
     let mut kernel_param_positions = Vec::new();
     for n in descendants(tree.root_node()) {
         if is_launch(n) {
@@ -115,7 +119,9 @@ fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitte
         if n.kind() != "call_expression" {
             continue;
         }
-        let Some((_, name)) = callee_name(n, ctx.src) else { continue };
+        let Some((_, name)) = callee_name(n, ctx.src) else {
+            continue;
+        };
         if name != mname {
             continue;
         }
@@ -125,7 +131,14 @@ fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitte
             let kname = ctx.text(*a).split('<').next().unwrap_or("").trim().to_string();
             if let Some(needs) = index.needs.get(&kname) {
                 if !needs.locals.is_empty() || needs.dynamic_local || !needs.globals.is_empty() {
-                    ctx.diag(Code::LocalMemoryUnresolved, a.byte_range(), RULE, format!("kernel `{kname}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them"));
+                    ctx.diag(
+                        Code::LocalMemoryUnresolved,
+                        a.byte_range(),
+                        RULE,
+                        format!(
+                            "kernel `{kname}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them"
+                        ),
+                    );
                 }
             }
         }
@@ -156,6 +169,9 @@ fn range_expr(ctx: &mut FileCtx, n: Node) -> Replacement {
         "identifier" if ctx.is_other_var(ctx.text(n), abs.start) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
         "call_expression" if n.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3") => {
             let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+            if crate::rules::dim3::is_copy(ctx, &args) {
+                return Replacement::new().source(args[0].byte_range());
+            }
             crate::rules::dim3::reversed_range(args.iter().map(|a| a.byte_range()).collect())
         }
         _ if is_arithmetic(n) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
@@ -192,10 +208,13 @@ fn strip_cv(t: &str) -> String {
 
 fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     let index = ctx.project.index;
-    let Some(function) = call.child_by_field_name("function") else { return };
+    let Some(function) = call.child_by_field_name("function") else {
+        return;
+    };
     let config_node = syntax::children(call).into_iter().find(|c| c.kind() == "kernel_call_syntax").expect("is_launch");
     let config: Vec<Node> = syntax::named_children(config_node).into_iter().filter(|c| c.kind() != "comment").collect();
-    let args: Vec<Node> = call.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|c| c.kind() != "comment").collect();
+    let args: Vec<Node> =
+        call.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|c| c.kind() != "comment").collect();
     let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
     let targs: Vec<String> = if function.kind() == "template_function" {
         function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
@@ -212,9 +231,19 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         Some(_) => index.needs.get(&kname).cloned().unwrap_or_default(),
         None => {
             if is_macro_param {
-                ctx.diag(Code::MacroLaunchKernel, call_range.clone(), RULE, format!("the kernel is macro parameter `{kname}`; migrated for a kernel without local memory"));
+                ctx.diag(
+                    Code::MacroLaunchKernel,
+                    call_range.clone(),
+                    RULE,
+                    format!("the kernel is macro parameter `{kname}`; migrated for a kernel without local memory"),
+                );
             } else {
-                ctx.diag(Code::UnknownKernel, call_range.clone(), RULE, format!("kernel `{kname}` is not defined in the migrated sources; migrated assuming it needs no local memory"));
+                ctx.diag(
+                    Code::UnknownKernel,
+                    call_range.clone(),
+                    RULE,
+                    format!("kernel `{kname}` is not defined in the migrated sources; migrated assuming it needs no local memory"),
+                );
             }
             Needs { item: true, ..Default::default() }
         }
@@ -257,7 +286,9 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     // local memory
     let mut local_args = Vec::new();
     for l in &needs.locals {
-        let Some(a) = index.shared_array(l) else { continue };
+        let Some(a) = index.shared_array(l) else {
+            continue;
+        };
         let owner_tparams = index.functions.get(&l.owner).map(|f| f.template_params.clone()).unwrap_or_default();
         let mut a2: SharedArray = a.clone();
         if l.owner == kname {
@@ -280,11 +311,16 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         }
         let acc = format!("{}_acc", l.param_name(&kname));
         let count = if a2.dims.is_empty() { "1".to_string() } else { a2.dims.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * ") };
-        r.push_text(&format!("{i1}sycl::local_accessor<{}, 1> {acc}(sycl::range<1>({count}), cgh);{nl}", strip_cv(&a2.elem_type)));
+        // braces: `acc(sycl::range<1>(N), cgh)` could parse as a function declaration
+        r.push_text(&format!("{i1}sycl::local_accessor<{}, 1> {acc}{{sycl::range<1>({count}), cgh}};{nl}", strip_cv(&a2.elem_type)));
         local_args.push(match a2.dims.len() {
             0 => format!("{acc}[0]"),
             1 => format!("syclify::local_ptr({acc})"),
-            _ => format!("reinterpret_cast<{} (*){}>(syclify::local_ptr({acc}))", a2.elem_type, a2.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()),
+            _ => format!(
+                "reinterpret_cast<{} (*){}>(syclify::local_ptr({acc}))",
+                a2.elem_type,
+                a2.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()
+            ),
         });
     }
     if needs.dynamic_local {
@@ -294,7 +330,12 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
             Some(s) => r.push_source(s.byte_range()),
             None => {
                 r.push_text("0");
-                ctx.diag(Code::DynamicLocalMemoryWithoutSize, call_range.clone(), RULE, format!("kernel `{kname}` uses `extern __shared__` memory but this launch gives no size"));
+                ctx.diag(
+                    Code::DynamicLocalMemoryWithoutSize,
+                    call_range.clone(),
+                    RULE,
+                    format!("kernel `{kname}` uses `extern __shared__` memory but this launch gives no size"),
+                );
             }
         }
         r.push_text(&format!(", cgh);{nl}"));

@@ -236,8 +236,12 @@ impl<'a> FileCtx<'a> {
         for &n in nodes.iter() {
             match n.kind() {
                 "function_definition" => {
-                    let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else { continue };
-                    let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)) else { continue };
+                    let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else {
+                        continue;
+                    };
+                    let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)) else {
+                        continue;
+                    };
                     let mut dim3_vars = BTreeSet::new();
                     let mut other_vars = BTreeSet::new();
                     for d in descendants(n) {
@@ -249,7 +253,11 @@ impl<'a> FileCtx<'a> {
                                     continue;
                                 }
                                 if let Some((_, v)) = declarator_name(decl, src) {
-                                    if is_dim3 { dim3_vars.insert(v.to_string()) } else { other_vars.insert(v.to_string()) };
+                                    if is_dim3 {
+                                        dim3_vars.insert(v.to_string())
+                                    } else {
+                                        other_vars.insert(v.to_string())
+                                    };
                                 }
                             }
                         }
@@ -267,7 +275,11 @@ impl<'a> FileCtx<'a> {
                             continue;
                         }
                         if let Some((_, v)) = declarator_name(decl, src) {
-                            if is_dim3 { self.file_dim3_vars.insert(v.to_string()) } else { self.file_other_vars.insert(v.to_string()) };
+                            if is_dim3 {
+                                self.file_dim3_vars.insert(v.to_string())
+                            } else {
+                                self.file_other_vars.insert(v.to_string())
+                            };
                         }
                     }
                 }
@@ -303,24 +315,24 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 
 /// Parses, each on its own, the macro bodies that hold CUDA code.
 pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree)> {
-        let mut out = Vec::new();
-        const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
-        const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
-        for n in descendants(parsed.tree.root_node()) {
-            if n.kind() != "preproc_arg" || in_error(n) {
-                continue;
-            }
-            let body = text(n, src);
-            // CUDA-looking words: builtins, `__intrinsics`, `cuda*` API, `atomic*`
-            let worth = body.contains("<<<")
-                || syntax::identifiers(body).iter().any(|(_, w)| {
-                    WORTH.contains(w) || w.starts_with("cuda") || w.starts_with("atomic") || (w.starts_with("__") && !PLAIN.contains(w))
-                });
-            if worth {
-                let tree = crate::parse::parse_range(src, n.byte_range());
-                out.push((n.byte_range(), tree));
-            }
+    let mut out = Vec::new();
+    const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
+    const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
+    for n in descendants(parsed.tree.root_node()) {
+        if n.kind() != "preproc_arg" || in_error(n) {
+            continue;
         }
+        let body = text(n, src);
+        // CUDA-looking words: builtins, `__intrinsics`, `cuda*` API, `atomic*`
+        let worth = body.contains("<<<")
+            || syntax::identifiers(body)
+                .iter()
+                .any(|(_, w)| WORTH.contains(w) || w.starts_with("cuda") || w.starts_with("atomic") || (w.starts_with("__") && !PLAIN.contains(w)));
+        if worth {
+            let tree = crate::parse::parse_range(src, n.byte_range());
+            out.push((n.byte_range(), tree));
+        }
+    }
     out
 }
 

@@ -16,7 +16,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::mapping::{parse_template, TemplatePiece};
+use crate::mapping::{TemplatePiece, parse_template};
 use crate::syntax::{self, callee_name};
 use tree_sitter::Node;
 
@@ -33,10 +33,18 @@ fn in_dropped_argument(ctx: &FileCtx, n: Node) -> bool {
     let mut cur = n;
     while let Some(p) = cur.parent() {
         if p.kind() == "argument_list" {
-            let Some(call) = p.parent().filter(|c| c.kind() == "call_expression") else { return false };
-            let Some((_, name)) = callee_name(call, ctx.src) else { return false };
-            let Some(rule) = ctx.project.mappings.functions.get(name) else { return false };
-            let Some(index) = syntax::named_children(p).iter().position(|a| a.start_byte() <= n.start_byte() && n.end_byte() <= a.end_byte()) else { return false };
+            let Some(call) = p.parent().filter(|c| c.kind() == "call_expression") else {
+                return false;
+            };
+            let Some((_, name)) = callee_name(call, ctx.src) else {
+                return false;
+            };
+            let Some(rule) = ctx.project.mappings.functions.get(name) else {
+                return false;
+            };
+            let Some(index) = syntax::named_children(p).iter().position(|a| a.start_byte() <= n.start_byte() && n.end_byte() <= a.end_byte()) else {
+                return false;
+            };
             let uses = |t: &Option<String>| {
                 t.as_deref().and_then(|t| parse_template(t).ok()).is_some_and(|pieces| {
                     pieces.iter().any(|p| matches!(p, TemplatePiece::Arg(i) | TemplatePiece::Deref(i) | TemplatePiece::AddressOf(i) | TemplatePiece::Optional(i) if *i == index))
@@ -141,13 +149,16 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind() {
             "call_expression" => {
-                let Some((name_node, name)) = callee_name(n, ctx.src) else { continue };
+                let Some((name_node, name)) = callee_name(n, ctx.src) else {
+                    continue;
+                };
                 if n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
                 }
                 let rule = mappings.functions.get(name).filter(|r| !r.device || ctx.in_device_code(n.start_byte()));
                 let Some(rule) = rule else {
-                    let unknown_intrinsic = looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
+                    let own = ctx.project.index.functions.contains_key(name) || ctx.project.index.macros.names.contains(name);
+                    let unknown_intrinsic = looks_like_cuda_intrinsic(name) && !own && !mappings.functions.contains_key(name);
                     // a structural rule (barriers, warp operations, fences...) already rewrote it
                     let rewritten = ctx.edits.edits().iter().any(|e| e.range == n.byte_range());
                     if (looks_like_cuda_api(name) || unknown_intrinsic) && !rewritten {
@@ -155,7 +166,8 @@ pub fn run(ctx: &mut FileCtx) {
                     }
                     continue;
                 };
-                let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect();
+                let args: Vec<Node> =
+                    n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect();
                 let unused = n.parent().is_some_and(|p| p.kind() == "expression_statement");
                 let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src));
                 let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src)));
@@ -171,7 +183,12 @@ pub fn run(ctx: &mut FileCtx) {
                             ctx.diag(Code::MappingWarning, n.byte_range(), RULE, format!("`{name}`: {warn}"));
                         }
                     }
-                    None => ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is used in a form the mapping does not cover (arguments or value); left as is")),
+                    None => ctx.diag(
+                        Code::UnsupportedApi,
+                        n.byte_range(),
+                        RULE,
+                        format!("`{name}` is used in a form the mapping does not cover (arguments or value); left as is"),
+                    ),
                 }
             }
             "type_identifier" | "identifier" => {
@@ -179,8 +196,12 @@ pub fn run(ctx: &mut FileCtx) {
                 // an identifier names a type only where no variable could stand:
                 // `sizeof(float4)` parses as an expression
                 let type_position = n.kind() == "type_identifier"
-                    || n.parent().is_some_and(|p| p.kind() == "sizeof_expression" || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression")));
-                let rep = if type_position { mappings.types.get(t) } else { None }.or_else(|| if n.kind() == "identifier" { mappings.enums.get(t) } else { None });
+                    || n.parent().is_some_and(|p| {
+                        p.kind() == "sizeof_expression"
+                            || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression"))
+                    });
+                let rep =
+                    if type_position { mappings.types.get(t) } else { None }.or_else(|| if n.kind() == "identifier" { mappings.enums.get(t) } else { None });
                 if let Some(rep) = rep {
                     ctx.edits.replace_text(RULE, n.byte_range(), rep);
                     ctx.count(RULE);
@@ -190,7 +211,8 @@ pub fn run(ctx: &mut FileCtx) {
                 if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
                     continue;
                 }
-                let is_callee = n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
+                let is_callee =
+                    n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
                 let in_launch_config = n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax");
                 if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !mappings.functions.contains_key(t) {
                     ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));

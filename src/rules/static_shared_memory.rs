@@ -38,12 +38,16 @@ pub fn run(ctx: &mut FileCtx) {
         if shared_declaration(n, ctx.src) != Some(false) {
             continue;
         }
-        let Some(scope) = ctx.scope_at(n.start_byte()) else { continue };
+        let Some(scope) = ctx.scope_at(n.start_byte()) else {
+            continue;
+        };
         if ctx.project.index.needs_of(&scope.name).is_none() {
             continue;
         }
+        // the declaration moves to the launch, which writes its (migrated)
+        // type itself: edits inside it (`float4` → `syclify::float4`) go with it
         let range = statement_line_range(ctx.src, n.byte_range());
-        ctx.edits.delete(RULE, range);
+        ctx.edits.replace(RULE, range, crate::edit::Replacement::new().discard(n.byte_range()));
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }

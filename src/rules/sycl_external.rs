@@ -28,8 +28,12 @@ pub fn run(ctx: &mut FileCtx) {
         if !matches!(n.kind(), "function_definition" | "declaration") || ctx.in_error(n) {
             continue;
         }
-        let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else { continue };
-        let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else { continue };
+        let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else {
+            continue;
+        };
+        let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
+            continue;
+        };
         if n.kind() == "declaration" && syntax::has_ancestor(n, &["compound_statement"]) {
             continue; // `dim3 block(A, B);` and other local declarations
         }

@@ -24,7 +24,6 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::index::BUILTIN_VARS;
 
-
 pub const RULE: &str = "thread-builtins";
 
 /// The SYCL expression for `var.member` with item `item`.
@@ -56,7 +55,9 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind() {
             "field_expression" => {
-                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else { continue };
+                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
+                    continue;
+                };
                 if arg.kind() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) {
                     continue;
                 }
@@ -77,7 +78,8 @@ pub fn run(ctx: &mut FileCtx) {
             }
             "identifier" => {
                 let t = ctx.text(n);
-                let parent_is_field = n.parent().is_some_and(|p| p.kind() == "field_expression" && p.child_by_field_name("argument").is_some_and(|a| a.id() == n.id()));
+                let parent_is_field =
+                    n.parent().is_some_and(|p| p.kind() == "field_expression" && p.child_by_field_name("argument").is_some_and(|a| a.id() == n.id()));
                 if t == "warpSize" {
                     match ctx.item_at(n.start_byte()) {
                         Some(item) => {

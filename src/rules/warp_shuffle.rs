@@ -36,8 +36,23 @@ pub const RULE: &str = "warp-shuffle";
 /// Every warp-level function name the index must know (they need the nd_item
 /// and a sub-group of 32).
 pub const WARP_FUNCTIONS: &[&str] = &[
-    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-    "__all_sync", "__any_sync", "__ballot_sync", "__all", "__any", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync",
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__all_sync",
+    "__any_sync",
+    "__ballot_sync",
+    "__all",
+    "__any",
+    "__ballot",
+    "__activemask",
+    "__match_any_sync",
+    "__match_all_sync",
     "__syncwarp",
 ];
 
@@ -93,7 +108,9 @@ pub fn run(ctx: &mut FileCtx) {
             "__shfl_xor" => ("shfl_xor", false),
             _ => continue,
         };
-        let Some(item) = ctx.item_at(n.start_byte()) else { continue };
+        let Some(item) = ctx.item_at(n.start_byte()) else {
+            continue;
+        };
         let (mask, rest) = split_mask(call_args(n), synced);
         if (synced && mask.is_none()) || rest.len() < 2 || rest.len() > 3 {
             continue;

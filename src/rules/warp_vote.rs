@@ -16,8 +16,8 @@
 //! Example: `unsigned b = __ballot_sync(0xffffffff, x > 0);` →
 //! `unsigned b = syclify::ballot(item, 0xffffffff, x > 0);`
 
-use super::warp_shuffle::{call_args, is_full_mask_in, split_mask};
 use super::FileCtx;
+use super::warp_shuffle::{call_args, is_full_mask_in, split_mask};
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
 
@@ -37,7 +37,9 @@ pub fn run(ctx: &mut FileCtx) {
             "__activemask" => ("activemask", false),
             _ => continue,
         };
-        let Some(item) = ctx.item_at(n.start_byte()) else { continue };
+        let Some(item) = ctx.item_at(n.start_byte()) else {
+            continue;
+        };
         let (mask, rest) = split_mask(call_args(n), synced);
         let full = mask.is_none_or(|m| is_full_mask_in(ctx, ctx.text(m)));
         let mut r = Replacement::new();
@@ -61,7 +63,12 @@ pub fn run(ctx: &mut FileCtx) {
             }
             r.push_text(")");
             if helper == "activemask" {
-                ctx.diag(Code::ActiveMask, n.byte_range(), RULE, "`__activemask()`: exact on NVIDIA (hardware activemask); the portable fallback reports every lane of the sub-group");
+                ctx.diag(
+                    Code::ActiveMask,
+                    n.byte_range(),
+                    RULE,
+                    "`__activemask()`: exact on NVIDIA (hardware activemask); the portable fallback reports every lane of the sub-group",
+                );
             } else if !full {
                 ctx.diag(Code::WarpMask, n.byte_range(), RULE, format!("`{name}` with member mask `{}`: exact on NVIDIA (hardware vote/match); elsewhere the fallback assumes every lane of the sub-group reaches this call", ctx.text(mask.expect("a partial mask exists"))));
             }

@@ -11,7 +11,7 @@ pub mod process;
 pub mod toolchain;
 
 use compare::{CompareOptions, Difference};
-use process::{run_shell, Outcome, RunResult};
+use process::{Outcome, RunResult, run_shell};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -195,7 +195,8 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
     };
 
     // SYCL side
-    let sycl = if o.sycl_build.is_some() && o.sycl_cxx.is_none() { toolchain::find_sycl_compiler(None) } else { toolchain::find_sycl_compiler(o.sycl_cxx.as_deref()) };
+    let sycl =
+        if o.sycl_build.is_some() && o.sycl_cxx.is_none() { toolchain::find_sycl_compiler(None) } else { toolchain::find_sycl_compiler(o.sycl_cxx.as_deref()) };
     let sycl_exe = work.join("sycl.exe");
     let include = migrated.join("include");
     let sycl_sources = sources(&migrated, &[".dp.cpp", ".cpp", ".cc", ".cxx"], &[&include]);
@@ -262,7 +263,10 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
             }
         }
     }
-    let tool_missing = matches!(cuda_build, Step::Skipped(_)) || matches!(sycl_build, Step::Skipped(_)) || matches!(&cuda_run, Step::Skipped(w) if w.starts_with("no NVIDIA")) || matches!(&sycl_run, Step::Skipped(w) if w.starts_with("no NVIDIA"));
+    let tool_missing = matches!(cuda_build, Step::Skipped(_))
+        || matches!(sycl_build, Step::Skipped(_))
+        || matches!(&cuda_run, Step::Skipped(w) if w.starts_with("no NVIDIA"))
+        || matches!(&sycl_run, Step::Skipped(w) if w.starts_with("no NVIDIA"));
     let verdict = if comparison.compared && comparison.exit_codes_match && comparison.stdout_differences.is_empty() && cuda_build.ok() && sycl_build.ok() {
         Verdict::Passed
     } else if tool_missing {
@@ -316,7 +320,12 @@ pub fn table(r: &ValidateResult) -> String {
     s.push_str(&format!("  SYCL run    {}\n", step_cell(&r.sycl.run)));
     s.push_str(&format!("  comparison  {}\n", r.comparison.note));
     for d in r.comparison.stdout_differences.iter().take(10) {
-        s.push_str(&format!("    line {}: expected {:?}, got {:?}\n", d.line, d.expected.as_deref().unwrap_or("<none>"), d.actual.as_deref().unwrap_or("<none>")));
+        s.push_str(&format!(
+            "    line {}: expected {:?}, got {:?}\n",
+            d.line,
+            d.expected.as_deref().unwrap_or("<none>"),
+            d.actual.as_deref().unwrap_or("<none>")
+        ));
     }
     for (name, step) in [("CUDA build", &r.cuda.build), ("SYCL build", &r.sycl.build)] {
         if let Step::Done(b) = step {

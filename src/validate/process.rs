@@ -68,7 +68,9 @@ pub fn run(program: &str, args: &[String], dir: &Path, env: &[(String, String)],
     let start = Instant::now();
     let mut child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => return RunResult { command, outcome: Outcome::NotStarted(e.to_string()), stdout: String::new(), stderr: String::new(), seconds: 0.0 },
+        Err(e) => {
+            return RunResult { command, outcome: Outcome::NotStarted(e.to_string()), stdout: String::new(), stderr: String::new(), seconds: 0.0 };
+        }
     };
     let out = read_all(child.stdout.take().expect("piped"));
     let err = read_all(child.stderr.take().expect("piped"));

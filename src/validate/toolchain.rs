@@ -55,7 +55,13 @@ fn kind_of(path: &str) -> SyclKind {
 
 /// Does this clang++ accept -fsycl (a DPC++ build)?
 fn clang_has_sycl(path: &Path) -> bool {
-    let r = run(&path.display().to_string(), &["-fsycl".into(), "-E".into(), "-x".into(), "c++".into(), "/dev/null".into(), "-o".into(), "/dev/null".into()], Path::new("."), &[], Duration::from_secs(60));
+    let r = run(
+        &path.display().to_string(),
+        &["-fsycl".into(), "-E".into(), "-x".into(), "c++".into(), "/dev/null".into(), "-o".into(), "/dev/null".into()],
+        Path::new("."),
+        &[],
+        Duration::from_secs(60),
+    );
     r.ok()
 }
 
@@ -80,7 +86,9 @@ pub fn find_sycl_compiler(named: Option<&str>) -> Option<SyclCompiler> {
 pub fn sycl_flags(kind: &SyclKind, arch: Option<&str>) -> Vec<String> {
     let arch = arch.unwrap_or("sm_50");
     match kind {
-        SyclKind::Dpcpp => vec!["-fsycl".into(), "-fsycl-targets=nvptx64-nvidia-cuda".into(), "-Xsycl-target-backend".into(), format!("--cuda-gpu-arch={arch}"), "-O2".into()],
+        SyclKind::Dpcpp => {
+            vec!["-fsycl".into(), "-fsycl-targets=nvptx64-nvidia-cuda".into(), "-Xsycl-target-backend".into(), format!("--cuda-gpu-arch={arch}"), "-O2".into()]
+        }
         SyclKind::AdaptiveCpp => vec![format!("--acpp-targets=cuda:{arch}"), "-O2".into()],
         SyclKind::Other => vec!["-O2".into()],
     }

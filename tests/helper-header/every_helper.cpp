@@ -2,6 +2,8 @@
 // host compile in tests/programs.rs checks them all against Intel's SYCL
 // headers (templates are only checked when instantiated).
 #include <syclify/syclify.hpp>
+#include <cstdlib>
+#include <cstring>
 
 syclify::symbol<float[4]> table({1, 2, 3, 4});
 syclify::symbol<int> counter;
@@ -88,8 +90,8 @@ int main() {
   syclify::malloc_device(&p, 1024);
   syclify::malloc_shared(&m, 64);
   syclify::malloc_host(&hp, 64);
-  syclify::memcpy(p, hp, 64, syclify::memcpy_host_to_device);
-  syclify::memset(p, 0, 64);
+  syclify::usm_memcpy(p, hp, 64, syclify::memcpy_host_to_device);
+  syclify::usm_memset(p, 0, 64);
   syclify::stream_t s;
   syclify::stream_create(&s);
   syclify::stream_create_with_flags(&s, 1u);
@@ -173,7 +175,14 @@ int main() {
   syclify::get_symbol_size(&size, table);
   (*flag.get_ptr()) = 1;
   syclify::stream_destroy(s);
-  syclify::free(p);
+  syclify::usm_free(p);
+  // the user's own C library calls on arrays of syclify types stay unambiguous
+  // (no helper named like a C library function is found by argument-dependent lookup)
+  syclify::event_t *events = static_cast<syclify::event_t *>(malloc(4 * sizeof(syclify::event_t)));
+  syclify::float4 v4[2];
+  memcpy(v4, v4 + 1, sizeof(syclify::float4));
+  memset(v4, 0, sizeof(v4));
+  free(events);
   syclify::device_synchronize();
   const char *texts = syclify::get_error_string(syclify::peek_last_error());
   const char *names = syclify::get_error_name(syclify::get_last_error());

@@ -1,0 +1,273 @@
+//! CUDA left in migrated code: the check that closes every migration.
+//!
+//! After the rules have run, the migrated text of every file is scanned for
+//! CUDA names outside comments and string literals — thread builtins and
+//! qualifiers, `<<<`, device intrinsics (`__shfl_sync`, `__popc`, ...),
+//! atomics, the runtime and driver API, CUDA's vector types, CUDA library
+//! entry points. Whatever a rule did not migrate and did not already report
+//! becomes diagnostic `SY0010`, so a construct syclify does not know is never
+//! a silent compile error for the user. The same scan is what the tests and
+//! `scripts/corpus-check` use to say "no CUDA left".
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+/// CUDA words that must not survive outside comments.
+const FORBIDDEN: &[&str] = &[
+    "__global__",
+    "__shared__",
+    "__syncthreads",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "__device__",
+    "__host__",
+    "__constant__",
+    "__managed__",
+    "dim3",
+    "cooperative_groups",
+    "cub",
+    "thrust",
+    "nvcuda",
+];
+
+/// Double-underscore names of C, C++ and their compilers (not CUDA).
+const COMPILER_DUNDER: &[&str] = &[
+    "__FILE__",
+    "__LINE__",
+    "__func__",
+    "__FUNCTION__",
+    "__PRETTY_FUNCTION__",
+    "__VA_ARGS__",
+    "__VA_OPT__",
+    "__restrict__",
+    "__restrict",
+    "__attribute__",
+    "__asm__",
+    "__asm",
+    "__volatile__",
+    "__inline__",
+    "__inline",
+    "__typeof__",
+    "__typeof",
+    "__extension__",
+    "__alignof__",
+    "__label__",
+    "__real__",
+    "__imag__",
+    "__complex__",
+    "__signed__",
+    "__const",
+    "__thread",
+    "__int128",
+    "__float128",
+    "__fp16",
+    "__bf16",
+    "__declspec",
+    "__cdecl",
+    "__stdcall",
+    "__forceinline",
+    "__cplusplus",
+    "__gnu_cxx",
+    "__DATE__",
+    "__TIME__",
+    "__COUNTER__",
+    "__has_include",
+    "__int64",
+    "__int32",
+    "__int16",
+    "__int8",
+    "__w64",
+    "__ptr64",
+    "__ptr32",
+    "__unaligned",
+];
+/// CUDA's keywords of the `__word__` shape (other `__word__` names are
+/// platform and compiler macros: `__linux__`, `__x86_64__`, `__clang__`).
+const CUDA_KEYWORDS: &[&str] = &["__forceinline__", "__noinline__", "__launch_bounds__", "__align__", "__grid_constant__", "__cudart_builtin__", "__nv_pure__"];
+/// Prefixes of compiler builtins and intrinsics that are not CUDA.
+const COMPILER_DUNDER_PREFIXES: &[&str] =
+    &["__builtin_", "__atomic_", "__sync_", "__has_", "__m64", "__m128", "__m256", "__m512", "__mm", "__cxa", "__SYCL", "__syclify"];
+/// Prefixes of CUDA library APIs (host and device).
+const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
+
+/// Is `w` one of CUDA's vector types (`float4`, `uchar2`, ...)?
+pub fn is_cuda_vector_type(w: &str) -> bool {
+    let bases = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"];
+    bases.iter().any(|b| w.strip_prefix(b).is_some_and(|n| matches!(n, "1" | "2" | "3" | "4")))
+}
+
+fn upper_after(w: &str, prefix: &str) -> bool {
+    w.strip_prefix(prefix).is_some_and(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// Is `w` a CUDA name (as opposed to a C/C++ or compiler one)? Names the
+/// project defines itself (`own`) never are.
+pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
+    if FORBIDDEN.contains(&w) {
+        return true;
+    }
+    let cuda = if let Some(rest) = w.strip_prefix("__") {
+        let all_caps = rest.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if all_caps {
+            // predefined macros: only CUDA's own
+            rest.starts_with("CUDA") || rest.starts_with("NVCC")
+        } else if rest.ends_with("__") {
+            CUDA_KEYWORDS.contains(&w)
+        } else {
+            !COMPILER_DUNDER.contains(&w) && !COMPILER_DUNDER_PREFIXES.iter().any(|p| w.starts_with(p))
+        }
+    } else {
+        upper_after(w, "atomic")
+            || upper_after(w, "cuda")
+            || (upper_after(w, "cu") && w.len() > 4)
+            || LIBRARY_PREFIXES.iter().any(|p| w.starts_with(p) && w.len() > p.len())
+            || (w.starts_with("make_") && is_cuda_vector_type(&w[5..]))
+            || is_cuda_vector_type(w)
+    };
+    cuda && !own(w)
+}
+
+/// The text with comments, string and character literals blanked (same
+/// length: offsets and lines are kept).
+pub fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, r: Range<usize>| {
+        for x in &mut out[r] {
+            if *x != b'\n' {
+                *x = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            let s = i;
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            blank(&mut out, s..i);
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            let s = i;
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i = (i + 2).min(b.len());
+            blank(&mut out, s..i);
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            // a digit separator (1'000) is not a character literal
+            if b[i] == b'\'' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
+                i += 1;
+                continue;
+            }
+            let q = b[i];
+            let s = i + 1;
+            i += 1;
+            while i < b.len() && b[i] != q && b[i] != b'\n' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            blank(&mut out, s..i.min(b.len()));
+            i += 1;
+        } else {
+            i += 1;
+        }
+    }
+    // only ASCII bytes were replaced by ASCII: still valid UTF-8
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The CUDA names left in `text` outside comments and strings, with their
+/// ranges: `<<<`, and every [`is_cuda_name`] not written as a member
+/// (`v.x`) or behind a namespace (`syclify::float4`).
+pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, String)> {
+    let code = code_only(text);
+    let mut out = Vec::new();
+    if let Some(p) = code.find("<<<") {
+        out.push((p..p + 3, "<<<".to_string()));
+    }
+    for (r, w) in crate::syntax::identifiers(&code) {
+        let before = code[..r.start].trim_end_matches([' ', '\t']);
+        let qualified = before.ends_with("::");
+        let member = before.ends_with('.') || before.ends_with("->");
+        // `#include <cuda_fp16.h>` is the includes rule's; a name in a
+        // conditional (`#if defined(__NVCC__)`) is a test, harmless when false
+        let line = code[..r.start].rsplit('\n').next().unwrap_or("");
+        let directive = line
+            .trim_start()
+            .strip_prefix('#')
+            .map(|d| d.trim_start())
+            .is_some_and(|d| ["include", "if", "elif", "else", "endif", "undef", "pragma", "error", "warning", "line"].iter().any(|k| d.starts_with(k)));
+        if !qualified && !member && !directive && is_cuda_name(w, own) {
+            out.push((r, w.to_string()));
+        }
+    }
+    out
+}
+
+/// Names a C++ text defines itself (macros, types, functions with a body),
+/// found by their shape; for checking a migrated tree without its index.
+pub fn defined_names(text: &str) -> BTreeSet<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?m)^\s*#\s*define\s+(\w+)|\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|\btypedef\b[^;]*?\b(\w+)\s*(?:\[[^\]]*\])*;|\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{",
+        )
+        .expect("valid regex")
+    });
+    let code = code_only(text);
+    re.captures_iter(&code).filter_map(|c| (1..=4).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect()
+}
+
+/// The distinct names of [`cuda_left`], in order of first appearance.
+pub fn distinct(left: &[(Range<usize>, String)]) -> Vec<&str> {
+    let mut seen = BTreeSet::new();
+    left.iter().map(|(_, w)| w.as_str()).filter(|w| seen.insert(*w)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(s: &str) -> Vec<String> {
+        cuda_left(s, &|_| false).into_iter().map(|(_, w)| w).collect()
+    }
+
+    #[test]
+    fn finds_what_is_left() {
+        assert_eq!(names("x = __shfl_down_sync(m, v, 1); float4 a; k<<<1, 1>>>(); atomicAdd(p, 1);"), vec!["<<<", "__shfl_down_sync", "float4", "atomicAdd"]);
+        assert_eq!(
+            names("cublasSgemm(h); curand_uniform(&s); cuLaunchKernel(f); cudaGraphLaunch(g, s);"),
+            vec!["cublasSgemm", "curand_uniform", "cuLaunchKernel", "cudaGraphLaunch"]
+        );
+        assert_eq!(names("#define ARCH __CUDA_ARCH__\n"), vec!["__CUDA_ARCH__"]);
+    }
+
+    #[test]
+    fn keeps_what_is_not_cuda() {
+        assert!(names("syclify::float4 a = syclify::make_float4(1, 2, 3, 4); v.x = __LINE__; p->dim3 = 0;").is_empty());
+        assert!(names("// __syncthreads()\n/* threadIdx */ s = \"__global__\"; c = '\\'';").is_empty());
+        assert!(names("#ifndef __KERNEL_H__\n__builtin_expect(x, 1); __attribute__((unused)) int __restrict__ *p; cute(); cursor();").is_empty());
+        assert!(names("#include <cuda_fp16.h>").is_empty());
+        assert!(names("#if defined(__NVCC__) || defined(__unix) || __CUDACC_VER_MAJOR__ > 11\n#endif").is_empty());
+        assert!(names("#ifdef __linux__\n__int64 x = __x86_64__;\n#endif").is_empty());
+        assert_eq!(names("__forceinline__ int f();"), vec!["__forceinline__"]);
+        assert!(cuda_left("__my_helper(x);", &|w| w == "__my_helper").is_empty());
+        assert_eq!(names("__my_helper(x);"), vec!["__my_helper"]);
+    }
+
+    #[test]
+    fn code_only_keeps_offsets() {
+        let s = "a /* b\nc */ d // e\n\"f\\\"g\" 1'000 'h'";
+        let c = code_only(s);
+        assert_eq!(c.len(), s.len());
+        assert_eq!(c.lines().count(), s.lines().count());
+        assert!(!c.contains('b') && !c.contains('f') && !c.contains('h') && c.contains('d'));
+    }
+}
