@@ -1,4 +1,5 @@
 use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use syclify::diagnostics::Code;
@@ -287,8 +288,11 @@ fn main() -> ExitCode {
                 for (r, w) in syclify::leftovers::cuda_left(text, &|w| own.contains(w)) {
                     let line = text[..r.start].matches('\n').count() + 1;
                     let col = r.start - text[..r.start].rfind('\n').map(|x| x + 1).unwrap_or(0) + 1;
-                    println!("{}:{line}:{col}: {w}", path.display());
                     any = true;
+                    // a closed pipe (`| head`) ends the listing, not in a panic
+                    if writeln!(std::io::stdout(), "{}:{line}:{col}: {w}", path.display()).is_err() {
+                        return ExitCode::from(1);
+                    }
                 }
             }
             ExitCode::from(any as u8)

@@ -155,6 +155,12 @@ pub fn run(ctx: &mut FileCtx) {
                 if n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
                 }
+                // a project macro of the same name (`#define max(a, b) ...`) is
+                // what this call expands to: mapping it would hand the macro
+                // `sycl::max(...)` to rewrite
+                if ctx.project.index.macros.names.contains(name) {
+                    continue;
+                }
                 let rule = mappings.functions.get(name).filter(|r| !r.device || ctx.in_device_code(n.start_byte()));
                 let Some(rule) = rule else {
                     let own = ctx.project.index.functions.contains_key(name) || ctx.project.index.macros.names.contains(name);
