@@ -511,7 +511,9 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
 }
 
 /// CUDA left in the output that no rule reported becomes `SY0010`, one per
-/// name, at its first use in the source outside regions that did not parse.
+/// name, at the first source occurrence that reaches the output; names inside
+/// the range of a diagnostic that already needs a human (a region that did
+/// not parse, a declaration left as is) are not reported again.
 fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[crate::edit::Edit], diags: &mut Vec<Diagnostic>) {
     let index = project.index;
     let own = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w);
