@@ -141,6 +141,10 @@ impl EditSet {
     pub fn delete(&mut self, rule: &'static str, range: Range<usize>) {
         self.replace(rule, range, Replacement::new());
     }
+    /// Drops every edit a rule made (e.g. comments to be laid out again).
+    pub fn remove_rule(&mut self, rule: &str) {
+        self.edits.retain(|e| e.rule != rule);
+    }
     pub fn edits(&self) -> &[Edit] {
         &self.edits
     }

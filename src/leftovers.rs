@@ -192,23 +192,33 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
     if let Some(p) = code.find("<<<") {
         out.push((p..p + 3, "<<<".to_string()));
     }
+    // the start of the current line and whether it is a directive that
+    // excuses its names, advanced with the identifiers (linear in the text)
+    let (mut line_start, mut scanned, mut directive) = (0, 0, line_is_excused(&code));
     for (r, w) in crate::syntax::identifiers(&code) {
-        let before = code[..r.start].trim_end_matches([' ', '\t']);
+        if let Some(nl) = code[scanned..r.start].rfind('\n') {
+            line_start = scanned + nl + 1;
+            directive = line_is_excused(&code[line_start..]);
+        }
+        scanned = r.start;
+        let before = code[line_start..r.start].trim_end_matches([' ', '\t']);
         let qualified = before.ends_with("::");
         let member = before.ends_with('.') || before.ends_with("->");
-        // `#include <cuda_fp16.h>` is the includes rule's; a name in a
-        // conditional (`#if defined(__NVCC__)`) is a test, harmless when false
-        let line = code[..r.start].rsplit('\n').next().unwrap_or("");
-        let directive = line
-            .trim_start()
-            .strip_prefix('#')
-            .map(|d| d.trim_start())
-            .is_some_and(|d| ["include", "if", "elif", "else", "endif", "undef", "pragma", "error", "warning", "line"].iter().any(|k| d.starts_with(k)));
         if !qualified && !member && !directive && is_cuda_name(w, own) {
             out.push((r, w.to_string()));
         }
     }
     out
+}
+
+/// Does the line starting `line` excuse its names? `#include <cuda_fp16.h>`
+/// is the includes rule's; a name in a conditional (`#if defined(__NVCC__)`)
+/// is a test, harmless when false.
+fn line_is_excused(line: &str) -> bool {
+    line.trim_start_matches([' ', '\t'])
+        .strip_prefix('#')
+        .map(|d| d.trim_start_matches([' ', '\t']))
+        .is_some_and(|d| ["include", "if", "elif", "else", "endif", "undef", "pragma", "error", "warning", "line"].iter().any(|k| d.starts_with(k)))
 }
 
 /// Names a C++ text defines itself (macros, types, functions with a body),

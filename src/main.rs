@@ -269,10 +269,7 @@ fn main() -> ExitCode {
                 let walker = ignore::WalkBuilder::new(&p).standard_filters(false).sort_by_file_name(|a, b| a.cmp(b)).build();
                 for e in walker.flatten() {
                     let path = e.path();
-                    let cxx = path
-                        .extension()
-                        .and_then(|x| x.to_str())
-                        .is_some_and(|x| matches!(x, "cpp" | "hpp" | "h" | "cc" | "cxx" | "hh" | "hxx" | "inl" | "inc" | "cu" | "cuh"));
+                    let cxx = path.file_name().and_then(|n| n.to_str()).is_some_and(project::is_source_name);
                     if !cxx || path.components().any(|c| c.as_os_str() == "syclify") {
                         continue;
                     }

@@ -60,6 +60,13 @@ pub struct Migration {
     pub files: Vec<FileResult>,
 }
 
+impl FileResult {
+    /// A file that could not be loaded.
+    fn failed(rel: String, d: Diagnostic) -> Self {
+        FileResult { rel, out_rel: None, status: Status::Failed, counts: BTreeMap::new(), diagnostics: vec![d], source: None, output: None, escaped: false }
+    }
+}
+
 impl Migration {
     /// Exit code: 0 when every file was migrated or copied without an error diagnostic.
     pub fn exit_code(&self) -> i32 {
@@ -82,6 +89,12 @@ pub fn output_rel(rel: &str, migrated: bool) -> String {
         }
     }
     rel.to_string()
+}
+
+/// Is this file name one syclify reads as C/C++ or CUDA source?
+pub fn is_source_name(name: &str) -> bool {
+    let ext = ext_of(name);
+    MIGRATE_EXT.contains(&ext) || MAYBE_EXT.contains(&ext)
 }
 
 fn ext_of(p: &str) -> &str {
@@ -208,8 +221,7 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
             let is_file_like = entry.file_type().is_some_and(|t| !t.is_dir());
             if is_file_like {
                 let path = entry.into_path();
-                let ext = ext_of(path.file_name().and_then(|n| n.to_str()).unwrap_or(""));
-                if MIGRATE_EXT.contains(&ext) || MAYBE_EXT.contains(&ext) {
+                if is_source_name(path.file_name().and_then(|n| n.to_str()).unwrap_or("")) {
                     files.insert(canonical_or_absolute(&path).parent().map(|d| d.join(path.file_name().unwrap_or_default())).unwrap_or(path));
                 }
             }
@@ -221,6 +233,16 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
 enum Loaded {
     Text(SourceFile),
     Failed(String, Diagnostic),
+}
+
+impl Loaded {
+    /// A read file joins the sources; one that failed becomes a result.
+    fn sort_into(self, sources: &mut Vec<SourceFile>, results: &mut Vec<FileResult>) {
+        match self {
+            Loaded::Text(s) => sources.push(s),
+            Loaded::Failed(rel, d) => results.push(FileResult::failed(rel, d)),
+        }
+    }
 }
 
 fn load(path: &Path, rel: String) -> Loaded {
@@ -278,6 +300,13 @@ pub fn include_candidates(dir: &str, name: &str) -> [String; 2] {
     [normalize(&format!("{dir}/{name}")), normalize(name)]
 }
 
+/// The quoted includes of file `rel` (text `text`), each resolved to the
+/// first of its [`include_candidates`] that `exists`; unresolved ones are left out.
+fn resolved_includes(rel: &str, text: &str, mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
+    let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
+    quoted_includes(text).into_iter().filter_map(|inc| include_candidates(dir, &inc).into_iter().find(|c| exists(c))).collect()
+}
+
 /// Normalises `a/b/../c` → `a/c`.
 fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
@@ -314,53 +343,20 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut sources = Vec::new();
     let mut results = Vec::new();
     for l in loaded {
-        match l {
-            Loaded::Text(s) => sources.push(s),
-            Loaded::Failed(rel, d) => results.push(FileResult {
-                rel,
-                out_rel: None,
-                status: Status::Failed,
-                counts: BTreeMap::new(),
-                diagnostics: vec![d],
-                source: None,
-                output: None,
-                escaped: false,
-            }),
-        }
+        l.sort_into(&mut sources, &mut results);
     }
     // Files included with another extension (`#include "table.c"`, `"x.def"`)
     // are part of the program too: load them, so they are migrated or copied.
     let mut known: BTreeSet<String> = sources.iter().map(|s| s.rel.clone()).chain(results.iter().map(|r| r.rel.clone())).collect();
     let mut next = 0;
     while next < sources.len() {
-        let dir = sources[next].rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
-        let mut extra = Vec::new();
-        for inc in quoted_includes(&sources[next].text) {
-            for cand in include_candidates(&dir, &inc) {
-                if known.contains(&cand) {
-                    break;
-                }
-                let path = in_root.join(&cand);
-                if path.is_file() && !path.starts_with(&out_root) && canonical_or_absolute(&path).starts_with(&in_root) {
-                    known.insert(cand.clone());
-                    extra.push((path, cand));
-                    break;
-                }
-            }
-        }
-        for (path, rel) in extra {
-            match load(&path, rel) {
-                Loaded::Text(s) => sources.push(s),
-                Loaded::Failed(rel, d) => results.push(FileResult {
-                    rel,
-                    out_rel: None,
-                    status: Status::Failed,
-                    counts: BTreeMap::new(),
-                    diagnostics: vec![d],
-                    source: None,
-                    output: None,
-                    escaped: false,
-                }),
+        let found = resolved_includes(&sources[next].rel, &sources[next].text, |cand| {
+            let path = in_root.join(cand);
+            known.contains(cand) || (path.is_file() && !path.starts_with(&out_root) && canonical_or_absolute(&path).starts_with(&in_root))
+        });
+        for rel in found {
+            if known.insert(rel.clone()) {
+                load(&in_root.join(&rel), rel).sort_into(&mut sources, &mut results);
             }
         }
         next += 1;
@@ -372,16 +368,11 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut work: Vec<usize> = migrate.iter().copied().collect();
     let mut include_edges: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = work.pop() {
-        let dir = sources[i].rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
-        for inc in quoted_includes(&sources[i].text) {
-            for cand in include_candidates(&dir, &inc) {
-                if let Some(&j) = by_rel.get(&cand) {
-                    include_edges.push((i, j));
-                    if migrate.insert(j) {
-                        work.push(j);
-                    }
-                    break;
-                }
+        for rel in resolved_includes(&sources[i].rel, &sources[i].text, |cand| by_rel.contains_key(cand)) {
+            let j = by_rel[&rel];
+            include_edges.push((i, j));
+            if migrate.insert(j) {
+                work.push(j);
             }
         }
     }
@@ -428,14 +419,9 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     }
     for (i, s) in sources.into_iter().enumerate() {
         match outputs.remove(&i) {
-            Some((out, counts, mut diags)) => results.push(FileResult {
+            Some((out, counts, diags)) => results.push(FileResult {
                 escaped: s.escaped.is_some(),
-                diagnostics: {
-                    if let Some(msg) = &s.escaped {
-                        diags.insert(0, Diagnostic::new(Code::NotUtf8, 0..0, "load", msg.clone()));
-                    }
-                    diags
-                },
+                diagnostics: load_notes(&s).into_iter().chain(diags).collect(),
                 out_rel: Some(output_rel(&s.rel, true)),
                 rel: s.rel.clone(),
                 status: Status::Migrated,
@@ -449,7 +435,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
                 rel: s.rel.clone(),
                 status: Status::Copied,
                 counts: BTreeMap::new(),
-                diagnostics: s.escaped.iter().map(|m| Diagnostic::new(Code::NotUtf8, 0..0, "load", m.clone())).collect(),
+                diagnostics: load_notes(&s),
                 output: Some(s.text.clone()),
                 source: Some(s),
             }),
@@ -457,6 +443,11 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     }
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Migration { in_root, out_root, files: results })
+}
+
+/// What loading found worth reporting about a file that was read (a non-UTF-8 input).
+fn load_notes(s: &SourceFile) -> Vec<Diagnostic> {
+    s.escaped.iter().map(|m| Diagnostic::new(Code::NotUtf8, 0..0, "load", m.clone())).collect()
 }
 
 /// Connected components of the include graph: `cluster[i]` is the smallest
@@ -492,9 +483,13 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
             eprintln!("edit {:?} {} {:?}", e.range, e.rule, e.pieces);
         }
     }
-    // a first application finds conflicts and CUDA left over; then every
-    // diagnostic that needs a human gets its comment
-    let (first, conflicts) = ctx.edits.apply(&s.text);
+    // comments for humans, then the edits; conflicts and CUDA left over are
+    // only known after applying them: when they add diagnostics that need a
+    // human, the comments are laid out again and the edits applied again
+    diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
+    add_comments(&mut ctx, s, &diags);
+    let (mut out, conflicts) = ctx.edits.apply(&s.text);
+    let before = diags.len();
     diags.extend(conflicts.into_iter().map(|c: Conflict| {
         Diagnostic::new(
             Code::EditConflict,
@@ -503,10 +498,14 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
             format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1),
         )
     }));
-    report_leftovers(&first, s, project, ctx.edits.edits(), &mut diags);
+    report_leftovers(&out, s, project, ctx.edits.edits(), &mut diags);
+    let late_needs_human = diags[before..].iter().any(Diagnostic::needs_human);
     diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
-    add_comments(&mut ctx, s, &diags);
-    let (out, _) = ctx.edits.apply(&s.text);
+    if late_needs_human {
+        ctx.edits.remove_rule(COMMENT_RULE);
+        add_comments(&mut ctx, s, &diags);
+        out = ctx.edits.apply(&s.text).0;
+    }
     (out, ctx.counts, diags)
 }
 
@@ -554,6 +553,8 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
     }
 }
 
+const COMMENT_RULE: &str = "diagnostic-comment";
+
 /// Leaves a `// syclify: ...` comment above each diagnostic that needs a human.
 fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
     let mut seen = BTreeSet::new();
@@ -577,7 +578,7 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
         }
         let text = format!("{}// syclify: {} {}: {}\n", s.indent_at(anchor), d.severity.as_str(), d.code.code(), d.message.replace('\n', " "));
         if seen.insert((anchor, text.clone())) {
-            ctx.edits.insert("diagnostic-comment", anchor, text);
+            ctx.edits.insert(COMMENT_RULE, anchor, text);
         }
     }
 }

@@ -163,8 +163,8 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 let rule = mappings.functions.get(name).filter(|r| !r.device || ctx.in_device_code(n.start_byte()));
                 let Some(rule) = rule else {
-                    let own = ctx.project.index.functions.contains_key(name) || ctx.project.index.macros.names.contains(name);
-                    let unknown_intrinsic = looks_like_cuda_intrinsic(name) && !own && !mappings.functions.contains_key(name);
+                    let unknown_intrinsic =
+                        looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
                     // a structural rule (barriers, warp operations, fences...) already rewrote it
                     let rewritten = ctx.edits.edits().iter().any(|e| e.range == n.byte_range());
                     if (looks_like_cuda_api(name) || unknown_intrinsic) && !rewritten {
