@@ -606,7 +606,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         match n.kind() {
             "field_expression" => {
                 if let Some(a) = n.child_by_field_name("argument") {
-                    if a.kind() == "identifier" && BUILTIN_VARS.contains(&text(a, src)) {
+                    if a.kind() == "identifier" && BUILTIN_VARS.contains(&text(a, src)) && !syntax::declared_in_scope(a, text(a, src), src) {
                         f.uses_item = true;
                     }
                 }
@@ -616,7 +616,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if !declared.contains(t) {
                     f.identifiers.insert(t.to_string());
                 }
-                if t == "warpSize" {
+                if t == "warpSize" && !syntax::declared_in_scope(n, t, src) {
                     f.uses_item = true;
                     f.uses_warp = true;
                 } else if macros.builtin_users.contains(t) {

@@ -107,7 +107,7 @@ fn upper_after(w: &str, prefix: &str) -> bool {
 /// project defines itself (`own`) never are.
 pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
     if FORBIDDEN.contains(&w) {
-        return true;
+        return !own(w);
     }
     let cuda = if let Some(rest) = w.strip_prefix("__") {
         let all_caps = rest.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
@@ -231,8 +231,17 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
         )
         .expect("valid regex")
     });
+    // variables the code names like CUDA's builtins (`dim3 gridDim(..)`,
+    // `const int blockDim = 16;`): the migration leaves those to the user
+    static VARS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let vars = VARS.get_or_init(|| {
+        regex::Regex::new(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize)\s*[=({;\[,)]").expect("valid regex")
+    });
     let code = code_only(text);
-    re.captures_iter(&code).filter_map(|c| (1..=4).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect()
+    let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=4).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
+    const NOT_TYPES: &[&str] = &["return", "case", "throw", "else", "do", "goto", "sizeof", "new", "delete", "co_return", "co_yield"];
+    names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
+    names
 }
 
 /// The distinct names of [`cuda_left`], in order of first appearance.
@@ -257,6 +266,9 @@ mod tests {
             vec!["cublasSgemm", "curand_uniform", "cuLaunchKernel", "cudaGraphLaunch"]
         );
         assert_eq!(names("#define ARCH __CUDA_ARCH__\n"), vec!["__CUDA_ARCH__"]);
+        assert_eq!(defined_names("return gridDim; x = blockDim * 2;").len(), 0);
+        let own = defined_names("sycl::range<3> gridDim(1, 1, n); const int blockDim = 16; for (int blockIdx = 0;;) {}");
+        assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["blockDim", "blockIdx", "gridDim"]);
     }
 
     #[test]

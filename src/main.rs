@@ -302,7 +302,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let parsed = syclify::parse::parse_file(&text, &syclify::mask::find_qualifier_macros(&text));
+            let mut macros = syclify::index::MacroTable::default();
+            macros.scan(&text);
+            let parsed = syclify::parse::parse_file(&text, &macros.qualifier, &macros.names);
             print!("{}", syclify::syntax::dump(parsed.tree.root_node(), &text));
             ExitCode::SUCCESS
         }

@@ -19,6 +19,20 @@ pub enum MaskKind {
     LambdaQualifier,
     /// A use of a macro that expands to CUDA qualifiers; holds the macro name.
     QualifierMacro(String),
+    /// A preprocessor idiom the grammar cannot nest: `extern "C" {` and its
+    /// `}` each inside their own `#ifdef __cplusplus`. Kept as written.
+    SplitLinkage,
+    /// Text of a macro use (or its arguments) the parser could not read,
+    /// hidden from it by error recovery ([`crate::parse::parse_file`]); kept
+    /// as written in the output.
+    Unparsed,
+    /// One blank byte after a macro used as a statement without `;`, read by
+    /// the parser as the missing `;` (error recovery); nothing is written.
+    StatementEnd,
+    /// A macro argument made of type keywords (`long long`), which the parser
+    /// cannot read as an expression: read as a placeholder name (error
+    /// recovery); kept as written.
+    TypeArgument,
 }
 
 #[derive(Debug, Clone)]
@@ -179,6 +193,8 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
         last_sig = c;
         i += 1;
     }
+    masks.extend(split_linkage(text));
+    masks.sort_by_key(|m| m.range.start);
     let mut out = text.as_bytes().to_vec();
     for m in &masks {
         for byte in &mut out[m.range.clone()] {
@@ -189,6 +205,20 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
     }
     // Only ASCII bytes were replaced by ASCII spaces, so this stays UTF-8.
     (String::from_utf8(out).expect("masking keeps UTF-8"), masks)
+}
+
+/// `extern "C" {` and `}` each alone inside `#ifdef __cplusplus … #endif`
+/// (or `#if defined(__cplusplus)`): C headers' idiom for C++ linkage, which
+/// leaves each conditional with half a block.
+fn split_linkage(text: &str) -> Vec<Mask> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r#"(?m)^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://[^\n]*)?\r?\n[ \t]*(extern[ \t]+"C"[ \t]*\{|\})[ \t]*(?://[^\n]*)?\r?\n[ \t]*#[ \t]*endif"#,
+        )
+        .expect("valid regex")
+    });
+    re.captures_iter(text).filter_map(|c| c.get(1)).map(|m| Mask { range: m.range(), kind: MaskKind::SplitLinkage }).collect()
 }
 
 /// `(…)` starting at or after `from` (after optional spaces): the inner text and the end offset.

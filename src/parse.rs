@@ -1,9 +1,9 @@
 //! Parsing: one tree-sitter parser per thread, over the masked text.
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::mask::{self, Mask};
+use crate::mask::{self, Mask, MaskKind};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Node, Parser, Tree};
 
 pub fn language() -> tree_sitter::Language {
@@ -31,10 +31,321 @@ pub struct Parsed {
     pub tree: Tree,
 }
 
-pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> Parsed {
+/// Parses a file: masks what the grammar cannot read ([`mask::mask`]), then,
+/// while regions do not parse, tries to read through the macro uses in them
+/// (see [`recover`]). `macro_names` are the project's macros.
+pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>, macro_names: &BTreeSet<String>) -> Parsed {
     let (masked, masks) = mask::mask(text, qualifier_macros);
     let tree = parse_text(&masked);
-    Parsed { masked, masks, tree }
+    let mut parsed = Parsed { masked, masks, tree };
+    if parsed.tree.root_node().has_error() {
+        recover(text, &mut parsed, macro_names);
+    }
+    parsed
+}
+
+/// How much of a tree did not parse: bytes of error regions plus a weight per
+/// region (a missing token has no bytes).
+fn error_cost(tree: &Tree) -> usize {
+    error_regions(tree).iter().map(|r| r.len() + 16).sum()
+}
+
+/// The outermost ERROR and MISSING nodes' ranges, in order.
+fn error_regions(tree: &Tree) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let root = tree.root_node();
+    if !root.has_error() {
+        return out;
+    }
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            out.push(n.byte_range());
+            continue;
+        }
+        if n.has_error() {
+            let mut c = n.walk();
+            let children: Vec<Node> = n.children(&mut c).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    out.sort_by_key(|r| r.start);
+    out
+}
+
+/// At most this many re-parses per file in [`recover`].
+const RECOVERY_PARSES: usize = 64;
+
+/// Error recovery for macros the grammar cannot read. C and C++ code uses
+/// macros the parser cannot expand: as statements without `;`
+/// (`CHECK(cudaMalloc(&p, n))`), as declarations at file scope
+/// (`DEFINE_OP(Add)`), with type arguments (`ALLOC(double, n)`), as
+/// specifiers (`FORCE_INLINE int f()`), between string literals
+/// (`"%" PRIu64`). For each region that does not parse, the macro-like names
+/// in and just before it (the project's macros, all-caps names, `PRI*`/`SCN*`)
+/// are tried, in order: the use read as a statement (one blank after it read
+/// as `;`), its arguments hidden, the whole use hidden. A try is kept only
+/// when the re-parse has fewer errors; hidden text is kept as written in the
+/// output (the macro's definition is migrated where it is defined).
+fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
+    let mut parses = 0;
+    let mut cost = error_cost(&parsed.tree);
+    let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
+    // first, every macro use in statement position without `;` at once
+    let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
+    'outer: while cost > 0 && parses < RECOVERY_PARSES {
+        let regions = error_regions(&parsed.tree);
+        let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
+        for region in &regions {
+            candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names));
+        }
+        {
+            for (kind, cand) in candidates {
+                if !tried.insert((cand.first().map_or(0, |m| m.range.start), kind)) {
+                    continue;
+                }
+                let mut trial = parsed.masked.clone().into_bytes();
+                for m in &cand {
+                    for (i, byte) in trial[m.range.clone()].iter_mut().enumerate() {
+                        *byte = match m.kind {
+                            MaskKind::StatementEnd if i == 0 => b';',
+                            MaskKind::TypeArgument if i == 0 => b'_',
+                            _ if *byte == b'\n' => b'\n',
+                            _ => b' ',
+                        };
+                    }
+                }
+                let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
+                let tree = parse_text(&trial);
+                parses += 1;
+                let c = error_cost(&tree);
+                if c < cost {
+                    cost = c;
+                    parsed.masked = trial;
+                    parsed.tree = tree;
+                    parsed.masks.extend(cand);
+                    parsed.masks.sort_by_key(|m| m.range.start);
+                    continue 'outer;
+                }
+                if parses >= RECOVERY_PARSES {
+                    break 'outer;
+                }
+            }
+        }
+        break;
+    }
+}
+
+/// Is `w` named like a macro: one of the project's, an all-caps name, or a
+/// `<cinttypes>` format macro (`PRIu64`)?
+fn macro_like(w: &str, macro_names: &BTreeSet<String>) -> bool {
+    macro_names.contains(w)
+        || (w.len() > 1 && w.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_') && w.bytes().any(|c| c.is_ascii_uppercase()))
+        || ((w.starts_with("PRI") || w.starts_with("SCN")) && w.len() > 3)
+}
+
+/// Where a macro use stands as a statement without `;` (`CHECK(call)` or
+/// `CUERR` alone on its line, the next statement on a later line): the blank
+/// after each, to be read as `;`; and the type arguments of every use of the
+/// project's function-like macros.
+fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mask> {
+    let b = masked.as_bytes();
+    let mut out = Vec::new();
+    let code = crate::syntax::identifiers(masked);
+    let (mut last_end, mut accepted_end) = (0, usize::MAX);
+    for (r, w) in code {
+        if r.start < last_end || !macro_like(w, macro_names) || in_directive(masked, r.start) {
+            continue;
+        }
+        // type arguments of the project's function-like macros, wherever used
+        // (`p = ALLOC(int, n);`)
+        let open = skip_blanks(b, r.end);
+        if macro_names.contains(w) && b.get(open) == Some(&b'(') {
+            if let Some(close) = matching_paren(b, open) {
+                out.extend(type_arguments(masked, open, close));
+            }
+        }
+        // right after another macro use read as a statement (`OP OP OP`), or
+        // first on its line after a statement, block, comment or directive
+        let after_macro = masked[..r.start].trim_end().len() == accepted_end;
+        let ls = masked[..r.start].rfind('\n').map_or(0, |x| x + 1);
+        let prev = masked[..ls].trim_end();
+        let prev_line = &prev[prev.rfind('\n').map_or(0, |x| x + 1)..];
+        let after_statement = masked[ls..r.start].trim().is_empty()
+            && (prev.is_empty()
+                || prev.ends_with([';', '{', '}', ':'])
+                || prev.ends_with("*/")
+                || prev.len() == accepted_end
+                || prev_line.trim_start().starts_with('#')
+                || prev_line.contains("//"));
+        if !after_macro && !after_statement {
+            continue;
+        }
+        let end = if b.get(open) == Some(&b'(') {
+            let Some(close) = matching_paren(b, open) else { continue };
+            close + 1
+        } else {
+            r.end
+        };
+        last_end = end;
+        let next = skip_space(masked, end);
+        let starts_statement = b.get(next).is_none_or(|c| c.is_ascii_alphabetic() || *c == b'_' || *c == b'}' || *c == b'#');
+        let word_end = (next..b.len()).find(|&i| !(b[i].is_ascii_alphanumeric() || b[i] == b'_')).unwrap_or(b.len());
+        let next_is_macro = word_end > next && !masked[word_end..].starts_with(['(', ':']) && macro_like(&masked[next..word_end], macro_names);
+        if !starts_statement || !(masked[end..next].contains('\n') || next_is_macro) {
+            continue;
+        }
+        let blank = (end..next).find(|&i| b[i] == b' ' || b[i] == b'\t');
+        let blank = blank.or_else(|| (end..next).find(|&i| b[i] == b'\n').filter(|_| b.get(next) != Some(&b'#')));
+        if let Some(p) = blank {
+            accepted_end = end;
+            out.push(Mask { range: p..p + 1, kind: MaskKind::StatementEnd });
+        }
+    }
+    out
+}
+
+/// The arguments of the macro use `(open … close)` made only of type
+/// keywords (`long long`, `unsigned int`), as [`MaskKind::TypeArgument`].
+fn type_arguments(masked: &str, open: usize, close: usize) -> Vec<Mask> {
+    const KEYWORDS: &[&str] = &["unsigned", "signed", "long", "short", "int", "char", "float", "double", "bool", "void", "const", "volatile"];
+    let b = masked.as_bytes();
+    let (mut out, mut depth, mut start) = (Vec::new(), 0usize, open + 1);
+    for i in open + 1..=close {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if i < close => depth = depth.saturating_sub(1),
+            b',' | b')' if depth == 0 => {
+                let arg = &masked[start..i];
+                let words: Vec<&str> = arg.split(|c: char| c.is_whitespace() || c == '*' || c == '&').filter(|w| !w.is_empty()).collect();
+                if !words.is_empty() && words.iter().all(|w| KEYWORDS.contains(w)) {
+                    let lead = arg.len() - arg.trim_start().len();
+                    let trail = arg.trim_end().len();
+                    out.push(Mask { range: start + lead..start + trail, kind: MaskKind::TypeArgument });
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Candidate masks for one error region, in the order they are tried, each
+/// with a kind tag (0 statement, 4 type arguments, 1 arguments, 2 whole use).
+fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>, macro_names: &BTreeSet<String>) -> Vec<(u8, Vec<Mask>)> {
+    let b = masked.as_bytes();
+    // from the start of the line before the region's line to its end (a
+    // missing `;` is reported at the next token)
+    let line_start = |p: usize| masked[..p].rfind('\n').map_or(0, |x| x + 1);
+    let mut from = line_start(region.start.min(b.len()));
+    if from > 0 {
+        from = line_start(from - 1);
+    }
+    let to = (region.end.max(region.start + 1)).min(b.len());
+    let to = masked[to..].find('\n').map_or(b.len(), |x| to + x);
+    let mut out = Vec::new();
+    for (r, w) in crate::syntax::identifiers(&masked[from..to]) {
+        let (start, end) = (from + r.start, from + r.end);
+        if !macro_like(w, macro_names) || in_directive(masked, start) {
+            continue;
+        }
+        let open = skip_blanks(b, end);
+        if b.get(open) == Some(&b'(') {
+            let Some(close) = matching_paren(b, open) else { continue };
+            let next = skip_space(masked, close + 1);
+            let ends_statement =
+                b.get(next).is_none_or(|c| c.is_ascii_alphabetic() || *c == b'_' || *c == b'}' || *c == b'#') && masked[close + 1..next].contains('\n');
+            if ends_statement {
+                // a blank after `)`: a space or tab, else the newline unless
+                // a directive follows it
+                let blank = (close + 1..next).find(|&i| b[i] == b' ' || b[i] == b'\t');
+                let blank = blank.or_else(|| (close + 1..next).find(|&i| b[i] == b'\n').filter(|_| b.get(next) != Some(&b'#')));
+                if let Some(p) = blank {
+                    out.push((0, vec![Mask { range: p..p + 1, kind: MaskKind::StatementEnd }]));
+                }
+            }
+            let type_args = type_arguments(masked, open, close);
+            if !type_args.is_empty() {
+                out.push((4, type_args));
+            }
+            if close > open + 1 {
+                out.push((1, vec![Mask { range: open + 1..close, kind: MaskKind::Unparsed }]));
+            }
+            out.push((2, vec![Mask { range: start..close + 1, kind: MaskKind::Unparsed }]));
+        } else if !text[end..].starts_with("::") {
+            out.push((2, vec![Mask { range: start..end, kind: MaskKind::Unparsed }]));
+        }
+    }
+    out
+}
+
+/// Is offset `p` inside a preprocessor directive (continuation lines too)?
+fn in_directive(s: &str, p: usize) -> bool {
+    let mut ls = s[..p].rfind('\n').map_or(0, |x| x + 1);
+    loop {
+        if s[ls..].trim_start().starts_with('#') {
+            return true;
+        }
+        // the line before, if it ends with a continuation
+        if ls == 0 || !s[..ls - 1].trim_end_matches('\r').ends_with('\\') {
+            return false;
+        }
+        ls = s[..ls - 1].rfind('\n').map_or(0, |x| x + 1);
+    }
+}
+
+fn skip_blanks(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// The next offset at or after `i` that is not whitespace or a comment.
+fn skip_space(s: &str, mut i: usize) -> usize {
+    let b = s.as_bytes();
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if s[i..].starts_with("//") {
+            i = s[i..].find('\n').map_or(b.len(), |x| i + x);
+        } else if s[i..].starts_with("/*") {
+            i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 2);
+        } else {
+            return i;
+        }
+    }
+}
+
+/// The `)` matching the `(` at `open` (string and character literals skipped).
+fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// One diagnostic per region that did not parse (outermost ERROR or MISSING nodes).

@@ -388,7 +388,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     for &i in &migrate {
         macros.scan(&sources[i].text);
     }
-    let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier))).collect();
+    let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier, &macros.names))).collect();
     let facts: Vec<(usize, index::FileFacts)> =
         parsed.par_iter().map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))).collect();
     phase("parse");
@@ -515,7 +515,9 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
 /// not parse, a declaration left as is) are not reported again.
 fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[crate::edit::Edit], diags: &mut Vec<Diagnostic>) {
     let index = project.index;
-    let own = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w);
+    // the project's own names, and variables it names like CUDA's builtins
+    let declared = crate::leftovers::defined_names(out);
+    let own = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w) || declared.contains(w);
     let left = crate::leftovers::cuda_left(out, &own);
     if left.is_empty() {
         return;

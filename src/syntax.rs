@@ -205,3 +205,45 @@ pub fn dump(root: Node, src: &str) -> String {
     walk(root, src, 0, None, &mut out);
     out
 }
+
+/// Is `name`, used at `n`, a variable the code declares itself in a scope
+/// around `n` (a local, a `for` variable or a parameter declared before the
+/// use)? Code may name its own variables like CUDA's builtins
+/// (`dim3 gridDim(..)`, `const int blockDim = 16;`); those stay the user's.
+pub fn declared_in_scope(n: Node, name: &str, src: &str) -> bool {
+    let declares = |decl: Node| -> bool {
+        let mut c = decl.walk();
+        decl.children_by_field_name("declarator", &mut c).any(|d| declarator_name(d, src).is_some_and(|(_, t)| t == name))
+    };
+    let mut child = n;
+    while let Some(p) = child.parent() {
+        match p.kind() {
+            "compound_statement" | "translation_unit" | "namespace_definition" | "declaration_list" | "for_statement" | "for_range_loop" => {
+                for s in named_children(p) {
+                    if s.start_byte() >= child.start_byte() && p.kind() != "for_range_loop" {
+                        break;
+                    }
+                    let is_decl = matches!(s.kind(), "declaration" | "parameter_declaration");
+                    if is_decl && s.id() != child.id() && declares(s) {
+                        return true;
+                    }
+                }
+                if p.kind() == "for_range_loop" && p.child_by_field_name("declarator").is_some_and(|d| declarator_name(d, src).is_some_and(|(_, t)| t == name))
+                {
+                    return true;
+                }
+            }
+            "function_definition" | "lambda_expression" => {
+                let params = p.child_by_field_name("declarator").and_then(function_declarator).and_then(|f| f.child_by_field_name("parameters"));
+                if params.is_some_and(|ps| {
+                    named_children(ps).into_iter().any(|d| matches!(d.kind(), "parameter_declaration" | "optional_parameter_declaration") && declares(d))
+                }) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        child = p;
+    }
+    false
+}

@@ -68,7 +68,7 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.diag(Code::ExtendedLambda, m.range.clone(), RULE, "`__device__`/`__host__` removed from a lambda");
                 ctx.count(RULE);
             }
-            MaskKind::QualifierMacro(_) => {}
+            MaskKind::QualifierMacro(_) | MaskKind::SplitLinkage | MaskKind::Unparsed | MaskKind::StatementEnd | MaskKind::TypeArgument => {}
         }
     }
 }

@@ -48,6 +48,17 @@ pub fn warp_size(item: &str) -> String {
     format!("{item}.get_sub_group().get_local_range()[0]")
 }
 
+/// Is the builtin-named identifier `n` a variable of the user's own (declared
+/// here or in a scope around it)? Only in the main tree: a macro body has no
+/// scope of its own.
+fn user_variable(ctx: &FileCtx, n: tree_sitter::Node) -> bool {
+    if ctx.in_macro(n.start_byte()) {
+        return false;
+    }
+    let is_declarator = n.parent().is_some_and(|p| p.child_by_field_name("declarator").is_some_and(|d| d.id() == n.id()));
+    is_declarator || crate::syntax::declared_in_scope(n, ctx.text(n), ctx.src)
+}
+
 pub fn run(ctx: &mut FileCtx) {
     for &n in ctx.all_nodes().iter() {
         if ctx.in_error(n) {
@@ -58,7 +69,7 @@ pub fn run(ctx: &mut FileCtx) {
                 let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
                     continue;
                 };
-                if arg.kind() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) {
+                if arg.kind() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) || user_variable(ctx, arg) {
                     continue;
                 }
                 let Some(item) = ctx.item_at(n.start_byte()) else {
@@ -80,6 +91,9 @@ pub fn run(ctx: &mut FileCtx) {
                 let t = ctx.text(n);
                 let parent_is_field =
                     n.parent().is_some_and(|p| p.kind() == "field_expression" && p.child_by_field_name("argument").is_some_and(|a| a.id() == n.id()));
+                if (t == "warpSize" || BUILTIN_VARS.contains(&t)) && user_variable(ctx, n) {
+                    continue;
+                }
                 if t == "warpSize" {
                     match ctx.item_at(n.start_byte()) {
                         Some(item) => {
