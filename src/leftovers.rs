@@ -227,7 +227,7 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let re = RE.get_or_init(|| {
         regex::Regex::new(
-            r"(?m)^\s*#\s*define\s+(\w+)|\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|\btypedef\b[^;]*?\b(\w+)\s*(?:\[[^\]]*\])*;|\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{",
+            r"(?m)^\s*#\s*define\s+(\w+)|\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|\btypedef\b[^;]*?\b(\w+)\s*(?:\[[^\]]*\])*;|\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{|\}\s*(\w+)\s*(?:\[[^\]]*\])*;",
         )
         .expect("valid regex")
     });
@@ -238,7 +238,7 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
         regex::Regex::new(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize)\s*[=({;\[,)]").expect("valid regex")
     });
     let code = code_only(text);
-    let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=4).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
+    let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
     const NOT_TYPES: &[&str] = &["return", "case", "throw", "else", "do", "goto", "sizeof", "new", "delete", "co_return", "co_yield"];
     names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
     names

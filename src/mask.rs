@@ -26,6 +26,10 @@ pub enum MaskKind {
     /// hidden from it by error recovery ([`crate::parse::parse_file`]); kept
     /// as written in the output.
     Unparsed,
+    /// `##` in a macro body, read as `__` (so `a##b` is one name).
+    TokenPaste,
+    /// `#` (stringizing) in a macro body, read as a blank.
+    Stringize,
     /// One blank byte after a macro used as a statement without `;`, read by
     /// the parser as the missing `;` (error recovery); nothing is written.
     StatementEnd,
@@ -139,6 +143,19 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
             b'#' if line_start => {
                 in_directive = true;
             }
+            // in a macro body, `a##b` reads as one name and `#x` as `x` (the
+            // bodies are parsed on their own, from this masked text)
+            b'#' if in_directive => {
+                if b.get(i + 1) == Some(&b'#') {
+                    masks.push(Mask { range: i..i + 2, kind: MaskKind::TokenPaste });
+                    i += 2;
+                } else {
+                    masks.push(Mask { range: i..i + 1, kind: MaskKind::Stringize });
+                    i += 1;
+                }
+                last_sig = b'a';
+                continue;
+            }
             b'"' | b'\'' => {
                 // raw string literal R"delim( ... )delim"
                 if c == b'"' && i > 0 && b[i - 1] == b'R' {
@@ -197,9 +214,10 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
     masks.sort_by_key(|m| m.range.start);
     let mut out = text.as_bytes().to_vec();
     for m in &masks {
+        let fill = if m.kind == MaskKind::TokenPaste { b'_' } else { b' ' };
         for byte in &mut out[m.range.clone()] {
             if *byte != b'\n' {
-                *byte = b' ';
+                *byte = fill;
             }
         }
     }

@@ -739,6 +739,54 @@ template <sycl::memory_scope S = sycl::memory_scope::device, class T, class U, c
   }
 }
 
+// CUDA 12.8's __nv_atomic_* builtins (GCC style, with a memory order and an
+// optional scope argument). Orders and scopes are the values of CUDA's
+// __NV_ATOMIC_* and __NV_THREAD_SCOPE_* macros.
+enum nv_atomic_order : int { nv_atomic_relaxed = 0, nv_atomic_consume = 1, nv_atomic_acquire = 2, nv_atomic_release = 3, nv_atomic_acq_rel = 4, nv_atomic_seq_cst = 5 };
+enum nv_thread_scope : int { nv_thread_scope_system = 0, nv_thread_scope_device = 1, nv_thread_scope_block = 2, nv_thread_scope_thread = 3 };
+namespace detail {
+inline sycl::memory_order nv_order(int o) {
+  switch (o) {
+  case nv_atomic_relaxed: return sycl::memory_order::relaxed;
+  case nv_atomic_consume:
+  case nv_atomic_acquire: return sycl::memory_order::acquire;
+  case nv_atomic_release: return sycl::memory_order::release;
+  case nv_atomic_acq_rel: return sycl::memory_order::acq_rel;
+  default: return sycl::memory_order::seq_cst;
+  }
+}
+inline sycl::memory_scope nv_scope(int s) {
+  switch (s) {
+  case nv_thread_scope_system: return sycl::memory_scope::system;
+  case nv_thread_scope_block: return sycl::memory_scope::work_group;
+  case nv_thread_scope_thread: return sycl::memory_scope::work_item;
+  default: return sycl::memory_scope::device;
+  }
+}
+template <class T> using nv_atomic = sycl::atomic_ref<T, sycl::memory_order::relaxed, sycl::memory_scope::system, sycl::access::address_space::generic_space>;
+} // namespace detail
+template <class T> T nv_atomic_load_n(T *p, int order, int scope = nv_thread_scope_system) {
+  return detail::nv_atomic<T>(*p).load(detail::nv_order(order == nv_atomic_release || order == nv_atomic_acq_rel ? nv_atomic_acquire : order), detail::nv_scope(scope));
+}
+template <class T, class U> void nv_atomic_store_n(T *p, U v, int order, int scope = nv_thread_scope_system) {
+  detail::nv_atomic<T>(*p).store(static_cast<T>(v), detail::nv_order(order == nv_atomic_acquire || order == nv_atomic_acq_rel ? nv_atomic_release : order), detail::nv_scope(scope));
+}
+template <class T, class U> T nv_atomic_exchange_n(T *p, U v, int order, int scope = nv_thread_scope_system) {
+  return detail::nv_atomic<T>(*p).exchange(static_cast<T>(v), detail::nv_order(order), detail::nv_scope(scope));
+}
+#define SYCLIFY_NV_ATOMIC_FETCH(name, op)                                                                               \
+  template <class T, class U> T nv_atomic_fetch_##name(T *p, U v, int order, int scope = nv_thread_scope_system) {    \
+    return detail::nv_atomic<T>(*p).op(static_cast<T>(v), detail::nv_order(order), detail::nv_scope(scope));          \
+  }
+SYCLIFY_NV_ATOMIC_FETCH(add, fetch_add)
+SYCLIFY_NV_ATOMIC_FETCH(sub, fetch_sub)
+SYCLIFY_NV_ATOMIC_FETCH(and, fetch_and)
+SYCLIFY_NV_ATOMIC_FETCH(or, fetch_or)
+SYCLIFY_NV_ATOMIC_FETCH(xor, fetch_xor)
+SYCLIFY_NV_ATOMIC_FETCH(min, fetch_min)
+SYCLIFY_NV_ATOMIC_FETCH(max, fetch_max)
+#undef SYCLIFY_NV_ATOMIC_FETCH
+
 // ---------------------------------------------------------------------------
 // 9. Math
 // sincosf(x, &s, &c)

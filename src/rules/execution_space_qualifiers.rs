@@ -68,7 +68,13 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.diag(Code::ExtendedLambda, m.range.clone(), RULE, "`__device__`/`__host__` removed from a lambda");
                 ctx.count(RULE);
             }
-            MaskKind::QualifierMacro(_) | MaskKind::SplitLinkage | MaskKind::Unparsed | MaskKind::StatementEnd | MaskKind::TypeArgument => {}
+            MaskKind::QualifierMacro(_)
+            | MaskKind::SplitLinkage
+            | MaskKind::Unparsed
+            | MaskKind::StatementEnd
+            | MaskKind::TypeArgument
+            | MaskKind::TokenPaste
+            | MaskKind::Stringize => {}
         }
     }
 }

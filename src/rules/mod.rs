@@ -329,7 +329,8 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree
                 .iter()
                 .any(|(_, w)| WORTH.contains(w) || w.starts_with("cuda") || w.starts_with("atomic") || (w.starts_with("__") && !PLAIN.contains(w)));
         if worth {
-            let tree = crate::parse::parse_range(src, n.byte_range());
+            // from the masked text: token pasting and stringizing read as names
+            let tree = crate::parse::parse_range(&parsed.masked, n.byte_range());
             out.push((n.byte_range(), tree));
         }
     }

@@ -62,7 +62,10 @@ fn in_dropped_argument(ctx: &FileCtx, n: Node) -> bool {
 
 /// CUDA device intrinsics: `__name` (not a GCC/Clang builtin) and `atomicName`.
 fn looks_like_cuda_intrinsic(name: &str) -> bool {
-    let dunder = name.starts_with("__") && !["__builtin", "__sync_", "__atomic_", "__assert", "__VA_"].iter().any(|p| name.starts_with(p));
+    // `__word__` names are attributes and compiler keywords (`__aligned__`)
+    let dunder = name.starts_with("__")
+        && !(name.len() > 4 && name.ends_with("__"))
+        && !["__builtin", "__sync_", "__atomic_", "__assert", "__VA_"].iter().any(|p| name.starts_with(p));
     let atomic = name.strip_prefix("atomic").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()));
     dunder || atomic
 }
@@ -161,7 +164,16 @@ pub fn run(ctx: &mut FileCtx) {
                 if ctx.project.index.macros.names.contains(name) {
                     continue;
                 }
-                let rule = mappings.functions.get(name).filter(|r| !r.device || ctx.in_device_code(n.start_byte()));
+                // a function the project defines itself (its own `min`) is not CUDA's
+                if ctx.project.index.functions.contains_key(name) && !name.starts_with("__") {
+                    continue;
+                }
+                // device-only mappings apply in device code, and in macro bodies
+                // to names that exist only in device code (`__mul24`)
+                let device_ok = |r: &&crate::mapping::FunctionRule| {
+                    !r.device || ctx.in_device_code(n.start_byte()) || (name.starts_with("__") && ctx.in_macro(n.start_byte()))
+                };
+                let rule = mappings.functions.get(name).filter(device_ok);
                 let Some(rule) = rule else {
                     let unknown_intrinsic =
                         looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
@@ -214,7 +226,16 @@ pub fn run(ctx: &mut FileCtx) {
                     });
                 let rep =
                     if type_position { mappings.types.get(t) } else { None }.or_else(|| if n.kind() == "identifier" { mappings.enums.get(t) } else { None });
-                if let Some(rep) = rep {
+                // the code's own type of that name (`typedef struct {..} double4;`
+                // where CUDA is not there) is not CUDA's
+                let declared_here = n.parent().is_some_and(|p| {
+                    let field = |f: &str| p.child_by_field_name(f).is_some_and(|x| x.id() == n.id());
+                    (p.kind() == "type_definition" && field("declarator"))
+                        || (matches!(p.kind(), "struct_specifier" | "class_specifier" | "union_specifier")
+                            && field("name")
+                            && p.child_by_field_name("body").is_some())
+                });
+                if let Some(rep) = rep.filter(|_| !declared_here) {
                     ctx.edits.replace_text(RULE, n.byte_range(), rep);
                     ctx.count(RULE);
                     ctx.needs_sycl = true;

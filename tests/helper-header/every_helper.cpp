@@ -44,6 +44,12 @@ static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float
   syclify::atomic_cas(i, 1, 2);
   syclify::atomic_cas(us, 1, 2);
   syclify::atomic_cas(ull, 1ull, 2ull);
+  syclify::nv_atomic_load_n(ull, syclify::nv_atomic_relaxed);
+  syclify::nv_atomic_load_n(i, syclify::nv_atomic_acquire, syclify::nv_thread_scope_block);
+  syclify::nv_atomic_store_n(i, 3, syclify::nv_atomic_release);
+  syclify::nv_atomic_exchange_n(u, 3u, syclify::nv_atomic_seq_cst, syclify::nv_thread_scope_device);
+  syclify::nv_atomic_fetch_add(i, 1, syclify::nv_atomic_relaxed);
+  syclify::nv_atomic_fetch_max(ull, 1ull, syclify::nv_atomic_acq_rel, syclify::nv_thread_scope_system);
   // 9. math
   float s, co;
   syclify::sincos(1.0f, &s, &co);
