@@ -26,6 +26,9 @@ pub enum MaskKind {
     /// hidden from it by error recovery ([`crate::parse::parse_file`]); kept
     /// as written in the output.
     Unparsed,
+    /// A compiler keyword the grammar does not know (`__restrict`); kept as
+    /// written.
+    Keyword,
     /// `##` in a macro body, read as `__` (so `a##b` is one name).
     TokenPaste,
     /// `#` (stringizing) in a macro body, read as a blank.
@@ -190,13 +193,16 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
                 i += 1;
             }
             let word = &text[start..i];
-            if !in_directive {
-                if word == "__align__" {
-                    if let Some((args, end)) = paren_group(text, i) {
-                        masks.push(Mask { range: start..end, kind: MaskKind::Align(args.trim().to_string()) });
-                        i = end;
-                    }
-                } else if (word == "__device__" || word == "__host__") && last_sig == b']' {
+            if word == "__align__" {
+                // in a macro body too (`typedef __align__(b) t Type;`)
+                if let Some((args, end)) = paren_group(text, i) {
+                    masks.push(Mask { range: start..end, kind: MaskKind::Align(args.trim().to_string()) });
+                    i = end;
+                }
+            } else if word == "__restrict" {
+                masks.push(Mask { range: start..i, kind: MaskKind::Keyword });
+            } else if !in_directive {
+                if (word == "__device__" || word == "__host__") && last_sig == b']' {
                     masks.push(Mask { range: start..i, kind: MaskKind::LambdaQualifier });
                     // keep last_sig as ']' so that `[] __host__ __device__` masks both
                     continue;
@@ -289,5 +295,20 @@ mod tests {
         assert!(masked.contains("\"HD\""));
         assert_eq!(masks.len(), 3);
         assert_eq!(masks[0].kind, MaskKind::Align("16".into()));
+    }
+}
+
+/// Is offset `p` inside a preprocessor directive (continuation lines too)?
+pub fn in_directive(s: &str, p: usize) -> bool {
+    let mut ls = s[..p].rfind('\n').map_or(0, |x| x + 1);
+    loop {
+        if s[ls..].trim_start().starts_with('#') {
+            return true;
+        }
+        // the line before, if it ends with a continuation
+        if ls == 0 || !s[..ls - 1].trim_end_matches('\r').ends_with('\\') {
+            return false;
+        }
+        ls = s[..ls - 1].rfind('\n').map_or(0, |x| x + 1);
     }
 }

@@ -154,7 +154,7 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
     let code = crate::syntax::identifiers(masked);
     let (mut last_end, mut accepted_end) = (0, usize::MAX);
     for (r, w) in code {
-        if r.start < last_end || !macro_like(w, macro_names) || in_directive(masked, r.start) {
+        if r.start < last_end || !macro_like(w, macro_names) || mask::in_directive(masked, r.start) {
             continue;
         }
         // type arguments of the project's function-like macros, wherever used
@@ -247,7 +247,7 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
     let mut out = Vec::new();
     for (r, w) in crate::syntax::identifiers(&masked[from..to]) {
         let (start, end) = (from + r.start, from + r.end);
-        if !macro_like(w, macro_names) || in_directive(masked, start) {
+        if !macro_like(w, macro_names) || mask::in_directive(masked, start) {
             continue;
         }
         let open = skip_blanks(b, end);
@@ -278,21 +278,6 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
         }
     }
     out
-}
-
-/// Is offset `p` inside a preprocessor directive (continuation lines too)?
-fn in_directive(s: &str, p: usize) -> bool {
-    let mut ls = s[..p].rfind('\n').map_or(0, |x| x + 1);
-    loop {
-        if s[ls..].trim_start().starts_with('#') {
-            return true;
-        }
-        // the line before, if it ends with a continuation
-        if ls == 0 || !s[..ls - 1].trim_end_matches('\r').ends_with('\\') {
-            return false;
-        }
-        ls = s[..ls - 1].rfind('\n').map_or(0, |x| x + 1);
-    }
 }
 
 fn skip_blanks(b: &[u8], mut i: usize) -> usize {

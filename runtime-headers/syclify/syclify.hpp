@@ -1521,7 +1521,9 @@ inline void prepare_symbols() {
 } // namespace detail
 
 template <class T, bool Shared = false> class symbol : detail::symbol_base {
-  T init_;
+  // a `const` global (`__constant__ const int t[256] = {..}`) is still
+  // initialised here, then copied to the device
+  std::remove_const_t<T> init_;
   std::once_flag once_;
   T *ptr_ = nullptr;
   void enroll() {

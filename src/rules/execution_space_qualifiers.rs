@@ -59,7 +59,11 @@ pub fn run(ctx: &mut FileCtx) {
                 if inside_static_shared(ctx, m.range.start) {
                     continue; // the whole declaration moves to the launch
                 }
-                ctx.edits.replace_text(RULE, m.range.clone(), format!("alignas({arg})"));
+                // in a macro body it may stand in a typedef, where `alignas`
+                // cannot: the GCC attribute (DPC++ and AdaptiveCpp are Clang)
+                let rep =
+                    if crate::mask::in_directive(ctx.src, m.range.start) { format!("__attribute__((aligned({arg})))") } else { format!("alignas({arg})") };
+                ctx.edits.replace_text(RULE, m.range.clone(), rep);
                 ctx.count(RULE);
             }
             MaskKind::LambdaQualifier => {
@@ -74,7 +78,8 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::StatementEnd
             | MaskKind::TypeArgument
             | MaskKind::TokenPaste
-            | MaskKind::Stringize => {}
+            | MaskKind::Stringize
+            | MaskKind::Keyword => {}
         }
     }
 }
