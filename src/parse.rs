@@ -160,10 +160,8 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
         // type arguments of the project's function-like macros, wherever used
         // (`p = ALLOC(int, n);`)
         let open = skip_blanks(b, r.end);
-        if macro_names.contains(w) && b.get(open) == Some(&b'(') {
-            if let Some(close) = matching_paren(b, open) {
-                out.extend(type_arguments(masked, open, close));
-            }
+        if let Some(close) = (macro_names.contains(w) && b.get(open) == Some(&b'(')).then(|| matching_paren(b, open)).flatten() {
+            out.extend(type_arguments(masked, open, close));
         }
         // right after another macro use read as a statement (`OP OP OP`), or
         // first on its line after a statement, block, comment or directive

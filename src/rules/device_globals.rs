@@ -69,10 +69,9 @@ pub fn run(ctx: &mut FileCtx) {
             // `T v[] = {a, b, c}`: the bound comes from the initialiser (a
             // symbol holds a complete type)
             let mut sym = sym.clone();
-            if let (Some(first_dim), Some(list)) = (sym.dims.first_mut(), d.child_by_field_name("value").filter(|v| v.kind() == "initializer_list")) {
-                if first_dim.trim().is_empty() {
-                    *first_dim = crate::syntax::named_children(list).iter().filter(|c| c.kind() != "comment").count().to_string();
-                }
+            let list = d.child_by_field_name("value").filter(|v| v.kind() == "initializer_list");
+            if let (Some(first_dim), Some(list)) = (sym.dims.first_mut().filter(|x| x.trim().is_empty()), list) {
+                *first_dim = crate::syntax::named_children(list).iter().filter(|c| c.kind() != "comment").count().to_string();
             }
             r.push_text(&format!("{class}<{}> {}", sym.full_type(), sym.name));
             if let Some(value) = d.child_by_field_name("value") {
