@@ -84,8 +84,10 @@ const RECOVERY_PARSES: usize = 64;
 /// (`"%" PRIu64`). For each region that does not parse, the macro-like names
 /// in and just before it (the project's macros, all-caps names, `PRI*`/`SCN*`)
 /// are tried, in order: the use read as a statement (one blank after it read
-/// as `;`), its arguments hidden, the whole use hidden. A try is kept only
-/// when the re-parse has fewer errors; hidden text is kept as written in the
+/// as `;`), its type arguments read as a placeholder name, its arguments
+/// hidden, the whole use hidden; before those, every statement-position use
+/// of the file at once ([`statement_macro_ends`]). A try is kept only when
+/// the re-parse has fewer errors; hidden text is kept as written in the
 /// output (the macro's definition is migrated where it is defined).
 fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
     let mut parses = 0;
@@ -99,37 +101,35 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
         for region in &regions {
             candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names));
         }
-        {
-            for (kind, cand) in candidates {
-                if !tried.insert((cand.first().map_or(0, |m| m.range.start), kind)) {
-                    continue;
+        for (kind, cand) in candidates {
+            if !tried.insert((cand.first().map_or(0, |m| m.range.start), kind)) {
+                continue;
+            }
+            let mut trial = parsed.masked.clone().into_bytes();
+            for m in &cand {
+                for (i, byte) in trial[m.range.clone()].iter_mut().enumerate() {
+                    *byte = match m.kind {
+                        MaskKind::StatementEnd if i == 0 => b';',
+                        MaskKind::TypeArgument if i == 0 => b'_',
+                        _ if *byte == b'\n' => b'\n',
+                        _ => b' ',
+                    };
                 }
-                let mut trial = parsed.masked.clone().into_bytes();
-                for m in &cand {
-                    for (i, byte) in trial[m.range.clone()].iter_mut().enumerate() {
-                        *byte = match m.kind {
-                            MaskKind::StatementEnd if i == 0 => b';',
-                            MaskKind::TypeArgument if i == 0 => b'_',
-                            _ if *byte == b'\n' => b'\n',
-                            _ => b' ',
-                        };
-                    }
-                }
-                let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
-                let tree = parse_text(&trial);
-                parses += 1;
-                let c = error_cost(&tree);
-                if c < cost {
-                    cost = c;
-                    parsed.masked = trial;
-                    parsed.tree = tree;
-                    parsed.masks.extend(cand);
-                    parsed.masks.sort_by_key(|m| m.range.start);
-                    continue 'outer;
-                }
-                if parses >= RECOVERY_PARSES {
-                    break 'outer;
-                }
+            }
+            let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
+            let tree = parse_text(&trial);
+            parses += 1;
+            let c = error_cost(&tree);
+            if c < cost {
+                cost = c;
+                parsed.masked = trial;
+                parsed.tree = tree;
+                parsed.masks.extend(cand);
+                parsed.masks.sort_by_key(|m| m.range.start);
+                continue 'outer;
+            }
+            if parses >= RECOVERY_PARSES {
+                break 'outer;
             }
         }
         break;
@@ -240,7 +240,10 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
     if from > 0 {
         from = line_start(from - 1);
     }
-    let to = (region.end.max(region.start + 1)).min(b.len());
+    let mut to = (region.end.max(region.start + 1)).min(b.len());
+    while !masked.is_char_boundary(to) {
+        to += 1;
+    }
     let to = masked[to..].find('\n').map_or(b.len(), |x| to + x);
     let mut out = Vec::new();
     for (r, w) in crate::syntax::identifiers(&masked[from..to]) {
