@@ -248,22 +248,42 @@ fn split_linkage(text: &str) -> Vec<Mask> {
 /// `(…)` starting at or after `from` (after optional spaces): the inner text and the end offset.
 fn paren_group(text: &str, from: usize) -> Option<(&str, usize)> {
     let b = text.as_bytes();
-    let mut i = from;
+    let open = skip_blanks(b, from);
+    if b.get(open) != Some(&b'(') {
+        return None;
+    }
+    let close = matching_paren(b, open)?;
+    Some((&text[open + 1..close], close + 1))
+}
+
+/// The first offset at or after `i` that is not a space or a tab.
+pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
         i += 1;
     }
-    if b.get(i) != Some(&b'(') {
-        return None;
-    }
-    let open = i;
-    let mut depth = 0;
+    i
+}
+
+/// The `)` matching the `(` at `open` (string and character literals skipped).
+pub fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
     while i < b.len() {
         match b[i] {
             b'(' => depth += 1,
             b')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some((&text[open + 1..i], i + 1));
+                    return Some(i);
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
                 }
             }
             _ => {}

@@ -52,6 +52,11 @@ fn error_cost(tree: &Tree) -> usize {
 
 /// The outermost ERROR and MISSING nodes' ranges, in order.
 fn error_regions(tree: &Tree) -> Vec<std::ops::Range<usize>> {
+    error_nodes(tree).iter().map(|n| n.byte_range()).collect()
+}
+
+/// The outermost ERROR and MISSING nodes, in document order.
+fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
     let mut out = Vec::new();
     let root = tree.root_node();
     if !root.has_error() {
@@ -60,7 +65,7 @@ fn error_regions(tree: &Tree) -> Vec<std::ops::Range<usize>> {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n.is_error() || n.is_missing() {
-            out.push(n.byte_range());
+            out.push(n);
             continue;
         }
         if n.has_error() {
@@ -69,7 +74,7 @@ fn error_regions(tree: &Tree) -> Vec<std::ops::Range<usize>> {
             stack.extend(children.into_iter().rev());
         }
     }
-    out.sort_by_key(|r| r.start);
+    out.sort_by_key(|n| n.start_byte());
     out
 }
 
@@ -159,8 +164,8 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
         }
         // type arguments of the project's function-like macros, wherever used
         // (`p = ALLOC(int, n);`)
-        let open = skip_blanks(b, r.end);
-        if let Some(close) = (macro_names.contains(w) && b.get(open) == Some(&b'(')).then(|| matching_paren(b, open)).flatten() {
+        let open = mask::skip_blanks(b, r.end);
+        if let Some(close) = (macro_names.contains(w) && b.get(open) == Some(&b'(')).then(|| mask::matching_paren(b, open)).flatten() {
             out.extend(type_arguments(masked, open, close));
         }
         // right after another macro use read as a statement (`OP OP OP`), or
@@ -180,7 +185,7 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
             continue;
         }
         let end = if b.get(open) == Some(&b'(') {
-            let Some(close) = matching_paren(b, open) else { continue };
+            let Some(close) = mask::matching_paren(b, open) else { continue };
             close + 1
         } else {
             r.end
@@ -251,9 +256,9 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
         if !macro_like(w, macro_names) || mask::in_directive(masked, start) {
             continue;
         }
-        let open = skip_blanks(b, end);
+        let open = mask::skip_blanks(b, end);
         if b.get(open) == Some(&b'(') {
-            let Some(close) = matching_paren(b, open) else { continue };
+            let Some(close) = mask::matching_paren(b, open) else { continue };
             let next = skip_space(masked, close + 1);
             let ends_statement =
                 b.get(next).is_none_or(|c| c.is_ascii_alphabetic() || *c == b'_' || *c == b'}' || *c == b'#') && masked[close + 1..next].contains('\n');
@@ -281,13 +286,6 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
     out
 }
 
-fn skip_blanks(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    i
-}
-
 /// The next offset at or after `i` that is not whitespace or a comment.
 fn skip_space(s: &str, mut i: usize) -> usize {
     let b = s.as_bytes();
@@ -305,56 +303,9 @@ fn skip_space(s: &str, mut i: usize) -> usize {
     }
 }
 
-/// The `)` matching the `(` at `open` (string and character literals skipped).
-fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// One diagnostic per region that did not parse (outermost ERROR or MISSING nodes).
 pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let root = tree.root_node();
-    if !root.has_error() {
-        return out;
-    }
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.is_error() || n.is_missing() {
-            out.push(Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text)));
-            continue;
-        }
-        if n.has_error() {
-            let mut c = n.walk();
-            let children: Vec<Node> = n.children(&mut c).collect();
-            stack.extend(children.into_iter().rev());
-        }
-    }
-    out.sort_by_key(|d| d.range.start);
-    out
+    error_nodes(tree).into_iter().map(|n| Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text))).collect()
 }
 
 fn syntax_message(n: Node, text: &str) -> String {
