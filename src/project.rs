@@ -515,13 +515,19 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
 /// not parse, a declaration left as is) are not reported again.
 fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[crate::edit::Edit], diags: &mut Vec<Diagnostic>) {
     let index = project.index;
-    // the project's own names, and variables it names like CUDA's builtins
-    let declared = crate::leftovers::defined_names(out);
-    let own = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w) || declared.contains(w);
-    let left = crate::leftovers::cuda_left(out, &own);
+    let indexed = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w);
+    let mut left = crate::leftovers::cuda_left(out, &indexed);
     if left.is_empty() {
         return;
     }
+    // the project's own names by their shape (variables it names like CUDA's
+    // builtins, types it defines), read only when something is left
+    let declared = crate::leftovers::defined_names(out);
+    left.retain(|(_, w)| !declared.contains(w));
+    if left.is_empty() {
+        return;
+    }
+    let own = |w: &str| indexed(w) || declared.contains(w);
     // what a diagnostic that needs a human already covers (a region that did
     // not parse, a declaration left as is) is not reported again
     let covered: Vec<std::ops::Range<usize>> = diags.iter().filter(|d| d.needs_human()).map(|d| d.range.clone()).collect();
