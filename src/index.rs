@@ -330,7 +330,7 @@ pub struct Qualifiers {
     pub host: bool,
 }
 
-pub fn qualifiers_of(decl: Node, masks: &[Mask], macros: &MacroTable) -> Qualifiers {
+pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) -> Qualifiers {
     let mut q = Qualifiers::default();
     let end = decl.child_by_field_name("declarator").map(|d| d.start_byte()).unwrap_or(decl.end_byte());
     for c in syntax::children(decl) {
@@ -344,8 +344,16 @@ pub fn qualifiers_of(decl: Node, masks: &[Mask], macros: &MacroTable) -> Qualifi
             _ => {}
         }
     }
+    // a qualifier macro is blanked before parsing, so the declaration's node
+    // may start after it (`GLOBAL void k()`): take in the masks just before it
+    let mut start = decl.start_byte();
+    for m in masks.iter().rev() {
+        if m.range.end <= start && matches!(m.kind, MaskKind::QualifierMacro(_)) && src.get(m.range.end..start).is_some_and(|g| g.trim().is_empty()) {
+            start = m.range.start;
+        }
+    }
     for m in masks {
-        if m.range.start >= decl.start_byte() && m.range.end <= end {
+        if m.range.start >= start && m.range.end <= end {
             if let MaskKind::QualifierMacro(name) = &m.kind {
                 for w in macros.qualifier.get(name).into_iter().flatten() {
                     match w.as_str() {
@@ -546,7 +554,7 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
                 let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|x| declarator_name(x, src)) else {
                     continue;
                 };
-                let q = qualifiers_of(n, masks, macros);
+                let q = qualifiers_of(n, src, masks, macros);
                 if !(q.global || q.device) {
                     continue;
                 }
@@ -572,7 +580,7 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
 fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Option<FunctionFacts> {
     let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
     let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
-    let q = qualifiers_of(def, masks, macros);
+    let q = qualifiers_of(def, src, masks, macros);
     let mut f = FunctionFacts {
         name: name.to_string(),
         is_kernel: q.global,

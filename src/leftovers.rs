@@ -93,6 +93,19 @@ const COMPILER_DUNDER_PREFIXES: &[&str] =
 /// Prefixes of CUDA library APIs (host and device).
 const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
 
+/// CUDA's `__lowercase` names: its intrinsics and types
+/// (`rules/cuda_intrinsic_names.txt`, from the toolkit's headers), every
+/// `__name` of the built-in mapping tables, and the reserved `__nv_` family.
+fn known_cuda_dunder(w: &str) -> bool {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let listed = include_str!("../rules/cuda_intrinsic_names.txt").lines().map(str::trim).filter(|l| l.starts_with("__"));
+        let mapped = crate::mapping::builtin_dunder_names();
+        listed.chain(mapped).collect()
+    });
+    w.starts_with("__nv_") || names.contains(w)
+}
+
 /// Is `w` one of CUDA's vector types (`float4`, `uchar2`, ...)?
 pub fn is_cuda_vector_type(w: &str) -> bool {
     let bases = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"];
@@ -117,7 +130,9 @@ pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
         } else if rest.ends_with("__") {
             CUDA_KEYWORDS.contains(&w)
         } else {
-            !COMPILER_DUNDER.contains(&w) && !COMPILER_DUNDER_PREFIXES.iter().any(|p| w.starts_with(p))
+            // CUDA's own `__names` only: the program's and its C library's
+            // (`__rand_x`, `__getopt_*`) are not CUDA
+            !COMPILER_DUNDER.contains(&w) && !COMPILER_DUNDER_PREFIXES.iter().any(|p| w.starts_with(p)) && known_cuda_dunder(w)
         }
     } else {
         upper_after(w, "atomic")
@@ -281,7 +296,9 @@ mod tests {
         assert!(names("#ifdef __linux__\n__int64 x = __x86_64__;\n#endif").is_empty());
         assert_eq!(names("__forceinline__ int f();"), vec!["__forceinline__"]);
         assert!(cuda_left("__my_helper(x);", &|w| w == "__my_helper").is_empty());
-        assert_eq!(names("__my_helper(x);"), vec!["__my_helper"]);
+        // a `__name` is CUDA's only if CUDA has it
+        assert!(names("__my_helper(x); __rand_x = __getopt_initialized;").is_empty());
+        assert_eq!(names("__vabs2(x); __nv_fp8_e4m3 f; __sinf(y);"), vec!["__vabs2", "__nv_fp8_e4m3", "__sinf"]);
     }
 
     #[test]

@@ -66,6 +66,17 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/vector_and_half_types.yaml", include_str!("../rules/vector_and_half_types.yaml")),
 ];
 
+/// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):
+/// read from the `cuda:` keys of the embedded YAML, without parsing it.
+pub fn builtin_dunder_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().flat_map(|(_, text)| {
+        text.lines().filter_map(|l| {
+            let v = l.trim_start().trim_start_matches("- ").strip_prefix("cuda:")?.trim().trim_matches(['"', '\'']);
+            v.starts_with("__").then_some(v)
+        })
+    })
+}
+
 impl Mappings {
     /// The built-in tables.
     pub fn builtin() -> Self {
@@ -146,6 +157,29 @@ pub enum TemplatePiece {
     /// (CUDA's defaulted parameters, e.g. a stream).
     Optional(usize),
     Queue,
+}
+
+/// The function a template only forwards to, arguments in order
+/// (`sycl::native::sin({0})` → `sycl::native::sin`): what a CUDA function
+/// named without a call (`#define fast_sin __sinf`) becomes.
+pub fn forwarding_target(t: &str) -> Option<String> {
+    let pieces = parse_template(t).ok()?;
+    let (TemplatePiece::Text(head), rest) = pieces.split_first()? else {
+        return None;
+    };
+    let name = head.strip_suffix('(')?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+        return None;
+    }
+    let mut next = 0;
+    for (k, p) in rest.iter().enumerate() {
+        match p {
+            TemplatePiece::Arg(i) if *i == next && k % 2 == 0 => next += 1,
+            TemplatePiece::Text(t) if k % 2 == 1 && (t == ", " || (t == ")" && k == rest.len() - 1)) => {}
+            _ => return None,
+        }
+    }
+    (next > 0 && matches!(rest.last(), Some(TemplatePiece::Text(t)) if t == ")")).then(|| name.to_string())
 }
 
 pub fn parse_template(t: &str) -> Result<Vec<TemplatePiece>, String> {

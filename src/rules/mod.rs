@@ -291,15 +291,17 @@ impl<'a> FileCtx<'a> {
 
 /// The outermost ERROR regions of a tree; for a macro body, an ERROR that is a
 /// direct child of the root only wraps an expression without `;` and does not
-/// count (its children do).
+/// count (its children do), and neither does an ERROR root around one name
+/// (`#define fast_exp __expf` may read as `(ERROR type: (type_identifier))`).
 fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     if !root.has_error() {
         return out;
     }
+    let lone_name = |n: Node| n.is_error() && n.named_child_count() == 1 && n.named_child(0).is_some_and(|c| c.child_count() == 0);
     let mut stack = vec![(root, 0usize)];
     while let Some((n, depth)) = stack.pop() {
-        if n.is_error() && !(macro_body && depth == 1) {
+        if n.is_error() && !(macro_body && (depth == 1 || (depth == 0 && lone_name(n)))) {
             out.push(n.byte_range());
             continue;
         }

@@ -241,11 +241,23 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.needs_sycl = true;
                     continue;
                 }
+                let is_callee =
+                    n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
+                // a device intrinsic named, not called (`#define fast_sin __sinf`):
+                // the function its mapping forwards to, when there is one
+                let named = n.kind() == "identifier" || (n.kind() == "type_identifier" && ctx.in_macro(n.start_byte()));
+                if named && !is_callee && t.starts_with("__") && !ctx.project.index.functions.contains_key(t) {
+                    let target = mappings.functions.get(t).and_then(|r| r.expression.as_deref()).and_then(crate::mapping::forwarding_target);
+                    if let Some(target) = target {
+                        ctx.edits.replace_text(RULE, n.byte_range(), &target);
+                        ctx.count(RULE);
+                        ctx.needs_sycl = true;
+                        continue;
+                    }
+                }
                 if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
                     continue;
                 }
-                let is_callee =
-                    n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
                 let in_launch_config = n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax");
                 if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !mappings.functions.contains_key(t) {
                     ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
