@@ -84,6 +84,9 @@ codes! {
     ExtendedLambda = "SY0105", "device-lambda", Note,
         "`__device__` was removed from a lambda",
         "An extended `__device__` lambda is an ordinary lambda in SYCL: device code is whatever\nis called from a kernel. The qualifier was removed.";
+    CrossUnitDeviceCode = "SY0106", "cross-unit-device-code", Note,
+        "device code is shared between translation units (SYCL_EXTERNAL)",
+        "This kernel or device function is defined in one translation unit and called from device\ncode in another (CUDA's relocatable device code, `-rdc`/`-dc`). It is marked\n`SYCL_EXTERNAL` (as `SYCLIFY_EXTERNAL`). DPC++ links device code across units by default\n(`-fsycl-rdc`). AdaptiveCpp's explicit-multipass CUDA/HIP targets compile each unit's\ndevice code on its own and cannot resolve the call (`ptxas fatal: Unresolved extern\nfunction` when the kernel is loaded): build the units that share device code as one\ntranslation unit, e.g. a file that `#include`s the `.dp.cpp` files, with those targets.";
     UnknownKernel = "SY0201", "unknown-kernel", Warning,
         "the launched kernel is not defined in the migrated sources",
         "syclify could not find the definition of the launched kernel among the migrated files,\nso it cannot know whether the kernel uses `__shared__` memory or needs other extra\nparameters. The launch was migrated assuming it needs none; check the kernel's signature.";

@@ -138,6 +138,8 @@ pub struct FunctionFacts {
     pub identifiers: BTreeSet<String>,
     /// File (relative path) of the definition, for diagnostics.
     pub file: String,
+    /// Files that declare it without a body.
+    pub prototype_files: BTreeSet<String>,
 }
 
 impl FunctionFacts {
@@ -169,6 +171,7 @@ impl FunctionFacts {
             }
         }
         self.identifiers.extend(o.identifiers);
+        self.prototype_files.extend(o.prototype_files);
     }
 }
 
@@ -315,6 +318,12 @@ impl ProjectIndex {
         self.functions
             .get(name)
             .is_some_and(|f| (f.is_kernel || f.is_device) && f.has_prototype && f.has_definition && !f.is_internal && f.template_params.is_empty())
+    }
+
+    /// Is the function defined in one file and declared in another (a
+    /// header, or another unit's prototype)?
+    pub fn declared_elsewhere(&self, name: &str) -> bool {
+        self.functions.get(name).is_some_and(|f| f.has_definition && f.prototype_files.iter().any(|p| *p != f.file))
     }
 
     pub fn is_kernel(&self, name: &str) -> bool {
@@ -568,6 +577,7 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
                     has_prototype: true,
                     is_internal: is_internal(n, src),
                     file: rel.to_string(),
+                    prototype_files: BTreeSet::from([rel.to_string()]),
                     ..Default::default()
                 });
             }

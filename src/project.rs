@@ -379,7 +379,6 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     // Files connected by includes form one program part whose functions may
     // call each other; unrelated programs in one tree keep their own index,
     // so two programs' same-named functions do not mix.
-    let cluster = clusters(sources.len(), &include_edges);
     phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
 
@@ -392,6 +391,12 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let facts: Vec<(usize, index::FileFacts)> =
         parsed.par_iter().map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))).collect();
     phase("parse");
+    // ... and so do files of one directory that one links against the other:
+    // a kernel or device function declared in one (a prototype, as CUDA's
+    // relocatable device code has) and defined, not `static`, in the other
+    let mut edges = include_edges;
+    edges.extend(link_edges(&sources, &facts));
+    let cluster = clusters(sources.len(), &edges);
     let mut by_cluster: BTreeMap<usize, Vec<index::FileFacts>> = BTreeMap::new();
     for (i, f) in facts {
         by_cluster.entry(cluster[i]).or_default().push(f);
@@ -448,6 +453,29 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
 /// What loading found worth reporting about a file that was read (a non-UTF-8 input).
 fn load_notes(s: &SourceFile) -> Vec<Diagnostic> {
     s.escaped.iter().map(|m| Diagnostic::new(Code::NotUtf8, 0..0, "load", m.clone())).collect()
+}
+
+/// Pairs of files in one directory where one declares (without a body) a
+/// kernel or device function that the other defines with external linkage.
+fn link_edges(sources: &[SourceFile], facts: &[(usize, index::FileFacts)]) -> Vec<(usize, usize)> {
+    let dir = |i: usize| sources[i].rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut defined: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for (i, f) in facts {
+        for func in f.functions.iter().filter(|x| x.has_definition && !x.is_internal && (x.is_kernel || x.is_device)) {
+            defined.entry((dir(*i), func.name.as_str())).or_default().push(*i);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, f) in facts {
+        for func in f.functions.iter().filter(|x| x.has_prototype && !x.has_definition && (x.is_kernel || x.is_device)) {
+            for &j in defined.get(&(dir(*i), func.name.as_str())).into_iter().flatten() {
+                if j != *i {
+                    out.push((*i, j));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Connected components of the include graph: `cluster[i]` is the smallest

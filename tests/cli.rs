@@ -163,15 +163,16 @@ fn output_is_identical_whatever_the_thread_count() {
 #[test]
 fn gcc_diagnostics_and_comments_for_humans() {
     let t = tempfile::tempdir().unwrap();
-    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaGraphCreate(&g, 0);\n}\n").unwrap();
+    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n}\n").unwrap();
     let out = t.path().join("out");
     let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "gcc"]);
     assert_eq!(o.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("a.cu:3:3: warning: `cudaGraphCreate` is not migrated; the call was left as is [SY0401]"), "{stdout}");
+    assert!(stdout.contains("a.cu:3:3: warning: `cudaGraphAddEmptyNode` is not migrated; the call was left as is [SY0401]"), "{stdout}");
     let migrated = fs::read_to_string(out.join("a.dp.cpp")).unwrap();
     assert!(
-        migrated.contains("  // syclify: warning SY0401: `cudaGraphCreate` is not migrated; the call was left as is\n  cudaGraphCreate(&g, 0);"),
+        migrated
+            .contains("  // syclify: warning SY0401: `cudaGraphAddEmptyNode` is not migrated; the call was left as is\n  cudaGraphAddEmptyNode(&n, g, 0, 0);"),
         "{migrated}"
     );
 }

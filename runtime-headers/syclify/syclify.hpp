@@ -42,6 +42,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -97,6 +98,9 @@ constexpr error_t error_illegal_address = 700;
 constexpr error_t error_launch_out_of_resources = 701;
 constexpr error_t error_launch_timeout = 702;
 constexpr error_t error_assert = 710;
+constexpr error_t error_peer_access_unsupported = 217;
+constexpr error_t error_peer_access_already_enabled = 704;
+constexpr error_t error_peer_access_not_enabled = 705;
 
 namespace detail {
 inline error_t &last_error() {
@@ -154,6 +158,9 @@ inline const char *get_error_string(error_t e) {
   case error_memory_allocation: return "out of memory";
   case error_invalid_configuration: return "invalid configuration argument";
   case error_invalid_device: return "invalid device ordinal";
+  case error_peer_access_unsupported: return "peer access is not supported between these two devices";
+  case error_peer_access_already_enabled: return "peer access is already enabled";
+  case error_peer_access_not_enabled: return "peer access has not been enabled";
   case error_not_ready: return "device not ready";
   case error_launch_failure: return "unspecified launch failure";
   case error_not_supported: return "operation not supported";
@@ -175,6 +182,9 @@ inline const char *get_error_name(error_t e) {
   case error_memory_allocation: return "cudaErrorMemoryAllocation";
   case error_invalid_configuration: return "cudaErrorInvalidConfiguration";
   case error_invalid_device: return "cudaErrorInvalidDevice";
+  case error_peer_access_unsupported: return "cudaErrorPeerAccessUnsupported";
+  case error_peer_access_already_enabled: return "cudaErrorPeerAccessAlreadyEnabled";
+  case error_peer_access_not_enabled: return "cudaErrorPeerAccessNotEnabled";
   case error_not_ready: return "cudaErrorNotReady";
   case error_launch_failure: return "cudaErrorLaunchFailure";
   case error_not_supported: return "cudaErrorNotSupported";
@@ -388,6 +398,34 @@ inline error_t usm_memset(void *p, int value, std::size_t bytes) {
 // errors reported asynchronously reach it through the queues' async handler,
 // so CUDA's `k<<<...>>>(); if (cudaGetLastError() != cudaSuccess)` still works.
 namespace detail {
+// CUDA graphs captured from a stream (cudaStreamBeginCapture): while a queue
+// captures, launches and asynchronous copies on it are recorded instead of
+// submitted, and cudaGraphLaunch submits the records again. A recorded
+// launch keeps its command group, which reads the variables it names when it
+// is submitted (CUDA reads kernel arguments at capture).
+struct graph_rec {
+  std::vector<std::function<void(sycl::queue &)>> ops;
+};
+struct capture_registry {
+  std::mutex m;
+  std::atomic<int> active{0};
+  std::vector<std::pair<const sycl::queue *, graph_rec *>> by_queue;
+};
+inline capture_registry &captures() {
+  static capture_registry r;
+  return r;
+}
+// The graph `q` records into, or null (one relaxed load when none captures).
+inline graph_rec *capturing(const sycl::queue &q) {
+  capture_registry &c = captures();
+  if (c.active.load(std::memory_order_relaxed) == 0)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(c.m);
+  for (auto &e : c.by_queue)
+    if (e.first == &q)
+      return e.second;
+  return nullptr;
+}
 // The device of the launch being submitted (for launch_range's checks).
 inline const sycl::device *&launch_device() {
   static thread_local const sycl::device *d = nullptr;
@@ -396,6 +434,10 @@ inline const sycl::device *&launch_device() {
 void prepare_symbols();
 } // namespace detail
 template <class CG> void launch(sycl::queue &q, CG &&cg) {
+  if (detail::graph_rec *g = detail::capturing(q)) {
+    g->ops.emplace_back([c = std::decay_t<CG>(std::forward<CG>(cg))](sycl::queue &rq) { launch(rq, c); });
+    return;
+  }
   try {
     // device globals are allocated before the command group runs (they
     // cannot submit their initial copy from inside it)
@@ -1201,10 +1243,83 @@ inline error_t stream_wait_event(stream_t s, event_t e, unsigned = 0) {
 
 // Asynchronous copies (on the stream's queue, not waited for).
 inline error_t memcpy_async(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  if (detail::graph_rec *g = detail::capturing(queue_of(s))) {
+    g->ops.emplace_back([=](sycl::queue &q) { q.memcpy(dst, src, bytes); });
+    return success;
+  }
   return detail::guarded([&] { queue_of(s).memcpy(dst, src, bytes); });
 }
 inline error_t memset_async(void *p, int value, std::size_t bytes, stream_t s = nullptr) {
+  if (detail::graph_rec *g = detail::capturing(queue_of(s))) {
+    g->ops.emplace_back([=](sycl::queue &q) { q.memset(p, value, bytes); });
+    return success;
+  }
   return detail::guarded([&] { queue_of(s).memset(p, value, bytes); });
+}
+
+// CUDA graphs, captured from a stream and replayed (see detail::graph_rec).
+// Graphs built node by node (cudaGraphAddKernelNode...) are not supported.
+enum stream_capture_mode { stream_capture_mode_global = 0, stream_capture_mode_thread_local = 1, stream_capture_mode_relaxed = 2 };
+enum stream_capture_status { stream_capture_status_none = 0, stream_capture_status_active = 1, stream_capture_status_invalidated = 2 };
+using graph_t = detail::graph_rec *;
+struct graph_exec {
+  std::vector<std::function<void(sycl::queue &)>> ops;
+};
+using graph_exec_t = graph_exec *;
+inline error_t stream_begin_capture(stream_t s, int = stream_capture_mode_global) {
+  detail::capture_registry &c = detail::captures();
+  const sycl::queue *q = &queue_of(s);
+  std::lock_guard<std::mutex> lock(c.m);
+  for (auto &e : c.by_queue)
+    if (e.first == q)
+      return detail::record(error_invalid_value); // already capturing
+  c.by_queue.emplace_back(q, new detail::graph_rec{});
+  c.active.fetch_add(1);
+  return success;
+}
+inline error_t stream_end_capture(stream_t s, graph_t *g) {
+  detail::capture_registry &c = detail::captures();
+  const sycl::queue *q = &queue_of(s);
+  std::lock_guard<std::mutex> lock(c.m);
+  for (std::size_t i = 0; i < c.by_queue.size(); ++i)
+    if (c.by_queue[i].first == q) {
+      *g = c.by_queue[i].second;
+      c.by_queue.erase(c.by_queue.begin() + static_cast<std::ptrdiff_t>(i));
+      c.active.fetch_sub(1);
+      return success;
+    }
+  return detail::record(error_invalid_value); // not capturing
+}
+inline error_t stream_is_capturing(stream_t s, stream_capture_status *st) {
+  *st = detail::capturing(queue_of(s)) ? stream_capture_status_active : stream_capture_status_none;
+  return success;
+}
+inline error_t graph_create(graph_t *g, unsigned = 0) {
+  *g = new detail::graph_rec{};
+  return success;
+}
+inline error_t graph_instantiate(graph_exec_t *e, graph_t g) {
+  if (!g)
+    return detail::record(error_invalid_value);
+  *e = new graph_exec{g->ops};
+  return success;
+}
+inline error_t graph_launch(graph_exec_t e, stream_t s = nullptr) {
+  if (!e)
+    return detail::record(error_invalid_value);
+  return detail::guarded([&] {
+    sycl::queue &q = queue_of(s);
+    for (auto &op : e->ops)
+      op(q);
+  });
+}
+inline error_t graph_exec_destroy(graph_exec_t e) {
+  delete e;
+  return success;
+}
+inline error_t graph_destroy(graph_t g) {
+  delete g;
+  return success;
 }
 // cudaHostAlloc: pinned host memory is SYCL host USM (flags are hints).
 template <class T> error_t host_alloc(T **p, std::size_t bytes, unsigned = 0) { return malloc_host(p, bytes); }
@@ -1267,6 +1382,24 @@ struct memcpy3d_parms {
 inline pitched_ptr make_pitched_ptr(void *p, std::size_t pitch, std::size_t xsize, std::size_t ysize) { return {p, pitch, xsize, ysize}; }
 inline extent_3d make_extent(std::size_t w, std::size_t h, std::size_t d) { return {w, h, d}; }
 inline pos_3d make_pos(std::size_t x, std::size_t y, std::size_t z) { return {x, y, z}; }
+// cudaMalloc3D: rows padded like malloc_pitch, height * depth of them.
+inline error_t malloc_3d(pitched_ptr *p, extent_3d e) {
+  std::size_t pitch = (e.width + 255) / 256 * 256;
+  void *mem = nullptr;
+  error_t r = malloc_device(&mem, pitch * (e.height ? e.height : 1) * (e.depth ? e.depth : 1));
+  *p = {mem, pitch, e.width, e.height};
+  return r;
+}
+// cudaMemset3D: every row of every slice of the extent.
+inline error_t memset_3d(pitched_ptr p, int value, extent_3d e) {
+  return detail::guarded([&] {
+    sycl::queue &q = default_queue();
+    for (std::size_t z = 0; z < e.depth; ++z)
+      for (std::size_t y = 0; y < e.height; ++y)
+        q.memset(static_cast<char *>(p.ptr) + (z * p.ysize + y) * p.pitch, value, e.width);
+    q.wait_and_throw();
+  });
+}
 inline error_t memcpy_3d(const memcpy3d_parms *p, stream_t s = nullptr, bool wait = true) {
   if (!p || p->srcArray || p->dstArray)
     return detail::record(error_invalid_value);
@@ -1305,9 +1438,111 @@ inline error_t mem_get_info(std::size_t *free_bytes, std::size_t *total_bytes) {
 inline error_t mem_prefetch_async(const void *p, std::size_t bytes, int = 0, stream_t s = nullptr) {
   return detail::guarded([&] { queue_of(s).prefetch(p, bytes); });
 }
+// cudaMemLocation (CUDA 13's cudaMemPrefetchAsync takes one): a prefetch to a
+// device goes to the stream's queue; to the host it is a no-op (SYCL 2020
+// prefetches only towards a queue's device).
+enum mem_location_type { mem_location_type_invalid = 0, mem_location_type_device = 1, mem_location_type_host = 2, mem_location_type_host_numa = 3, mem_location_type_host_numa_current = 4 };
+struct mem_location {
+  mem_location_type type;
+  int id;
+};
+inline error_t mem_prefetch_async(const void *p, std::size_t bytes, mem_location loc, unsigned = 0, stream_t s = nullptr) {
+  if (loc.type != mem_location_type_device)
+    return success;
+  return detail::guarded([&] { queue_of(s).prefetch(p, bytes); });
+}
+// clock()/clock64() in device code: SYCL 2020 has no device clock. DPC++'s
+// sycl_ext_oneapi_clock gives one; elsewhere it reads 0 (differences of it,
+// the usual use, are then 0).
+inline long long device_clock() {
+#ifdef SYCL_EXT_ONEAPI_CLOCK
+  return static_cast<long long>(sycl::ext::oneapi::experimental::clock<sycl::ext::oneapi::experimental::clock_scope::device>());
+#else
+  return 0;
+#endif
+}
+// cudaHostGetDevicePointer: host USM is device-accessible at the same address.
+template <class T> error_t host_get_device_pointer(T **d, void *h, unsigned = 0) {
+  *d = static_cast<T *>(h);
+  return success;
+}
+// Peer access. SYCL 2020 has no peer-access query: with DPC++'s
+// sycl_ext_oneapi_peer_access it is asked; otherwise no pair of distinct
+// devices reports access (programs take their path without peer access).
+inline error_t device_can_access_peer(int *can, int dev, int peer) {
+  auto &v = detail::devices();
+  if (dev < 0 || peer < 0 || static_cast<std::size_t>(dev) >= v.size() || static_cast<std::size_t>(peer) >= v.size())
+    return detail::record(error_invalid_device);
+  *can = 0;
+#ifdef SYCL_EXT_ONEAPI_PEER_ACCESS
+  if (dev != peer)
+    *can = v[static_cast<std::size_t>(dev)].ext_oneapi_can_access_peer(v[static_cast<std::size_t>(peer)]) ? 1 : 0;
+#endif
+  return success;
+}
+inline error_t device_enable_peer_access(int peer, unsigned = 0) {
+#ifdef SYCL_EXT_ONEAPI_PEER_ACCESS
+  return detail::guarded([&] { detail::devices()[static_cast<std::size_t>(detail::current_device_index())].ext_oneapi_enable_peer_access(detail::devices().at(static_cast<std::size_t>(peer))); });
+#else
+  (void)peer;
+  return detail::record(error_peer_access_unsupported);
+#endif
+}
+inline error_t device_disable_peer_access(int peer) {
+#ifdef SYCL_EXT_ONEAPI_PEER_ACCESS
+  return detail::guarded([&] { detail::devices()[static_cast<std::size_t>(detail::current_device_index())].ext_oneapi_disable_peer_access(detail::devices().at(static_cast<std::size_t>(peer))); });
+#else
+  (void)peer;
+  return detail::record(error_peer_access_not_enabled);
+#endif
+}
+// Stream-ordered memory pools (cudaMemPool_t): SYCL 2020 has none, so a pool
+// is a record of its attributes and allocations from it are ordinary device
+// allocations (as cudaMallocAsync's).
+enum mem_pool_attr {
+  mem_pool_reuse_follow_event_dependencies = 1, mem_pool_reuse_allow_opportunistic = 2, mem_pool_reuse_allow_internal_dependencies = 3,
+  mem_pool_attr_release_threshold = 4, mem_pool_attr_reserved_mem_current = 5, mem_pool_attr_reserved_mem_high = 6,
+  mem_pool_attr_used_mem_current = 7, mem_pool_attr_used_mem_high = 8
+};
+struct mem_pool {
+  int device;
+  unsigned long long attrs[9];
+};
+using mem_pool_t = mem_pool *;
+inline error_t device_get_default_mem_pool(mem_pool_t *pool, int dev) {
+  static std::mutex m;
+  static std::vector<std::unique_ptr<mem_pool>> pools;
+  if (dev < 0 || static_cast<std::size_t>(dev) >= detail::devices().size())
+    return detail::record(error_invalid_device);
+  std::lock_guard<std::mutex> lock(m);
+  if (pools.size() < detail::devices().size())
+    pools.resize(detail::devices().size());
+  auto &p = pools[static_cast<std::size_t>(dev)];
+  if (!p)
+    p.reset(new mem_pool{dev, {}});
+  *pool = p.get();
+  return success;
+}
+inline error_t mem_pool_set_attribute(mem_pool_t pool, mem_pool_attr a, void *value) {
+  if (!pool || !value || a < 1 || a > 8)
+    return detail::record(error_invalid_value);
+  pool->attrs[a] = a <= 3 ? static_cast<unsigned long long>(*static_cast<int *>(value)) : *static_cast<unsigned long long *>(value);
+  return success;
+}
+inline error_t mem_pool_get_attribute(mem_pool_t pool, mem_pool_attr a, void *value) {
+  if (!pool || !value || a < 1 || a > 8)
+    return detail::record(error_invalid_value);
+  if (a <= 3)
+    *static_cast<int *>(value) = static_cast<int>(pool->attrs[a]);
+  else
+    *static_cast<unsigned long long *>(value) = pool->attrs[a];
+  return success;
+}
+inline error_t mem_pool_trim_to(mem_pool_t pool, std::size_t) { return pool ? success : detail::record(error_invalid_value); }
 // cudaMallocAsync/cudaFreeAsync: stream-ordered allocation becomes an
 // ordinary allocation; the free waits for the stream first.
 template <class T> error_t malloc_async(T **p, std::size_t bytes, stream_t = nullptr) { return malloc_device(p, bytes); }
+template <class T> error_t malloc_from_pool_async(T **p, std::size_t bytes, mem_pool_t, stream_t = nullptr) { return malloc_device(p, bytes); }
 inline error_t free_async(void *p, stream_t s = nullptr) {
   return detail::guarded([&] {
     queue_of(s).wait_and_throw();
@@ -1382,6 +1617,18 @@ struct device_prop {
   int managedMemory;
   int concurrentManagedAccess;
   int ECCEnabled;
+  int computeMode;                 // always 0 (default): SYCL has no compute modes
+  int pageableMemoryAccess;        // 0: SYCL 2020 kernels reach USM allocations only
+  int cooperativeLaunch;           // 0: no grid-wide synchronisation in SYCL 2020
+  int asyncEngineCount;            // 0: not reported by SYCL
+  std::size_t sharedMemPerBlockOptin; // = sharedMemPerBlock (SYCL has no opt-in)
+  int maxBlocksPerMultiProcessor;  // model: maxThreadsPerMultiProcessor / 32
+  int regsPerMultiprocessor;       // 0: not reported by SYCL
+  int pciBusID, pciDeviceID, pciDomainID; // 0: not reported by SYCL
+  int kernelExecTimeoutEnabled;    // 0: not reported by SYCL
+  int deviceOverlap;               // 1: copies and kernels may overlap (queues are concurrent)
+  std::size_t textureAlignment;    // 0: no textures in SYCL 2020
+  int persistingL2CacheMaxSize;    // 0: not reported by SYCL
 };
 inline error_t get_device_properties(device_prop *p, int dev) {
   if (dev < 0 || static_cast<std::size_t>(dev) >= detail::devices().size())
@@ -1427,16 +1674,25 @@ inline error_t get_device_properties(device_prop *p, int dev) {
     p->managedMemory = d.has(sycl::aspect::usm_shared_allocations);
     p->concurrentManagedAccess = p->managedMemory;
     p->ECCEnabled = d.get_info<sycl::info::device::error_correction_support>();
+    p->sharedMemPerBlockOptin = p->sharedMemPerBlock;
+    p->maxBlocksPerMultiProcessor = p->maxThreadsPerMultiProcessor / 32;
+    p->deviceOverlap = 1;
   });
 }
 enum device_attr {
   dev_attr_max_threads_per_block = 1, dev_attr_max_block_dim_x = 2, dev_attr_max_block_dim_y = 3, dev_attr_max_block_dim_z = 4,
   dev_attr_max_grid_dim_x = 5, dev_attr_max_grid_dim_y = 6, dev_attr_max_grid_dim_z = 7, dev_attr_max_shared_memory_per_block = 8,
-  dev_attr_total_constant_memory = 9, dev_attr_warp_size = 10, dev_attr_clock_rate = 13, dev_attr_multi_processor_count = 16,
-  dev_attr_integrated = 18, dev_attr_compute_capability_major = 75, dev_attr_compute_capability_minor = 76,
-  dev_attr_l2_cache_size = 38, dev_attr_max_threads_per_multi_processor = 39, dev_attr_managed_memory = 83,
-  dev_attr_concurrent_managed_access = 89
+  dev_attr_total_constant_memory = 9, dev_attr_warp_size = 10, dev_attr_max_pitch = 11, dev_attr_max_registers_per_block = 12,
+  dev_attr_clock_rate = 13, dev_attr_multi_processor_count = 16, dev_attr_integrated = 18, dev_attr_can_map_host_memory = 19,
+  dev_attr_compute_mode = 20, dev_attr_concurrent_kernels = 31, dev_attr_ecc_enabled = 32, dev_attr_memory_clock_rate = 36,
+  dev_attr_global_memory_bus_width = 37, dev_attr_l2_cache_size = 38, dev_attr_max_threads_per_multi_processor = 39,
+  dev_attr_unified_addressing = 41, dev_attr_compute_capability_major = 75, dev_attr_compute_capability_minor = 76,
+  dev_attr_max_shared_memory_per_multiprocessor = 81, dev_attr_managed_memory = 83, dev_attr_pageable_memory_access = 88,
+  dev_attr_concurrent_managed_access = 89, dev_attr_cooperative_launch = 95, dev_attr_max_shared_memory_per_block_optin = 97,
+  dev_attr_max_blocks_per_multiprocessor = 106, dev_attr_memory_pools_supported = 115
 };
+// cudaComputeMode: SYCL has no exclusive or prohibited modes; every device reads as default.
+enum compute_mode { compute_mode_default = 0, compute_mode_exclusive = 1, compute_mode_prohibited = 2, compute_mode_exclusive_process = 3 };
 // cudaDeviceGetAttribute, from the same queries as get_device_properties.
 inline error_t device_get_attribute(int *v, device_attr a, int dev) {
   device_prop p;
@@ -1463,6 +1719,21 @@ inline error_t device_get_attribute(int *v, device_attr a, int dev) {
   case dev_attr_max_threads_per_multi_processor: *v = p.maxThreadsPerMultiProcessor; break;
   case dev_attr_managed_memory: *v = p.managedMemory; break;
   case dev_attr_concurrent_managed_access: *v = p.concurrentManagedAccess; break;
+  case dev_attr_max_pitch: *v = static_cast<int>(p.memPitch > INT_MAX ? INT_MAX : p.memPitch); break;
+  case dev_attr_max_registers_per_block: *v = p.regsPerBlock; break; // 0: not reported by SYCL
+  case dev_attr_can_map_host_memory: *v = p.canMapHostMemory; break;
+  case dev_attr_compute_mode: *v = compute_mode_default; break;
+  case dev_attr_concurrent_kernels: *v = p.concurrentKernels; break;
+  case dev_attr_ecc_enabled: *v = p.ECCEnabled; break;
+  case dev_attr_memory_clock_rate: *v = p.memoryClockRate; break;       // 0: not reported by SYCL
+  case dev_attr_global_memory_bus_width: *v = p.memoryBusWidth; break;  // 0: not reported by SYCL
+  case dev_attr_unified_addressing: *v = p.unifiedAddressing; break;
+  case dev_attr_max_shared_memory_per_multiprocessor: *v = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+  case dev_attr_pageable_memory_access: *v = 0; break; // SYCL 2020: only USM allocations are device-accessible
+  case dev_attr_cooperative_launch: *v = 0; break;     // no grid-wide synchronisation in SYCL 2020
+  case dev_attr_max_shared_memory_per_block_optin: *v = static_cast<int>(p.sharedMemPerBlock); break;
+  case dev_attr_max_blocks_per_multiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+  case dev_attr_memory_pools_supported: *v = 1; break; // stream-ordered allocation is emulated (see mem pools)
   default: return detail::record(error_invalid_value);
   }
   return success;

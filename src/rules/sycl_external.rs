@@ -18,6 +18,7 @@
 //! `SYCLIFY_EXTERNAL void step(float *a, const sycl::nd_item<3> &item);`
 
 use super::FileCtx;
+use crate::diagnostics::Code;
 use crate::syntax::{self, declarator_name};
 
 pub const RULE: &str = "sycl-external";
@@ -41,6 +42,15 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.edits.insert(RULE, n.start_byte(), "SYCLIFY_EXTERNAL ");
             ctx.count(RULE);
             ctx.needs_sycl = true;
+            if n.kind() == "function_definition" && index.declared_elsewhere(name) {
+                let what = if index.is_kernel(name) { "kernel" } else { "device function" };
+                ctx.diag(
+                    Code::CrossUnitDeviceCode,
+                    fd.byte_range(),
+                    RULE,
+                    format!("{what} `{name}` is declared for other translation units (SYCL_EXTERNAL): AdaptiveCpp's multipass targets need the units that call it built as one"),
+                );
+            }
         }
     }
 }
