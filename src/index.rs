@@ -125,8 +125,6 @@ pub struct FunctionFacts {
     /// Parameters without a default argument: extra parameters go here.
     pub required_params: usize,
     pub has_definition: bool,
-    /// Declared somewhere without a body (a prototype, usually in a header).
-    pub has_prototype: bool,
     /// `static` or `inline` somewhere: internal to its translation unit(s).
     pub is_internal: bool,
     pub uses_item: bool,
@@ -138,11 +136,16 @@ pub struct FunctionFacts {
     pub identifiers: BTreeSet<String>,
     /// File (relative path) of the definition, for diagnostics.
     pub file: String,
-    /// Files that declare it without a body.
+    /// Files that declare it without a body (a prototype, usually in a header).
     pub prototype_files: BTreeSet<String>,
 }
 
 impl FunctionFacts {
+    /// Declared somewhere without a body?
+    pub fn has_prototype(&self) -> bool {
+        !self.prototype_files.is_empty()
+    }
+
     fn merge(&mut self, o: FunctionFacts) {
         self.is_kernel |= o.is_kernel;
         self.is_device |= o.is_device;
@@ -155,7 +158,6 @@ impl FunctionFacts {
             self.file = o.file;
         }
         self.has_definition |= o.has_definition;
-        self.has_prototype |= o.has_prototype;
         self.is_internal |= o.is_internal;
         self.uses_item |= o.uses_item;
         self.uses_warp |= o.uses_warp;
@@ -317,7 +319,7 @@ impl ProjectIndex {
     pub fn needs_sycl_external(&self, name: &str) -> bool {
         self.functions
             .get(name)
-            .is_some_and(|f| (f.is_kernel || f.is_device) && f.has_prototype && f.has_definition && !f.is_internal && f.template_params.is_empty())
+            .is_some_and(|f| (f.is_kernel || f.is_device) && f.has_prototype() && f.has_definition && !f.is_internal && f.template_params.is_empty())
     }
 
     /// Is the function defined in one file and declared in another (a
@@ -574,7 +576,6 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
                     is_host: q.host,
                     template_params: template_params(n, src),
                     required_params: required_params(fd, src),
-                    has_prototype: true,
                     is_internal: is_internal(n, src),
                     file: rel.to_string(),
                     prototype_files: BTreeSet::from([rel.to_string()]),

@@ -33,63 +33,9 @@ const FORBIDDEN: &[&str] = &[
     "nvcuda",
 ];
 
-/// Double-underscore names of C, C++ and their compilers (not CUDA).
-const COMPILER_DUNDER: &[&str] = &[
-    "__FILE__",
-    "__LINE__",
-    "__func__",
-    "__FUNCTION__",
-    "__PRETTY_FUNCTION__",
-    "__VA_ARGS__",
-    "__VA_OPT__",
-    "__restrict__",
-    "__restrict",
-    "__attribute__",
-    "__asm__",
-    "__asm",
-    "__volatile__",
-    "__inline__",
-    "__inline",
-    "__typeof__",
-    "__typeof",
-    "__extension__",
-    "__alignof__",
-    "__label__",
-    "__real__",
-    "__imag__",
-    "__complex__",
-    "__signed__",
-    "__const",
-    "__thread",
-    "__int128",
-    "__float128",
-    "__fp16",
-    "__bf16",
-    "__declspec",
-    "__cdecl",
-    "__stdcall",
-    "__forceinline",
-    "__cplusplus",
-    "__gnu_cxx",
-    "__DATE__",
-    "__TIME__",
-    "__COUNTER__",
-    "__has_include",
-    "__int64",
-    "__int32",
-    "__int16",
-    "__int8",
-    "__w64",
-    "__ptr64",
-    "__ptr32",
-    "__unaligned",
-];
 /// CUDA's keywords of the `__word__` shape (other `__word__` names are
 /// platform and compiler macros: `__linux__`, `__x86_64__`, `__clang__`).
 const CUDA_KEYWORDS: &[&str] = &["__forceinline__", "__noinline__", "__launch_bounds__", "__align__", "__grid_constant__", "__cudart_builtin__", "__nv_pure__"];
-/// Prefixes of compiler builtins and intrinsics that are not CUDA.
-const COMPILER_DUNDER_PREFIXES: &[&str] =
-    &["__builtin_", "__atomic_", "__sync_", "__has_", "__m64", "__m128", "__m256", "__m512", "__mm", "__cxa", "__SYCL", "__syclify"];
 /// Prefixes of CUDA library APIs (host and device).
 const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
 
@@ -130,9 +76,10 @@ pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
         } else if rest.ends_with("__") {
             CUDA_KEYWORDS.contains(&w)
         } else {
-            // CUDA's own `__names` only: the program's and its C library's
-            // (`__rand_x`, `__getopt_*`) are not CUDA
-            !COMPILER_DUNDER.contains(&w) && !COMPILER_DUNDER_PREFIXES.iter().any(|p| w.starts_with(p)) && known_cuda_dunder(w)
+            // CUDA's own `__names` only: the compiler's (`__builtin_expect`,
+            // `__restrict`), the program's and its C library's (`__rand_x`,
+            // `__getopt_*`) are not CUDA
+            known_cuda_dunder(w)
         }
     } else {
         upper_after(w, "atomic")

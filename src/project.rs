@@ -376,9 +376,6 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
             }
         }
     }
-    // Files connected by includes form one program part whose functions may
-    // call each other; unrelated programs in one tree keep their own index,
-    // so two programs' same-named functions do not mix.
     phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
 
@@ -391,9 +388,12 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let facts: Vec<(usize, index::FileFacts)> =
         parsed.par_iter().map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))).collect();
     phase("parse");
-    // ... and so do files of one directory that one links against the other:
-    // a kernel or device function declared in one (a prototype, as CUDA's
-    // relocatable device code has) and defined, not `static`, in the other
+    // Files connected by includes form one program part whose functions may
+    // call each other, and so do files of one directory that one links
+    // against the other (a kernel or device function declared in one, as
+    // CUDA's relocatable device code has, and defined, not `static`, in the
+    // other); unrelated programs in one tree keep their own index, so two
+    // programs' same-named functions do not mix.
     let mut edges = include_edges;
     edges.extend(link_edges(&sources, &facts));
     let cluster = clusters(sources.len(), &edges);
@@ -467,7 +467,7 @@ fn link_edges(sources: &[SourceFile], facts: &[(usize, index::FileFacts)]) -> Ve
     }
     let mut out = Vec::new();
     for (i, f) in facts {
-        for func in f.functions.iter().filter(|x| x.has_prototype && !x.has_definition && (x.is_kernel || x.is_device)) {
+        for func in f.functions.iter().filter(|x| x.has_prototype() && !x.has_definition && (x.is_kernel || x.is_device)) {
             for &j in defined.get(&(dir(*i), func.name.as_str())).into_iter().flatten() {
                 if j != *i {
                     out.push((*i, j));
