@@ -87,6 +87,9 @@ codes! {
     CrossUnitDeviceCode = "SY0106", "cross-unit-device-code", Note,
         "device code is shared between translation units (SYCL_EXTERNAL)",
         "This kernel or device function is defined in one translation unit and called from device\ncode in another (CUDA's relocatable device code, `-rdc`/`-dc`). It is marked\n`SYCL_EXTERNAL` (as `SYCLIFY_EXTERNAL`). DPC++ links device code across units by default\n(`-fsycl-rdc`). AdaptiveCpp's explicit-multipass CUDA/HIP targets compile each unit's\ndevice code on its own and cannot resolve the call (`ptxas fatal: Unresolved extern\nfunction` when the kernel is loaded): build the units that share device code as one\ntranslation unit, e.g. a file that `#include`s the `.dp.cpp` files, with those targets.";
+    IncludeOutsideInRoot = "SY0107", "include-outside-in-root", Warning,
+        "an included project file lies outside the in-root and was not migrated",
+        "The quoted include names a file of the project that is outside the in-root (e.g. a header\nshared by several programs: `#include \"../common/util.cuh\"`). syclify reads and writes\nonly inside the in-root, so that file was not migrated and the include still names the\nCUDA original. Migrate it with the rest: pass its file or directory too, with an\n`--in-root` that holds both (`syclify migrate app ../common --in-root .. -o out`).";
     UnknownKernel = "SY0201", "unknown-kernel", Warning,
         "the launched kernel is not defined in the migrated sources",
         "syclify could not find the definition of the launched kernel among the migrated files,\nso it cannot know whether the kernel uses `__shared__` memory or needs other extra\nparameters. The launch was migrated assuming it needs none; check the kernel's signature.";

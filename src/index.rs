@@ -138,6 +138,35 @@ pub struct FunctionFacts {
     pub file: String,
     /// Files that declare it without a body (a prototype, usually in a header).
     pub prototype_files: BTreeSet<String>,
+    /// The shape of each parameter's type, for template argument deduction.
+    pub params: Vec<TypeShape>,
+    /// (required, total) parameter counts of each declaration and overload
+    /// (total `usize::MAX` when variadic).
+    pub arities: Vec<(usize, usize)>,
+    /// Calls in the body to other functions, with what they tell about the
+    /// callee's template arguments.
+    pub calls: Vec<CallEdge>,
+}
+
+/// A type reduced to what template argument deduction looks at: the base
+/// type as written (without cv-qualifiers) and the number of pointer (or
+/// array) levels around it; references are transparent. `const T *p` →
+/// `T`, 1; `float a[4][4]` → `float`, 2.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TypeShape {
+    pub base: String,
+    pub ptr: usize,
+}
+
+/// One call from a function's body.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CallEdge {
+    pub callee: String,
+    /// Explicit template arguments as written (`f<T, 4>(x)` → `T`, `4`).
+    pub targs: Vec<String>,
+    /// The shape of each argument's type where the caller declares it (a
+    /// parameter or local variable, `&x`, `x[i]`, a cast), else `None`.
+    pub args: Vec<Option<TypeShape>>,
 }
 
 impl FunctionFacts {
@@ -174,6 +203,20 @@ impl FunctionFacts {
         }
         self.identifiers.extend(o.identifiers);
         self.prototype_files.extend(o.prototype_files);
+        if self.params.is_empty() || (o.has_definition && !o.params.is_empty()) {
+            self.params = o.params;
+        }
+        self.calls.extend(o.calls);
+        for a in o.arities {
+            if !self.arities.contains(&a) {
+                self.arities.push(a);
+            }
+        }
+    }
+
+    /// Does some declaration of it accept `n` arguments?
+    pub fn accepts(&self, n: usize) -> bool {
+        self.arities.iter().any(|&(req, total)| req <= n && n <= total)
     }
 }
 
@@ -314,6 +357,62 @@ impl ProjectIndex {
         self.functions.get(&r.owner)?.static_shared.iter().find(|s| s.name == r.name)
     }
 
+    /// Local array `r` as function `f` sees it: its element type and sizes
+    /// with the owner's template parameters replaced, call by call along the
+    /// call graph from `f` down to the owner, by the template arguments each
+    /// call gives or that C++ deduces from its arguments. The result names
+    /// only `f`'s own template parameters. `Err(p)`: template parameter `p`
+    /// of a function on the way cannot be told from the calls.
+    pub fn local_array_in(&self, f: &str, r: &LocalRef) -> Result<SharedArray, String> {
+        let Some(a) = self.shared_array(r) else {
+            return Err(r.name.clone());
+        };
+        if r.owner == f {
+            return Ok(a.clone());
+        }
+        let mut path = Vec::new();
+        let mut seen = BTreeSet::new();
+        if !self.path_to(f, r, &mut seen, &mut path) {
+            let tps = self.functions.get(&r.owner).map(|o| o.template_params.clone()).unwrap_or_default();
+            return match std::iter::once(&a.elem_type).chain(&a.dims).find_map(|s| mentions_any(s, &tps)) {
+                Some(p) => Err(p),
+                None => Ok(a.clone()),
+            };
+        }
+        let mut out = a.clone();
+        // from the owner up: each call binds its callee's template parameters
+        for edge in path.iter().rev() {
+            let callee = &self.functions[&edge.callee];
+            let map = bind_template_params(callee, &edge.targs, |j| edge.args.get(j).cloned().flatten());
+            out.elem_type = substitute_words(&out.elem_type, &map);
+            out.dims = out.dims.iter().map(|d| substitute_words(d, &map)).collect();
+            let unbound: Vec<String> = callee.template_params.iter().filter(|p| !map.contains_key(*p)).cloned().collect();
+            if let Some(p) = std::iter::once(&out.elem_type).chain(&out.dims).find_map(|s| mentions_any(s, &unbound)) {
+                return Err(p);
+            }
+        }
+        Ok(out)
+    }
+
+    /// A chain of calls from `f` to the owner of `r`, through functions that need it.
+    fn path_to(&self, f: &str, r: &LocalRef, seen: &mut BTreeSet<String>, path: &mut Vec<CallEdge>) -> bool {
+        if !seen.insert(f.to_string()) {
+            return false;
+        }
+        let Some(facts) = self.functions.get(f) else { return false };
+        for e in &facts.calls {
+            if !self.needs.get(&e.callee).is_some_and(|n| n.locals.contains(r)) || self.is_kernel(&e.callee) {
+                continue;
+            }
+            path.push(e.clone());
+            if e.callee == r.owner || self.path_to(&e.callee, r, seen, path) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+
     /// Does this function need `SYCL_EXTERNAL`: device code declared apart from
     /// its definition, so that it may be called from another translation unit?
     pub fn needs_sycl_external(&self, name: &str) -> bool {
@@ -395,6 +494,12 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
                 syntax::named_children(param).into_iter().rev().find(|c| c.kind() == "type_identifier").map(|c| text(c, src).to_string())
             }
             "optional_type_parameter_declaration" => param.child_by_field_name("name").map(|c| text(c, src).to_string()),
+            // `template <class> class Op`: the name is in the inner type parameter
+            "template_template_parameter_declaration" => syntax::named_children(param)
+                .into_iter()
+                .filter(|c| c.kind() != "template_parameter_list")
+                .find_map(|c| syntax::named_children(c).into_iter().rev().find(|x| x.kind() == "type_identifier"))
+                .map(|c| text(c, src).to_string()),
             "parameter_declaration" | "optional_parameter_declaration" | "variadic_parameter_declaration" => {
                 param.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)).map(|(_, s)| s.to_string())
             }
@@ -579,6 +684,8 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
                     is_internal: is_internal(n, src),
                     file: rel.to_string(),
                     prototype_files: BTreeSet::from([rel.to_string()]),
+                    params: param_shapes(fd, src),
+                    arities: vec![arity(fd, src)],
                     ..Default::default()
                 });
             }
@@ -602,6 +709,8 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         has_definition: true,
         is_internal: is_internal(def, src),
         file: rel.to_string(),
+        params: param_shapes(fd, src),
+        arities: vec![arity(fd, src)],
         ..Default::default()
     };
     let Some(body) = def.child_by_field_name("body") else {
@@ -609,13 +718,30 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
     };
     // names the function declares itself (parameters, locals) shadow globals
     let mut declared = BTreeSet::new();
+    // their type shapes, for the template arguments of calls
+    let mut shapes: BTreeMap<String, TypeShape> = BTreeMap::new();
+    // local constants (`constexpr int W = 32;`), which a `__shared__` size may name
+    let mut constants: BTreeMap<String, String> = BTreeMap::new();
     for n in descendants(def) {
         if matches!(n.kind(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
+            let constant = n.kind() == "declaration"
+                && syntax::children(n)
+                    .iter()
+                    .any(|c| matches!(c.kind(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
                 if syntax::function_declarator(d).is_none() {
                     if let Some((_, name)) = declarator_name(d, src) {
                         declared.insert(name.to_string());
+                        if let Some(shape) = type_shape(n, d, src) {
+                            shapes.entry(name.to_string()).or_insert(shape);
+                        }
+                        if constant
+                            && d.kind() == "init_declarator"
+                            && let Some(v) = d.child_by_field_name("value").filter(|v| v.kind() != "initializer_list")
+                        {
+                            constants.entry(name.to_string()).or_insert_with(|| text(v, src).to_string());
+                        }
                     }
                 }
             }
@@ -651,8 +777,11 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     {
                         f.uses_item = true;
                         f.uses_warp = true;
-                    } else if !f.callees.iter().any(|c| c == callee) {
-                        f.callees.push(callee.to_string());
+                    } else {
+                        if !f.callees.iter().any(|c| c == callee) {
+                            f.callees.push(callee.to_string());
+                        }
+                        f.calls.push(call_edge(n, callee, &shapes, src));
                     }
                 }
             }
@@ -665,7 +794,10 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
                         if let Some((vname, elem, dims)) = array_declarator(n, d, src) {
-                            f.static_shared.push(SharedArray { owner: f.name.clone(), name: vname, elem_type: elem, dims });
+                            // the launch allocates it, where the function's local constants are not in scope
+                            let elem_type = inline_constants(&elem, &constants);
+                            let dims = dims.iter().map(|d| inline_constants(d, &constants)).collect();
+                            f.static_shared.push(SharedArray { owner: f.name.clone(), name: vname, elem_type, dims });
                         }
                     }
                 }
@@ -674,4 +806,163 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         }
     }
     Some(f)
+}
+
+/// `s` with the function-local constants it names replaced by their values
+/// (parenthesised), repeatedly, since one constant may name another.
+fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
+    let mut s = s.to_string();
+    for _ in 0..8 {
+        let mut out = String::new();
+        let mut last = 0;
+        for (r, w) in syntax::identifiers(&s) {
+            if let Some(v) = constants.get(w) {
+                out.push_str(&s[last..r.start]);
+                let v = v.trim();
+                if v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    out.push_str(v);
+                } else {
+                    out.push_str(&format!("({v})"));
+                }
+                last = r.end;
+            }
+        }
+        if last == 0 {
+            break;
+        }
+        out.push_str(&s[last..]);
+        s = out;
+    }
+    s
+}
+
+/// The type shape of declarator `d` of declaration (or parameter) `decl`.
+pub fn type_shape(decl: Node, d: Node, src: &str) -> Option<TypeShape> {
+    let base = text(decl.child_by_field_name("type")?, src).to_string();
+    let mut ptr = 0;
+    let mut d = Some(d);
+    while let Some(x) = d {
+        match x.kind() {
+            "pointer_declarator" | "array_declarator" | "abstract_pointer_declarator" | "abstract_array_declarator" => ptr += 1,
+            "identifier" | "field_identifier" => break,
+            _ => {}
+        }
+        d = x.child_by_field_name("declarator");
+    }
+    Some(TypeShape { base, ptr })
+}
+
+/// (required, total) parameter counts of a function declarator.
+fn arity(fd: Node, src: &str) -> (usize, usize) {
+    let req = required_params(fd, src);
+    let Some(list) = fd.child_by_field_name("parameters") else {
+        return (0, 0);
+    };
+    let params: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
+    if params.len() == 1 && req == 0 && params[0].kind() == "parameter_declaration" {
+        return (0, 0); // `(void)`
+    }
+    let variadic = params.iter().any(|p| p.kind().starts_with("variadic")) || syntax::children(list).iter().any(|c| c.kind() == "...");
+    (req, if variadic { usize::MAX } else { params.len() })
+}
+
+/// The type shapes of a function declarator's parameters.
+fn param_shapes(fd: Node, src: &str) -> Vec<TypeShape> {
+    let Some(list) = fd.child_by_field_name("parameters") else {
+        return vec![];
+    };
+    syntax::named_children(list)
+        .into_iter()
+        .filter(|p| p.kind() != "comment")
+        .map(|p| match p.child_by_field_name("declarator") {
+            Some(d) => type_shape(p, d, src).unwrap_or_default(),
+            None => TypeShape { base: p.child_by_field_name("type").map(|t| text(t, src).to_string()).unwrap_or_default(), ptr: 0 },
+        })
+        .collect()
+}
+
+/// The shape of an argument expression's type, where the function says it.
+fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Option<TypeShape> {
+    match e.kind() {
+        "identifier" => shapes.get(text(e, src)).cloned(),
+        "parenthesized_expression" => expr_shape(syntax::named_children(e).into_iter().next()?, shapes, src),
+        "pointer_expression" => {
+            let inner = expr_shape(e.child_by_field_name("argument")?, shapes, src)?;
+            let op = e.child_by_field_name("operator").map(|o| text(o, src)).unwrap_or("");
+            match op {
+                "&" => Some(TypeShape { ptr: inner.ptr + 1, ..inner }),
+                "*" if inner.ptr > 0 => Some(TypeShape { ptr: inner.ptr - 1, ..inner }),
+                _ => None,
+            }
+        }
+        "subscript_expression" => {
+            let inner = expr_shape(e.child_by_field_name("argument")?, shapes, src)?;
+            (inner.ptr > 0).then(|| TypeShape { ptr: inner.ptr - 1, ..inner })
+        }
+        "cast_expression" => {
+            let t = e.child_by_field_name("type")?;
+            let base = t.child_by_field_name("type")?;
+            let ptr = t.child_by_field_name("declarator").map(|d| text(d, src).matches('*').count()).unwrap_or(0);
+            Some(TypeShape { base: text(base, src).to_string(), ptr })
+        }
+        _ => None,
+    }
+}
+
+fn call_edge(call: Node, callee: &str, shapes: &BTreeMap<String, TypeShape>, src: &str) -> CallEdge {
+    let f = call.child_by_field_name("function");
+    let tf =
+        f.and_then(|f| if f.kind() == "qualified_identifier" { f.child_by_field_name("name") } else { Some(f) }).filter(|f| f.kind() == "template_function");
+    let targs = tf
+        .and_then(|t| t.child_by_field_name("arguments"))
+        .map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").map(|c| text(c, src).to_string()).collect())
+        .unwrap_or_default();
+    let args = call
+        .child_by_field_name("arguments")
+        .map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").map(|c| expr_shape(c, shapes, src)).collect())
+        .unwrap_or_default();
+    CallEdge { callee: callee.to_string(), targs, args }
+}
+
+/// The template arguments of a call to `callee`: the explicit ones in order,
+/// then those deduced from parameters whose type is a template parameter
+/// (`T *p` given an argument of shape `float`, 1 → `T` = `float`).
+/// `arg(j)` is the shape of the j-th argument where known.
+pub fn bind_template_params(callee: &FunctionFacts, targs: &[String], arg: impl Fn(usize) -> Option<TypeShape>) -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    for (p, a) in callee.template_params.iter().zip(targs) {
+        map.insert(p.clone(), a.clone());
+    }
+    for p in callee.template_params.iter().skip(targs.len()) {
+        for (j, ps) in callee.params.iter().enumerate() {
+            if ps.base != *p {
+                continue;
+            }
+            if let Some(a) = arg(j).filter(|a| a.ptr >= ps.ptr && !a.base.is_empty()) {
+                map.insert(p.clone(), format!("{}{}", a.base, " *".repeat(a.ptr - ps.ptr)));
+                break;
+            }
+        }
+    }
+    map
+}
+
+/// Replaces whole words of `s` found in `map`.
+pub fn substitute_words(s: &str, map: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut last = 0;
+    for (r, w) in syntax::identifiers(s) {
+        if let Some(v) = map.get(w) {
+            out.push_str(&s[last..r.start]);
+            out.push_str(v);
+            last = r.end;
+        }
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+/// The first of `names` that `s` mentions as a word.
+pub fn mentions_any(s: &str, names: &[String]) -> Option<String> {
+    syntax::identifiers(s).into_iter().find(|(_, w)| names.iter().any(|n| n == w)).map(|(_, w)| w.to_string())
 }

@@ -46,6 +46,11 @@ enum Command {
         /// Worker threads (default: all cores). Output does not depend on it.
         #[arg(long, short = 'j')]
         jobs: Option<usize>,
+        /// A directory searched for quoted includes, as the compiler's `-I`
+        /// (repeatable): its files are migrated when they are in the in-root,
+        /// and includes of them follow their new names.
+        #[arg(short = 'I', long = "include-dir")]
+        include_dirs: Vec<PathBuf>,
     },
     /// Build the CUDA project with nvcc and its migration with a SYCL compiler, run both, compare.
     ///
@@ -127,7 +132,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs } => {
+        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs } => {
             if let Some(j) = jobs {
                 let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
             }
@@ -138,7 +143,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let opts = Options { inputs: paths, in_root, out_root, mappings };
+            let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs };
             let m = match project::migrate(&opts) {
                 Ok(m) => m,
                 Err(e) => {

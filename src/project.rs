@@ -19,6 +19,9 @@ pub struct Options {
     pub in_root: Option<PathBuf>,
     pub out_root: PathBuf,
     pub mappings: Mappings,
+    /// Directories searched for quoted includes after the including file's
+    /// own directory and the in-root (the compiler's `-I`).
+    pub include_dirs: Vec<PathBuf>,
 }
 
 /// A usage error (exit code 2): nothing was written.
@@ -123,8 +126,17 @@ const CUDA_MARKERS: &[&str] = &[
 fn has_cuda_constructs(text: &str) -> bool {
     text.contains("<<<")
         || CUDA_MARKERS.iter().any(|m| crate::syntax::contains_word(text, m))
-        || crate::syntax::identifiers(text).iter().any(|(_, w)| w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())))
+        || crate::syntax::identifiers(text)
+            .iter()
+            .any(|(_, w)| w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) || is_vector_type(w))
         || text.contains("<cuda")
+}
+
+/// CUDA's vector types and their constructors (`uchar4`, `make_float2`).
+fn is_vector_type(w: &str) -> bool {
+    const BASES: &[&str] = &["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"];
+    let w = w.strip_prefix("make_").unwrap_or(w);
+    w.strip_suffix(['1', '2', '3', '4']).is_some_and(|b| BASES.contains(&b))
 }
 
 fn canonical_or_absolute(p: &Path) -> PathBuf {
@@ -295,16 +307,44 @@ fn quoted_includes(text: &str) -> Vec<String> {
 }
 
 /// Where a quoted include may point, relative to the in-root: next to the
-/// including file (in `dir`), then from the in-root.
-pub fn include_candidates(dir: &str, name: &str) -> [String; 2] {
-    [normalize(&format!("{dir}/{name}")), normalize(name)]
+/// including file (in `dir`), then from the in-root, then in each include
+/// directory (in-root-relative, in order).
+pub fn include_candidates(dir: &str, name: &str, include_dirs: &[String]) -> Vec<String> {
+    let mut out = vec![normalize(&format!("{dir}/{name}")), normalize(name)];
+    out.extend(include_dirs.iter().map(|d| normalize(&format!("{d}/{name}"))));
+    out
 }
 
 /// The quoted includes of file `rel` (text `text`), each resolved to the
 /// first of its [`include_candidates`] that `exists`; unresolved ones are left out.
-fn resolved_includes(rel: &str, text: &str, mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
+fn resolved_includes(rel: &str, text: &str, include_dirs: &[String], mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
     let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
-    quoted_includes(text).into_iter().filter_map(|inc| include_candidates(dir, &inc).into_iter().find(|c| exists(c))).collect()
+    quoted_includes(text).into_iter().filter_map(|inc| include_candidates(dir, &inc, include_dirs).into_iter().find(|c| exists(c))).collect()
+}
+
+/// Quoted includes that name a file outside the in-root holding CUDA code
+/// (a header shared by sibling programs): (including file, name as written).
+/// Such files are read here only to tell; they are never migrated or written.
+fn outside_includes(sources: &[SourceFile], in_root: &Path) -> BTreeSet<(String, String)> {
+    let root = canonical_or_absolute(in_root);
+    let mut out = BTreeSet::new();
+    for s in sources {
+        let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
+        for name in quoted_includes(&s.text) {
+            if !name.contains("..") {
+                continue;
+            }
+            let path = in_root.join(dir).join(&name);
+            if !path.is_file() || canonical_or_absolute(&path).starts_with(&root) {
+                continue;
+            }
+            let cuda = MIGRATE_EXT.contains(&ext_of(&name)) || std::fs::read(&path).is_ok_and(|b| has_cuda_constructs(&String::from_utf8_lossy(&b)));
+            if cuda {
+                out.insert((s.rel.clone(), name));
+            }
+        }
+    }
+    out
 }
 
 /// Normalises `a/b/../c` → `a/c`.
@@ -332,6 +372,8 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         }
     };
     let (in_root, out_root, paths) = collect_inputs(opts)?;
+    // include directories inside the in-root, in-root-relative (files outside it are never migrated)
+    let include_dirs: Vec<String> = opts.include_dirs.iter().filter_map(|d| canonical_or_absolute(d).strip_prefix(&in_root).ok().map(rel_str)).collect();
     phase("collect");
     let loaded: Vec<Loaded> = paths
         .par_iter()
@@ -350,7 +392,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut known: BTreeSet<String> = sources.iter().map(|s| s.rel.clone()).chain(results.iter().map(|r| r.rel.clone())).collect();
     let mut next = 0;
     while next < sources.len() {
-        let found = resolved_includes(&sources[next].rel, &sources[next].text, |cand| {
+        let found = resolved_includes(&sources[next].rel, &sources[next].text, &include_dirs, |cand| {
             let path = in_root.join(cand);
             known.contains(cand) || (path.is_file() && !path.starts_with(&out_root) && canonical_or_absolute(&path).starts_with(&in_root))
         });
@@ -361,6 +403,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         }
         next += 1;
     }
+    let outside = outside_includes(&sources, &in_root);
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
     let mut migrate: BTreeSet<usize> =
@@ -368,7 +411,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut work: Vec<usize> = migrate.iter().copied().collect();
     let mut include_edges: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = work.pop() {
-        for rel in resolved_includes(&sources[i].rel, &sources[i].text, |cand| by_rel.contains_key(cand)) {
+        for rel in resolved_includes(&sources[i].rel, &sources[i].text, &include_dirs, |cand| by_rel.contains_key(cand)) {
             let j = by_rel[&rel];
             include_edges.push((i, j));
             if migrate.insert(j) {
@@ -405,8 +448,10 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let indexes: BTreeMap<usize, ProjectIndex> =
         by_cluster.into_iter().map(|(c, files)| (c, ProjectIndex::build(files, macros.clone(), &opts.mappings))).collect();
     phase("index");
-    let projects: BTreeMap<usize, ProjectCtx> =
-        indexes.iter().map(|(c, index)| (*c, ProjectCtx { index, mappings: &opts.mappings, renames: &renames })).collect();
+    let projects: BTreeMap<usize, ProjectCtx> = indexes
+        .iter()
+        .map(|(c, index)| (*c, ProjectCtx { index, mappings: &opts.mappings, renames: &renames, outside_includes: &outside, include_dirs: &include_dirs }))
+        .collect();
 
     // Rewrite.
     let migrated: Vec<(usize, String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = parsed
@@ -501,7 +546,7 @@ fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
 
 /// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.
 pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>) {
-    let macro_trees = rules::parse_macro_bodies(&s.text, p);
+    let macro_trees = rules::parse_macro_bodies(&s.text, p, project.mappings);
     let mut ctx = FileCtx::new(&s.text, &s.rel, p, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     rules::run_all(&mut ctx);

@@ -210,3 +210,55 @@ fn rule_file_adds_a_mapping() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(fs::read_to_string(out.join("a.dp.cpp")).unwrap().contains("int main() { (void)0; }"));
 }
+
+/// A header shared by several programs, reached through `-I ../common` or
+/// `#include "../common/x.cuh"`: with the program alone it is reported
+/// (SY0107, never written); given with `-I` and an in-root holding both, it
+/// is migrated and the include follows its new name.
+#[test]
+fn shared_headers_outside_the_program() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("src");
+    fs::create_dir_all(root.join("app")).unwrap();
+    fs::create_dir_all(root.join("common")).unwrap();
+    fs::write(root.join("common/vec.cuh"), "__device__ inline float twice(float x) { return 2.0f * x; }\n").unwrap();
+    fs::write(root.join("common/pixel.h"), "typedef uchar4 pixel;\n").unwrap();
+    fs::write(
+        root.join("app/main.cu"),
+        "#include \"vec.cuh\"\n#include \"pixel.h\"\n#include \"../common/vec.cuh\"\n__global__ void k(float *a, pixel *p) { a[0] = twice(a[0]); }\n",
+    )
+    .unwrap();
+    let before = tree_snapshot(&root);
+
+    // the program alone: the relative include is reported, nothing outside is written
+    let out1 = tmp.path().join("out1");
+    let o = syclify(&["migrate", root.join("app").to_str().unwrap(), "-o", out1.to_str().unwrap(), "--diagnostics", "gcc"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("[SY0107]") && text.contains("../common/vec.cuh"), "{text}");
+    assert!(!out1.join("common").exists() && !tmp.path().join("common").exists());
+
+    // with the shared directory and -I: migrated, includes renamed
+    let out2 = tmp.path().join("out2");
+    let o = syclify(&[
+        "migrate",
+        root.join("app").to_str().unwrap(),
+        root.join("common").to_str().unwrap(),
+        "-I",
+        root.join("common").to_str().unwrap(),
+        "--in-root",
+        root.to_str().unwrap(),
+        "-o",
+        out2.to_str().unwrap(),
+        "--diagnostics",
+        "gcc",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let main = fs::read_to_string(out2.join("app/main.dp.cpp")).unwrap();
+    assert!(main.contains("#include \"vec.dp.hpp\"") && main.contains("#include \"../common/vec.dp.hpp\""), "{main}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("SY0107"));
+    // a header that only uses CUDA's vector types is migrated too
+    let pixel = fs::read_to_string(out2.join("common/pixel.h")).unwrap();
+    assert!(pixel.contains("syclify::uchar4"), "{pixel}");
+    assert!(out2.join("common/vec.dp.hpp").is_file());
+    assert_eq!(tree_snapshot(&root), before, "inputs unchanged");
+}

@@ -9,7 +9,7 @@
 //   1. Queues and streams   default_queue, stream_t, queue_of, stream_create/...
 //   2. Error codes          error_t, success, get_last_error, get_error_string
 //   3. Memory               malloc_device/shared/host, free, memcpy, memset
-//   4. Launch support       as_range3, local_ptr, dynamic_local_memory, local_bytes
+//   4. Launch support       as_range3, pointee_t, local_ptr, dynamic_local_memory, local_bytes
 //   5. Barriers             syncthreads_count/and/or
 //   6. Function attributes  SYCLIFY_FORCEINLINE, SYCLIFY_NOINLINE, SYCLIFY_EXTERNAL
 //   7. Warp primitives      shfl/shfl_up/shfl_down/shfl_xor with masks and widths,
@@ -474,6 +474,10 @@ template <class T, typename std::enable_if<std::is_integral<T>::value, int>::typ
 sycl::range<3> as_range3(T n) {
   return sycl::range<3>(1, 1, static_cast<std::size_t>(n));
 }
+
+// The type a kernel template parameter `T` of a parameter `T *p` is deduced
+// as from an argument of type P (local memory of `T` is sized at the launch).
+template <class P> using pointee_t = std::remove_cv_t<std::remove_pointer_t<std::decay_t<P>>>;
 
 // A raw pointer to the start of a work-group local allocation. (Written as
 // &acc[0] rather than get_multi_ptr(), which AdaptiveCpp only has since 25.02.)

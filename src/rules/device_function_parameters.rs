@@ -63,8 +63,10 @@ pub fn extra_params(index: &ProjectIndex, f: &str, needs: &Needs, item: &str) ->
         out.push(format!("const sycl::nd_item<3> &{item}"));
     }
     for l in &needs.locals {
-        if let Some(a) = index.shared_array(l) {
-            out.push(local_param_decl(a, &l.param_name(f)));
+        // a callee's array, typed as this function sees it (the launch reports what cannot be told)
+        let a = index.local_array_in(f, l).ok().or_else(|| index.shared_array(l).cloned());
+        if let Some(a) = a {
+            out.push(local_param_decl(&a, &l.param_name(f)));
         }
     }
     if needs.dynamic_local {

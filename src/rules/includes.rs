@@ -51,7 +51,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
         if !system {
             let dir = ctx.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-            let candidates = crate::project::include_candidates(dir, name);
+            let candidates = crate::project::include_candidates(dir, name, ctx.project.include_dirs);
             if let Some(new_rel) = candidates.iter().find_map(|c| ctx.project.renames.get(c)) {
                 let new_file = new_rel.rsplit('/').next().unwrap_or(new_rel);
                 let new_name = match name.rsplit_once('/') {
@@ -63,6 +63,17 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.count(RULE);
                 }
                 continue;
+            }
+            // a project file outside the in-root (`"../common/util.cuh"`): read, never written
+            if ctx.project.outside_includes.contains(&(ctx.rel.to_string(), name.to_string())) {
+                ctx.diag(
+                    Code::IncludeOutsideInRoot,
+                    inc.byte_range(),
+                    RULE,
+                    format!(
+                        "`{name}` is outside the in-root and holds CUDA code: not migrated; pass it to `syclify migrate` too, with an in-root that holds both"
+                    ),
+                );
             }
         }
         if system && CUDA_LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) {

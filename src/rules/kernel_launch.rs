@@ -39,7 +39,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::index::{Needs, SharedArray};
+use crate::index::{Needs, mentions_any, substitute_words};
 use crate::rules::device_function_parameters::DYN_LOCAL;
 use crate::syntax::{self, callee_name, descendants};
 use std::collections::BTreeMap;
@@ -179,27 +179,29 @@ fn range_expr(ctx: &mut FileCtx, n: Node) -> Replacement {
     }
 }
 
-/// Substitutes whole-word template parameters in `s`.
-fn substitute(s: &str, map: &BTreeMap<String, String>) -> String {
-    let mut out = String::new();
-    let mut last = 0;
-    for (r, w) in syntax::identifiers(s) {
-        if let Some(v) = map.get(w) {
-            out.push_str(&s[last..r.start]);
-            out.push_str(v);
-            last = r.end;
+fn paren(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || is_parenthesized(s) { s.to_string() } else { format!("({s})") }
+}
+
+/// Is `s` one parenthesised group, `(...)`?
+fn is_parenthesized(s: &str) -> bool {
+    let Some(inner) = s.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
         }
     }
-    out.push_str(&s[last..]);
-    out
-}
-
-fn mentions_any(s: &str, names: &[String]) -> Option<String> {
-    syntax::identifiers(s).into_iter().find(|(_, w)| names.iter().any(|n| n == w)).map(|(_, w)| w.to_string())
-}
-
-fn paren(s: &str) -> String {
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { s.to_string() } else { format!("({s})") }
+    depth == 0
 }
 
 fn strip_cv(t: &str) -> String {
@@ -283,23 +285,59 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     }
     r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}"));
 
+    // arguments evaluated on the host (first: local memory sizes may depend on their types)
+    let item = if args.iter().any(|a| syntax::contains_word(ctx.text(*a), "item")) { "item_ct1" } else { "item" };
+    let mut call_args: Vec<Replacement> = Vec::new();
+    let mut arg_names: Vec<String> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        // a macro parameter may expand to any expression: evaluate it on the host too
+        if is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == ctx.text(*a)) {
+            call_args.push(Replacement::new().source(a.byte_range()));
+            arg_names.push(ctx.text(*a).to_string());
+        } else {
+            let name = format!("{kname}_arg{i}");
+            r.push_text(&format!("{i1}auto {name} = "));
+            r.push_source(a.byte_range());
+            r.push_text(&format!(";{nl}"));
+            call_args.push(Replacement::new().text(&name));
+            arg_names.push(name);
+        }
+    }
+    // template parameters the launch does not give: deduced from the arguments' types as C++ does
+    if let Some(f) = facts {
+        for p in f.template_params.iter().skip(targs.len()) {
+            let deduced = f.params.iter().enumerate().find(|(j, ps)| ps.base == *p && *j < arg_names.len()).map(|(j, ps)| {
+                let mut t = format!("decltype({})", arg_names[j]);
+                if ps.ptr == 0 {
+                    t = format!("std::decay_t<{t}>");
+                }
+                for _ in 0..ps.ptr {
+                    t = format!("syclify::pointee_t<{t}>");
+                }
+                t
+            });
+            if let Some(t) = deduced {
+                tmap.insert(p.clone(), t);
+            }
+        }
+    }
+
     // local memory
     let mut local_args = Vec::new();
     for l in &needs.locals {
         let Some(a) = index.shared_array(l) else {
             continue;
         };
-        let owner_tparams = index.functions.get(&l.owner).map(|f| f.template_params.clone()).unwrap_or_default();
-        let mut a2: SharedArray = a.clone();
-        if l.owner == kname {
-            a2.elem_type = substitute(&a.elem_type, &tmap);
-            a2.dims = a.dims.iter().map(|d| substitute(d, &tmap)).collect();
-        }
-        let unresolved = if l.owner == kname {
-            let unbound: Vec<String> = owner_tparams.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect();
-            std::iter::once(&a2.elem_type).chain(&a2.dims).find_map(|s| mentions_any(s, &unbound))
-        } else {
-            std::iter::once(&a.elem_type).chain(&a.dims).find_map(|s| mentions_any(s, &owner_tparams))
+        let kernel_tparams = facts.map(|f| f.template_params.clone()).unwrap_or_default();
+        let unbound: Vec<String> = kernel_tparams.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect();
+        let (a2, unresolved) = match index.local_array_in(&kname, l) {
+            Ok(mut a2) => {
+                a2.elem_type = substitute_words(&a2.elem_type, &tmap);
+                a2.dims = a2.dims.iter().map(|d| substitute_words(d, &tmap)).collect();
+                let p = std::iter::once(&a2.elem_type).chain(&a2.dims).find_map(|s| mentions_any(s, &unbound));
+                (a2, p)
+            }
+            Err(p) => (a.clone(), Some(p)),
         };
         if let Some(p) = unresolved {
             ctx.diag(
@@ -310,7 +348,12 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
             );
         }
         let acc = format!("{}_acc", l.param_name(&kname));
-        let count = if a2.dims.is_empty() { "1".to_string() } else { a2.dims.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * ") };
+        let count = match a2.dims.as_slice() {
+            [] => "1".to_string(),
+            [d] if is_parenthesized(d) => d[1..d.len() - 1].to_string(),
+            [d] => d.clone(),
+            ds => ds.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * "),
+        };
         // braces: `acc(sycl::range<1>(N), cgh)` could parse as a function declaration
         r.push_text(&format!("{i1}sycl::local_accessor<{}, 1> {acc}{{sycl::range<1>({count}), cgh}};{nl}", strip_cv(&a2.elem_type)));
         local_args.push(match a2.dims.len() {
@@ -346,22 +389,6 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     for g in &needs.globals {
         r.push_text(&format!("{i1}auto {g}_ptr = {g}.get_ptr();{nl}"));
         local_args.push(format!("*{g}_ptr"));
-    }
-
-    // arguments evaluated on the host
-    let item = if args.iter().any(|a| syntax::contains_word(ctx.text(*a), "item")) { "item_ct1" } else { "item" };
-    let mut call_args: Vec<Replacement> = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        // a macro parameter may expand to any expression: evaluate it on the host too
-        if is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == ctx.text(*a)) {
-            call_args.push(Replacement::new().source(a.byte_range()));
-        } else {
-            let name = format!("{kname}_arg{i}");
-            r.push_text(&format!("{i1}auto {name} = "));
-            r.push_source(a.byte_range());
-            r.push_text(&format!(";{nl}"));
-            call_args.push(Replacement::new().text(name));
-        }
     }
 
     // nd_range

@@ -60,6 +60,11 @@ pub struct ProjectCtx<'a> {
     pub mappings: &'a Mappings,
     /// Include rewriting: relative path of a migrated file → its output path.
     pub renames: &'a BTreeMap<String, String>,
+    /// Quoted includes (including file, name as written) that name a file
+    /// with CUDA code outside the in-root.
+    pub outside_includes: &'a std::collections::BTreeSet<(String, String)>,
+    /// `-I` directories, in-root-relative.
+    pub include_dirs: &'a [String],
 }
 
 /// A function definition of this file and the names rules choose inside it.
@@ -262,8 +267,10 @@ impl<'a> FileCtx<'a> {
                             }
                         }
                     }
-                    let body_text = text(n, src);
-                    let item = if syntax::contains_word(body_text, "item") { "item_ct1" } else { "item" }.to_string();
+                    // `item` unless the function names `item` itself (comments do not count)
+                    let names_item =
+                        descendants(n).into_iter().any(|d| d.child_count() == 0 && !matches!(d.kind(), "comment" | "string_content") && text(d, src) == "item");
+                    let item = if names_item { "item_ct1" } else { "item" }.to_string();
                     let device = self.project.index.functions.get(name).is_some_and(|f| f.is_kernel || f.is_device);
                     self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device });
                 }
@@ -315,8 +322,9 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
     out
 }
 
-/// Parses, each on its own, the macro bodies that hold CUDA code.
-pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree)> {
+/// Parses, each on its own, the macro bodies that hold CUDA code (also a
+/// name the mapping tables migrate: `#define F4(p) ((float4 *)(p))`).
+pub fn parse_macro_bodies(src: &str, parsed: &Parsed, mappings: &Mappings) -> Vec<(Range<usize>, Tree)> {
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
@@ -327,9 +335,14 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed) -> Vec<(Range<usize>, Tree
         let body = text(n, src);
         // CUDA-looking words: builtins, `__intrinsics`, `cuda*` API, `atomic*`
         let worth = body.contains("<<<")
-            || syntax::identifiers(body)
-                .iter()
-                .any(|(_, w)| WORTH.contains(w) || w.starts_with("cuda") || w.starts_with("atomic") || (w.starts_with("__") && !PLAIN.contains(w)));
+            || syntax::identifiers(body).iter().any(|(_, w)| {
+                WORTH.contains(w)
+                    || w.starts_with("cuda")
+                    || w.starts_with("atomic")
+                    || (w.starts_with("__") && !PLAIN.contains(w))
+                    || mappings.types.contains_key(*w)
+                    || mappings.functions.contains_key(*w)
+            });
         if worth {
             // from the masked text: token pasting and stringizing read as names
             let tree = crate::parse::parse_range(&parsed.masked, n.byte_range());

@@ -164,9 +164,14 @@ pub fn run(ctx: &mut FileCtx) {
                 if ctx.project.index.macros.names.contains(name) {
                     continue;
                 }
-                // a function the project defines itself (its own `min`) is not CUDA's
-                if ctx.project.index.functions.contains_key(name) && !name.starts_with("__") {
-                    continue;
+                // a function the project defines itself (its own `min`) is not
+                // CUDA's — unless no declaration of it takes this many arguments
+                // (helper_math.h's `make_float2(float s)` beside CUDA's two-argument one)
+                if let Some(f) = ctx.project.index.functions.get(name).filter(|_| !name.starts_with("__")) {
+                    let argc = n.child_by_field_name("arguments").map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").count());
+                    if argc.is_none_or(|c| f.accepts(c)) {
+                        continue;
+                    }
                 }
                 // device-only mappings apply in device code, and in macro bodies
                 // to names that exist only in device code (`__mul24`)
