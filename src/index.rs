@@ -761,7 +761,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if !declared.contains(t) {
                     f.identifiers.insert(t.to_string());
                 }
-                if t == "warpSize" && !syntax::declared_in_scope(n, t, src) {
+                if t == "warpSize" && !syntax::declared_in_scope(n, t, src) && !macros.names.contains(t) {
                     f.uses_item = true;
                     f.uses_warp = true;
                 } else if macros.builtin_users.contains(t) {

@@ -40,6 +40,11 @@ pub enum MaskKind {
     /// cannot read as an expression: read as a placeholder name (error
     /// recovery); kept as written.
     TypeArgument,
+    /// The `#if …` and `#endif` lines around execution-space qualifiers alone
+    /// (`#if defined(__CUDACC__)` / `__host__ __device__` / `#endif`, then the
+    /// function): read as blank so that the qualifiers join the declaration
+    /// after them; kept as written.
+    SplitQualifiers,
 }
 
 #[derive(Debug, Clone)]
@@ -217,6 +222,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
         i += 1;
     }
     masks.extend(split_linkage(text));
+    masks.extend(split_qualifiers(text));
     masks.sort_by_key(|m| m.range.start);
     let mut out = text.as_bytes().to_vec();
     for m in &masks {
@@ -243,6 +249,26 @@ fn split_linkage(text: &str) -> Vec<Mask> {
         .expect("valid regex")
     });
     re.captures_iter(text).filter_map(|c| c.get(1)).map(|m| Mask { range: m.range(), kind: MaskKind::SplitLinkage }).collect()
+}
+
+/// `#if …` / execution-space qualifiers alone / `#endif`: the qualifiers of
+/// the function declared after the `#endif`, for the compilers that test
+/// define. The two directive lines are masked.
+fn split_qualifiers(text: &str) -> Vec<Mask> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?m)^([ \t]*#[ \t]*if[^\n]*)\r?\n[ \t]*((?:(?:__host__|__device__|__forceinline__|__noinline__|inline|static)[ \t]*)+)\r?\n([ \t]*#[ \t]*endif[^\n]*)",
+        )
+        .expect("valid regex")
+    });
+    re.captures_iter(text)
+        .filter(|c| c[2].contains("__host__") || c[2].contains("__device__"))
+        .flat_map(|c| {
+            let (a, b) = (c.get(1).expect("group"), c.get(3).expect("group"));
+            [Mask { range: a.start()..a.end(), kind: MaskKind::SplitQualifiers }, Mask { range: b.start()..b.end(), kind: MaskKind::SplitQualifiers }]
+        })
+        .collect()
 }
 
 /// `(…)` starting at or after `from` (after optional spaces): the inner text and the end offset.

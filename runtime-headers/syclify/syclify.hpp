@@ -17,7 +17,8 @@
 //   8. Atomics, fences      threadfence<scope>, atomic_add/sub/exch/min/max/inc/dec/and/or/xor/cas
 //   9. Math                 sincos, saturate, popc/clz/ffs/brev, sad, byte_perm,
 //                           hadd/rhadd, min/max/abs with CUDA's mixed-type rules,
-//                           convert<T, rounding>, double_hi/lo
+//                           convert<T, rounding>, double_hi/lo, SIMD within a
+//                           word (vadd4, vcmpgtu2, vsads4, vimax3_s32, ...)
 //  10. Vector types         float4, int2, uchar4, ... with CUDA's layout; make_*
 //  11. Half and bfloat16    half2, bfloat16, bfloat162 and the __h* intrinsics
 //  12. Cooperative groups   syclify::cg: thread_block, thread_block_tile<N>,
@@ -539,6 +540,11 @@ inline int syncthreads_or(const sycl::nd_item<3> &item, int pred) {
 #define SYCLIFY_NVPTX_DEVICE 1
 #endif
 
+// The sub-group size warp code is compiled for (kernels that use warp
+// operations carry [[sycl::reqd_sub_group_size(32)]]): `warpSize` where no
+// nd_item can be named, e.g. in a default argument.
+constexpr int warp_size = 32;
+
 namespace detail {
 constexpr unsigned full_mask = 0xffffffffu;
 inline unsigned lane_id(const sycl::nd_item<3> &item) {
@@ -953,6 +959,162 @@ template <class To, sycl::rounding_mode R, class From> To convert(From x) {
     return sycl::vec<From, 1>(x).template convert<To, R>()[0];
   }
 }
+// SIMD within a word (__vadd4, __vcmpgtu2, __vsads4, ...): 2 lanes of 16 bits
+// or 4 lanes of 8 bits of an unsigned int, signed (s) or unsigned (u).
+namespace simd {
+template <int Lanes, bool Signed> struct lanes {
+  static constexpr int bits = 32 / Lanes;
+  static constexpr unsigned mask = (1u << bits) - 1u;
+  static constexpr int lo = Signed ? -(1 << (bits - 1)) : 0;
+  static constexpr int hi = Signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+  static int get(unsigned w, int i) {
+    unsigned v = (w >> (i * bits)) & mask;
+    return Signed ? static_cast<int>(v << (32 - bits)) >> (32 - bits) : static_cast<int>(v);
+  }
+  static int sat(int v) { return v < lo ? lo : (v > hi ? hi : v); }
+};
+// Applies op lane by lane; the result lanes are truncated to their width.
+template <int Lanes, bool Signed, class Op> unsigned map(unsigned a, unsigned b, Op op) {
+  using L = lanes<Lanes, Signed>;
+  unsigned r = 0;
+  for (int i = 0; i < Lanes; ++i)
+    r |= (static_cast<unsigned>(op(L::get(a, i), L::get(b, i))) & L::mask) << (i * L::bits);
+  return r;
+}
+template <int Lanes, bool Signed> unsigned sad(unsigned a, unsigned b) {
+  using L = lanes<Lanes, Signed>;
+  unsigned s = 0;
+  for (int i = 0; i < Lanes; ++i) {
+    int d = L::get(a, i) - L::get(b, i);
+    s += static_cast<unsigned>(d < 0 ? -d : d);
+  }
+  return s;
+}
+} // namespace simd
+#define SYCLIFY_SIMD(name, N, S, expr)                                                                                                               \
+  inline unsigned name(unsigned a, unsigned b) {                                                                                                   \
+    using L = simd::lanes<N, S>;                                                                                                                   \
+    (void)sizeof(L);                                                                                                                               \
+    return simd::map<N, S>(a, b, [](int x, int y) { return expr; });                                                                             \
+  }
+#define SYCLIFY_SIMD_BOTH(name, sgn, expr) SYCLIFY_SIMD(name##2, 2, sgn, expr) SYCLIFY_SIMD(name##4, 4, sgn, expr)
+SYCLIFY_SIMD_BOTH(vadd, false, x + y)
+SYCLIFY_SIMD_BOTH(vsub, false, x - y)
+SYCLIFY_SIMD_BOTH(vaddss, true, L::sat(x + y))
+SYCLIFY_SIMD_BOTH(vaddus, false, L::sat(x + y))
+SYCLIFY_SIMD_BOTH(vsubss, true, L::sat(x - y))
+SYCLIFY_SIMD_BOTH(vsubus, false, L::sat(x - y))
+SYCLIFY_SIMD_BOTH(vabsdiffs, true, x > y ? x - y : y - x)
+SYCLIFY_SIMD_BOTH(vabsdiffu, false, x > y ? x - y : y - x)
+SYCLIFY_SIMD_BOTH(vavgs, true, (x + y + 1) >> 1)
+SYCLIFY_SIMD_BOTH(vavgu, false, (x + y + 1) >> 1)
+SYCLIFY_SIMD_BOTH(vhaddu, false, (x + y) >> 1)
+SYCLIFY_SIMD_BOTH(vmaxs, true, x > y ? x : y)
+SYCLIFY_SIMD_BOTH(vmaxu, false, x > y ? x : y)
+SYCLIFY_SIMD_BOTH(vmins, true, x < y ? x : y)
+SYCLIFY_SIMD_BOTH(vminu, false, x < y ? x : y)
+SYCLIFY_SIMD_BOTH(vcmpeq, false, x == y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpne, false, x != y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpges, true, x >= y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpgeu, false, x >= y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpgts, true, x > y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpgtu, false, x > y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmples, true, x <= y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpleu, false, x <= y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmplts, true, x < y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vcmpltu, false, x < y ? -1 : 0)
+SYCLIFY_SIMD_BOTH(vseteq, false, x == y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetne, false, x != y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetges, true, x >= y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetgeu, false, x >= y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetgts, true, x > y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetgtu, false, x > y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetles, true, x <= y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetleu, false, x <= y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetlts, true, x < y ? 1 : 0)
+SYCLIFY_SIMD_BOTH(vsetltu, false, x < y ? 1 : 0)
+#undef SYCLIFY_SIMD_BOTH
+#undef SYCLIFY_SIMD
+// one-operand forms
+inline unsigned vabs2(unsigned a) { return simd::map<2, true>(a, 0, [](int x, int) { return x < 0 ? -x : x; }); }
+inline unsigned vabs4(unsigned a) { return simd::map<4, true>(a, 0, [](int x, int) { return x < 0 ? -x : x; }); }
+inline unsigned vabsss2(unsigned a) { return simd::map<2, true>(a, 0, [](int x, int) { return simd::lanes<2, true>::sat(x < 0 ? -x : x); }); }
+inline unsigned vabsss4(unsigned a) { return simd::map<4, true>(a, 0, [](int x, int) { return simd::lanes<4, true>::sat(x < 0 ? -x : x); }); }
+inline unsigned vneg2(unsigned a) { return simd::map<2, true>(a, 0, [](int x, int) { return -x; }); }
+inline unsigned vneg4(unsigned a) { return simd::map<4, true>(a, 0, [](int x, int) { return -x; }); }
+inline unsigned vnegss2(unsigned a) { return simd::map<2, true>(a, 0, [](int x, int) { return simd::lanes<2, true>::sat(-x); }); }
+inline unsigned vnegss4(unsigned a) { return simd::map<4, true>(a, 0, [](int x, int) { return simd::lanes<4, true>::sat(-x); }); }
+// sums of absolute differences over the lanes
+inline unsigned vsads2(unsigned a, unsigned b) { return simd::sad<2, true>(a, b); }
+inline unsigned vsads4(unsigned a, unsigned b) { return simd::sad<4, true>(a, b); }
+inline unsigned vsadu2(unsigned a, unsigned b) { return simd::sad<2, false>(a, b); }
+inline unsigned vsadu4(unsigned a, unsigned b) { return simd::sad<4, false>(a, b); }
+// CUDA 12's three-operand and relu forms on 32-bit values or 2 x 16-bit lanes
+namespace simd {
+template <class Op> unsigned map3_s16x2(unsigned a, unsigned b, unsigned c, Op op) {
+  using L = lanes<2, true>;
+  unsigned r = 0;
+  for (int i = 0; i < 2; ++i)
+    r |= (static_cast<unsigned>(op(L::get(a, i), L::get(b, i), L::get(c, i))) & L::mask) << (i * L::bits);
+  return r;
+}
+template <class Op> unsigned map3_u16x2(unsigned a, unsigned b, unsigned c, Op op) {
+  using L = lanes<2, false>;
+  unsigned r = 0;
+  for (int i = 0; i < 2; ++i)
+    r |= (static_cast<unsigned>(op(L::get(a, i), L::get(b, i), L::get(c, i))) & L::mask) << (i * L::bits);
+  return r;
+}
+template <class T> T max2(T a, T b) { return a > b ? a : b; }
+template <class T> T min2(T a, T b) { return a < b ? a : b; }
+} // namespace simd
+inline int vimax3_s32(int a, int b, int c) { return simd::max2(simd::max2(a, b), c); }
+inline unsigned vimax3_u32(unsigned a, unsigned b, unsigned c) { return simd::max2(simd::max2(a, b), c); }
+inline int vimin3_s32(int a, int b, int c) { return simd::min2(simd::min2(a, b), c); }
+inline unsigned vimin3_u32(unsigned a, unsigned b, unsigned c) { return simd::min2(simd::min2(a, b), c); }
+inline int vimax3_s32_relu(int a, int b, int c) { return simd::max2(vimax3_s32(a, b, c), 0); }
+inline int vimin3_s32_relu(int a, int b, int c) { return simd::max2(vimin3_s32(a, b, c), 0); }
+inline int vimax_s32_relu(int a, int b) { return simd::max2(simd::max2(a, b), 0); }
+inline int vimin_s32_relu(int a, int b) { return simd::max2(simd::min2(a, b), 0); }
+inline int viaddmax_s32(int a, int b, int c) { return simd::max2(a + b, c); }
+inline unsigned viaddmax_u32(unsigned a, unsigned b, unsigned c) { return simd::max2(a + b, c); }
+inline int viaddmin_s32(int a, int b, int c) { return simd::min2(a + b, c); }
+inline unsigned viaddmin_u32(unsigned a, unsigned b, unsigned c) { return simd::min2(a + b, c); }
+inline int viaddmax_s32_relu(int a, int b, int c) { return simd::max2(simd::max2(a + b, c), 0); }
+inline int viaddmin_s32_relu(int a, int b, int c) { return simd::max2(simd::min2(a + b, c), 0); }
+inline unsigned vimax3_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(x, y), z); }); }
+inline unsigned vimin3_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::min2(simd::min2(x, y), z); }); }
+inline unsigned vimax3_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(x, y), z); }); }
+inline unsigned vimin3_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::min2(simd::min2(x, y), z); }); }
+inline unsigned vimax3_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(simd::max2(x, y), z), 0); }); }
+inline unsigned vimin3_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::min2(simd::min2(x, y), z), 0); }); }
+inline unsigned vimax_s16x2_relu(unsigned a, unsigned b) { return simd::map3_s16x2(a, b, 0, [](int x, int y, int) { return simd::max2(simd::max2(x, y), 0); }); }
+inline unsigned vimin_s16x2_relu(unsigned a, unsigned b) { return simd::map3_s16x2(a, b, 0, [](int x, int y, int) { return simd::max2(simd::min2(x, y), 0); }); }
+inline unsigned viaddmax_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(static_cast<int>(static_cast<short>(x + y)), z); }); }
+inline unsigned viaddmin_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::min2(static_cast<int>(static_cast<short>(x + y)), z); }); }
+inline unsigned viaddmax_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::max2((x + y) & 0xffff, z); }); }
+inline unsigned viaddmin_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::min2((x + y) & 0xffff, z); }); }
+inline unsigned viaddmax_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(static_cast<int>(static_cast<short>(x + y)), z), 0); }); }
+inline unsigned viaddmin_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::min2(static_cast<int>(static_cast<short>(x + y)), z), 0); }); }
+// __vibmax/__vibmin: the max/min and whether the first operand was chosen
+inline int vibmax_s32(int a, int b, bool *pred) { *pred = a >= b; return a >= b ? a : b; }
+inline unsigned vibmax_u32(unsigned a, unsigned b, bool *pred) { *pred = a >= b; return a >= b ? a : b; }
+inline int vibmin_s32(int a, int b, bool *pred) { *pred = a <= b; return a <= b ? a : b; }
+inline unsigned vibmin_u32(unsigned a, unsigned b, bool *pred) { *pred = a <= b; return a <= b ? a : b; }
+namespace simd {
+template <bool Signed, bool Max> unsigned ib16x2(unsigned a, unsigned b, bool *hi, bool *lo) {
+  using L = lanes<2, Signed>;
+  int a0 = L::get(a, 0), b0 = L::get(b, 0), a1 = L::get(a, 1), b1 = L::get(b, 1);
+  *lo = Max ? a0 >= b0 : a0 <= b0;
+  *hi = Max ? a1 >= b1 : a1 <= b1;
+  return ((static_cast<unsigned>(*lo ? a0 : b0) & 0xffffu)) | ((static_cast<unsigned>(*hi ? a1 : b1) & 0xffffu) << 16);
+}
+} // namespace simd
+inline unsigned vibmax_s16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simd::ib16x2<true, true>(a, b, hi, lo); }
+inline unsigned vibmax_u16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simd::ib16x2<false, true>(a, b, hi, lo); }
+inline unsigned vibmin_s16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simd::ib16x2<true, false>(a, b, hi, lo); }
+inline unsigned vibmin_u16x2(unsigned a, unsigned b, bool *hi, bool *lo) { return simd::ib16x2<false, false>(a, b, hi, lo); }
+
 // __double2hiint/__double2loint/__hiloint2double
 inline int double_hi(double d) { return static_cast<int>(sycl::bit_cast<unsigned long long>(d) >> 32); }
 inline int double_lo(double d) { return static_cast<int>(sycl::bit_cast<unsigned long long>(d) & 0xffffffffull); }
@@ -1016,8 +1178,9 @@ inline sycl::half hfma(sycl::half a, sycl::half b, sycl::half c) {
 }
 inline sycl::half hneg(sycl::half a) { return -a; }
 inline sycl::half habs(sycl::half a) { return a < sycl::half(0) ? -a : a; }
-inline sycl::half hmax(sycl::half a, sycl::half b) { return a < b ? b : a; }
-inline sycl::half hmin(sycl::half a, sycl::half b) { return b < a ? b : a; }
+// __hmax/__hmin: where one operand is NaN, the other (fmax/fmin)
+inline sycl::half hmax(sycl::half a, sycl::half b) { return sycl::half(sycl::fmax(static_cast<float>(a), static_cast<float>(b))); }
+inline sycl::half hmin(sycl::half a, sycl::half b) { return sycl::half(sycl::fmin(static_cast<float>(a), static_cast<float>(b))); }
 inline half2 hadd2(half2 a, half2 b) { return {a.x + b.x, a.y + b.y}; }
 inline half2 hsub2(half2 a, half2 b) { return {a.x - b.x, a.y - b.y}; }
 inline half2 hmul2(half2 a, half2 b) { return {a.x * b.x, a.y * b.y}; }
@@ -1045,6 +1208,214 @@ struct bfloat16 {
 struct alignas(4) bfloat162 {
   bfloat16 x, y;
 };
+
+// half2 arithmetic as cuda_fp16.hpp's operators (lane by lane).
+inline half2 operator+(half2 a, half2 b) { return hadd2(a, b); }
+inline half2 operator-(half2 a, half2 b) { return hsub2(a, b); }
+inline half2 operator*(half2 a, half2 b) { return hmul2(a, b); }
+inline half2 operator/(half2 a, half2 b) { return h2div(a, b); }
+inline half2 operator-(half2 a) { return hneg2(a); }
+inline half2 operator+(half2 a) { return a; }
+inline half2 &operator+=(half2 &a, half2 b) { return a = a + b; }
+inline half2 &operator-=(half2 &a, half2 b) { return a = a - b; }
+inline half2 &operator*=(half2 &a, half2 b) { return a = a * b; }
+inline half2 &operator/=(half2 &a, half2 b) { return a = a / b; }
+inline bool operator==(half2 a, half2 b) { return a.x == b.x && a.y == b.y; }
+inline bool operator!=(half2 a, half2 b) { return a.x != b.x || a.y != b.y; }
+
+namespace detail {
+inline bool unordered(float a, float b) { return a != a || b != b; }
+inline float sat01(float v) { return v != v ? 0.0f : (v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v)); }
+// 1.0 or 0.0 in the lane type of a half2 or bfloat162
+template <class T2> auto lane(bool b) -> decltype(T2{}.x) { return decltype(T2{}.x)(b ? 1.0f : 0.0f); }
+} // namespace detail
+// Comparisons: __heq2 (1.0/0.0 per lane), __hbeq2 (both lanes), __heq2_mask
+// (0xffff per lane), and the unordered forms (u: true where either is NaN).
+#define SYCLIFY_HALF_CMP(name, op)                                                                                                                   \
+  inline bool h##name(float x, float y) { return !detail::unordered(x, y) && (x op y); }                                                          \
+  inline bool h##name##u(float x, float y) { return detail::unordered(x, y) || (x op y); }                                                        \
+  template <class T2> T2 h##name##2(T2 a, T2 b) { return {detail::lane<T2>(h##name(a.x, b.x)), detail::lane<T2>(h##name(a.y, b.y))}; }             \
+  template <class T2> T2 h##name##u2(T2 a, T2 b) { return {detail::lane<T2>(h##name##u(a.x, b.x)), detail::lane<T2>(h##name##u(a.y, b.y))}; }     \
+  template <class T2> bool hb##name##2(T2 a, T2 b) { return h##name(a.x, b.x) && h##name(a.y, b.y); }                                             \
+  template <class T2> bool hb##name##u2(T2 a, T2 b) { return h##name##u(a.x, b.x) && h##name##u(a.y, b.y); }                                      \
+  template <class T2> unsigned h##name##2_mask(T2 a, T2 b) { return (h##name(a.x, b.x) ? 0xffffu : 0u) | (h##name(a.y, b.y) ? 0xffff0000u : 0u); } \
+  template <class T2> unsigned h##name##u2_mask(T2 a, T2 b) {                                                                                      \
+    return (h##name##u(a.x, b.x) ? 0xffffu : 0u) | (h##name##u(a.y, b.y) ? 0xffff0000u : 0u);                                                       \
+  }
+SYCLIFY_HALF_CMP(eq, ==)
+SYCLIFY_HALF_CMP(ne, !=)
+SYCLIFY_HALF_CMP(lt, <)
+SYCLIFY_HALF_CMP(le, <=)
+SYCLIFY_HALF_CMP(gt, >)
+SYCLIFY_HALF_CMP(ge, >=)
+#undef SYCLIFY_HALF_CMP
+template <class T2> T2 hisnan2(T2 a) { return {detail::lane<T2>(float(a.x) != float(a.x)), detail::lane<T2>(float(a.y) != float(a.y))}; }
+// __hmax/__hmin return the other operand where one is NaN; the _nan forms return NaN.
+inline sycl::half hmax_nan(sycl::half a, sycl::half b) { return detail::unordered(a, b) ? sycl::half(NAN) : hmax(a, b); }
+inline sycl::half hmin_nan(sycl::half a, sycl::half b) { return detail::unordered(a, b) ? sycl::half(NAN) : hmin(a, b); }
+inline half2 hmax2(half2 a, half2 b) { return {hmax(a.x, b.x), hmax(a.y, b.y)}; }
+inline half2 hmin2(half2 a, half2 b) { return {hmin(a.x, b.x), hmin(a.y, b.y)}; }
+inline half2 hmax2_nan(half2 a, half2 b) { return {hmax_nan(a.x, b.x), hmax_nan(a.y, b.y)}; }
+inline half2 hmin2_nan(half2 a, half2 b) { return {hmin_nan(a.x, b.x), hmin_nan(a.y, b.y)}; }
+// _sat: the result clamped to [0, 1] (NaN gives 0); _relu: negative results give 0.
+inline sycl::half hadd_sat(sycl::half a, sycl::half b) { return sycl::half(detail::sat01(float(a + b))); }
+inline sycl::half hsub_sat(sycl::half a, sycl::half b) { return sycl::half(detail::sat01(float(a - b))); }
+inline sycl::half hmul_sat(sycl::half a, sycl::half b) { return sycl::half(detail::sat01(float(a * b))); }
+inline sycl::half hfma_sat(sycl::half a, sycl::half b, sycl::half c) { return sycl::half(detail::sat01(float(hfma(a, b, c)))); }
+inline sycl::half hfma_relu(sycl::half a, sycl::half b, sycl::half c) {
+  sycl::half r = hfma(a, b, c);
+  return float(r) < 0.0f ? sycl::half(0.0f) : r;
+}
+inline half2 hadd2_sat(half2 a, half2 b) { return {hadd_sat(a.x, b.x), hadd_sat(a.y, b.y)}; }
+inline half2 hsub2_sat(half2 a, half2 b) { return {hsub_sat(a.x, b.x), hsub_sat(a.y, b.y)}; }
+inline half2 hmul2_sat(half2 a, half2 b) { return {hmul_sat(a.x, b.x), hmul_sat(a.y, b.y)}; }
+inline half2 hfma2_sat(half2 a, half2 b, half2 c) { return {hfma_sat(a.x, b.x, c.x), hfma_sat(a.y, b.y, c.y)}; }
+inline half2 hfma2_relu(half2 a, half2 b, half2 c) { return {hfma_relu(a.x, b.x, c.x), hfma_relu(a.y, b.y, c.y)}; }
+// __hcmadd: complex multiply-add, (a.x + i a.y)(b.x + i b.y) + (c.x + i c.y)
+inline half2 hcmadd(half2 a, half2 b, half2 c) {
+  return {sycl::half(float(a.x) * float(b.x) - float(a.y) * float(b.y) + float(c.x)),
+          sycl::half(float(a.x) * float(b.y) + float(a.y) * float(b.x) + float(c.y))};
+}
+
+// Halves from a wider value with a rounding direction (__float2half_rd,
+// __int2half_ru, ...): the nearest half, stepped once toward the direction.
+namespace detail {
+inline sycl::half step_half(sycl::half h, bool up) {
+  unsigned short b = sycl::bit_cast<unsigned short>(h);
+  if ((b & 0x7fffu) == 0)
+    return sycl::bit_cast<sycl::half>(static_cast<unsigned short>(up ? 0x0001u : 0x8001u));
+  bool neg = b & 0x8000u;
+  return sycl::bit_cast<sycl::half>(static_cast<unsigned short>(up != neg ? b + 1 : b - 1));
+}
+} // namespace detail
+inline sycl::half to_half(double f, sycl::rounding_mode m) {
+  sycl::half h(static_cast<float>(f));
+  double back = static_cast<float>(h);
+  if (f != f || back == f || sycl::isinf(static_cast<float>(h)) || m == sycl::rounding_mode::rte || m == sycl::rounding_mode::automatic)
+    return h;
+  bool up = m == sycl::rounding_mode::rtp || (m == sycl::rounding_mode::rtz && f < 0);
+  if (up ? back < f : back > f)
+    h = detail::step_half(h, up);
+  return h;
+}
+
+// bfloat16 arithmetic through float, rounded back (cuda_bf16.hpp's operators).
+inline bfloat16 operator-(bfloat16 a) { return bfloat16(-float(a)); }
+inline bfloat16 &operator+=(bfloat16 &a, float b) { return a = bfloat16(float(a) + b); }
+inline bfloat16 &operator-=(bfloat16 &a, float b) { return a = bfloat16(float(a) - b); }
+inline bfloat16 &operator*=(bfloat16 &a, float b) { return a = bfloat16(float(a) * b); }
+inline bfloat16 &operator/=(bfloat16 &a, float b) { return a = bfloat16(float(a) / b); }
+inline bfloat16 hadd(bfloat16 a, bfloat16 b) { return bfloat16(float(a) + float(b)); }
+inline bfloat16 hsub(bfloat16 a, bfloat16 b) { return bfloat16(float(a) - float(b)); }
+inline bfloat16 hmul(bfloat16 a, bfloat16 b) { return bfloat16(float(a) * float(b)); }
+inline bfloat16 hdiv(bfloat16 a, bfloat16 b) { return bfloat16(float(a) / float(b)); }
+inline bfloat16 hfma(bfloat16 a, bfloat16 b, bfloat16 c) { return bfloat16(sycl::fma(float(a), float(b), float(c))); }
+inline bfloat16 hneg(bfloat16 a) { return -a; }
+inline bfloat16 habs(bfloat16 a) { return bfloat16(sycl::fabs(float(a))); }
+inline bfloat16 hmax(bfloat16 a, bfloat16 b) { return bfloat16(sycl::fmax(float(a), float(b))); }
+inline bfloat16 hmin(bfloat16 a, bfloat16 b) { return bfloat16(sycl::fmin(float(a), float(b))); }
+inline bfloat162 operator+(bfloat162 a, bfloat162 b) { return {hadd(a.x, b.x), hadd(a.y, b.y)}; }
+inline bfloat162 operator-(bfloat162 a, bfloat162 b) { return {hsub(a.x, b.x), hsub(a.y, b.y)}; }
+inline bfloat162 operator*(bfloat162 a, bfloat162 b) { return {hmul(a.x, b.x), hmul(a.y, b.y)}; }
+inline bfloat162 operator/(bfloat162 a, bfloat162 b) { return {hdiv(a.x, b.x), hdiv(a.y, b.y)}; }
+inline bfloat162 operator-(bfloat162 a) { return {-a.x, -a.y}; }
+inline bfloat162 &operator+=(bfloat162 &a, bfloat162 b) { return a = a + b; }
+inline bfloat162 &operator-=(bfloat162 &a, bfloat162 b) { return a = a - b; }
+inline bfloat162 &operator*=(bfloat162 &a, bfloat162 b) { return a = a * b; }
+inline bfloat162 &operator/=(bfloat162 &a, bfloat162 b) { return a = a / b; }
+inline bfloat162 hadd2(bfloat162 a, bfloat162 b) { return a + b; }
+inline bfloat162 hsub2(bfloat162 a, bfloat162 b) { return a - b; }
+inline bfloat162 hmul2(bfloat162 a, bfloat162 b) { return a * b; }
+inline bfloat162 h2div(bfloat162 a, bfloat162 b) { return a / b; }
+inline bfloat162 hfma2(bfloat162 a, bfloat162 b, bfloat162 c) { return {hfma(a.x, b.x, c.x), hfma(a.y, b.y, c.y)}; }
+inline bfloat162 hneg2(bfloat162 a) { return -a; }
+inline bfloat162 habs2(bfloat162 a) { return {habs(a.x), habs(a.y)}; }
+inline bfloat162 hmax2(bfloat162 a, bfloat162 b) { return {hmax(a.x, b.x), hmax(a.y, b.y)}; }
+inline bfloat162 hmin2(bfloat162 a, bfloat162 b) { return {hmin(a.x, b.x), hmin(a.y, b.y)}; }
+
+// atomicAdd on __half, __half2, __nv_bfloat16 and __nv_bfloat162: a
+// compare-and-swap loop on the 16- or 32-bit word (SYCL's atomic_ref has no
+// 16-bit or pair types).
+namespace detail {
+template <sycl::memory_scope S, class T, class F> T atomic_update(T *p, F f) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16- or 32-bit values");
+  if constexpr (sizeof(T) == 4) {
+    atomic<unsigned int, S> ref(*reinterpret_cast<unsigned int *>(p));
+    unsigned int old = ref.load();
+    for (;;) {
+      T o = sycl::bit_cast<T>(old);
+      if (ref.compare_exchange_weak(old, sycl::bit_cast<unsigned int>(f(o))))
+        return o;
+    }
+  } else {
+    unsigned short *q = reinterpret_cast<unsigned short *>(p);
+    unsigned short old = *q;
+    for (;;) {
+      T o = sycl::bit_cast<T>(old);
+      unsigned short seen = cas16<S>(q, old, sycl::bit_cast<unsigned short>(f(o)));
+      if (seen == old)
+        return o;
+      old = seen;
+    }
+  }
+}
+} // namespace detail
+template <sycl::memory_scope S = sycl::memory_scope::device> sycl::half atomic_add(sycl::half *p, sycl::half v) {
+  return detail::atomic_update<S>(p, [v](sycl::half o) { return sycl::half(o + v); });
+}
+template <sycl::memory_scope S = sycl::memory_scope::device> half2 atomic_add(half2 *p, half2 v) {
+  return detail::atomic_update<S>(p, [v](half2 o) { return o + v; });
+}
+template <sycl::memory_scope S = sycl::memory_scope::device> bfloat16 atomic_add(bfloat16 *p, bfloat16 v) {
+  return detail::atomic_update<S>(p, [v](bfloat16 o) { return hadd(o, v); });
+}
+template <sycl::memory_scope S = sycl::memory_scope::device> bfloat162 atomic_add(bfloat162 *p, bfloat162 v) {
+  return detail::atomic_update<S>(p, [v](bfloat162 o) { return o + v; });
+}
+
+// Half and bfloat16 math (hsqrt, h2exp, ...): computed in float, rounded back.
+#define SYCLIFY_HALF_FN(name, expr)                                                                                                                  \
+  inline sycl::half h##name(sycl::half a) {                                                                                                       \
+    float x = a;                                                                                                                                   \
+    return sycl::half(expr);                                                                                                                       \
+  }                                                                                                                                                \
+  inline bfloat16 h##name(bfloat16 a) {                                                                                                           \
+    float x = a;                                                                                                                                   \
+    return bfloat16(expr);                                                                                                                         \
+  }                                                                                                                                                \
+  template <class T2> T2 h2##name(T2 a) { return {h##name(a.x), h##name(a.y)}; }
+SYCLIFY_HALF_FN(sqrt, sycl::sqrt(x))
+SYCLIFY_HALF_FN(rsqrt, sycl::rsqrt(x))
+SYCLIFY_HALF_FN(rcp, 1.0f / x)
+SYCLIFY_HALF_FN(exp, sycl::exp(x))
+SYCLIFY_HALF_FN(exp2, sycl::exp2(x))
+SYCLIFY_HALF_FN(exp10, sycl::exp10(x))
+SYCLIFY_HALF_FN(log, sycl::log(x))
+SYCLIFY_HALF_FN(log2, sycl::log2(x))
+SYCLIFY_HALF_FN(log10, sycl::log10(x))
+SYCLIFY_HALF_FN(sin, sycl::sin(x))
+SYCLIFY_HALF_FN(cos, sycl::cos(x))
+SYCLIFY_HALF_FN(tanh, sycl::tanh(x))
+SYCLIFY_HALF_FN(floor, sycl::floor(x))
+SYCLIFY_HALF_FN(ceil, sycl::ceil(x))
+SYCLIFY_HALF_FN(trunc, sycl::trunc(x))
+SYCLIFY_HALF_FN(rint, sycl::rint(x))
+#undef SYCLIFY_HALF_FN
+// bfloat16 with a rounding direction (__float2bfloat16_rd, __int2bfloat16_ru,
+// ...): float's upper half, one step away from zero where that is the direction.
+inline bfloat16 to_bfloat16(double d, sycl::rounding_mode m) {
+  float f = static_cast<float>(d);
+  if (m == sycl::rounding_mode::rte || m == sycl::rounding_mode::automatic || f != f)
+    return bfloat16(f);
+  unsigned int u = sycl::bit_cast<unsigned int>(f);
+  bfloat16 t;
+  t.bits = static_cast<unsigned short>(u >> 16); // toward zero
+  bool exact = (u & 0xffffu) == 0 && static_cast<double>(f) == d;
+  bool neg = u >> 31;
+  if (!exact && ((m == sycl::rounding_mode::rtp && !neg) || (m == sycl::rounding_mode::rtn && neg)))
+    t.bits = static_cast<unsigned short>(t.bits + 1);
+  return t;
+}
 
 // ---------------------------------------------------------------------------
 // 12. Cooperative groups (the block and warp-tile subset)

@@ -79,7 +79,8 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::TypeArgument
             | MaskKind::TokenPaste
             | MaskKind::Stringize
-            | MaskKind::Keyword => {}
+            | MaskKind::Keyword
+            | MaskKind::SplitQualifiers => {}
         }
     }
 }

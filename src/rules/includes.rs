@@ -83,7 +83,12 @@ pub fn run(ctx: &mut FileCtx) {
     if !ctx.needs_sycl {
         return;
     }
-    let at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
+    let mut at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
+    // a masked `#if` (qualifiers split from their function) still opens a
+    // conditional: the includes go before it
+    if let Some(m) = ctx.parsed.masks.iter().find(|m| m.kind == crate::mask::MaskKind::SplitQualifiers && m.range.start < at) {
+        at = ctx.src[..m.range.start].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    }
     ctx.edits.insert_first(RULE, at, SYCL_INCLUDES);
 }
 

@@ -305,7 +305,9 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
     if !root.has_error() {
         return out;
     }
-    let lone_name = |n: Node| n.is_error() && n.named_child_count() == 1 && n.named_child(0).is_some_and(|c| c.child_count() == 0);
+    // a macro body that is one expression (`gridDim.x`, a name) may parse as an
+    // ERROR root around that one well-formed node
+    let lone_name = |n: Node| n.is_error() && n.named_child_count() == 1 && n.named_child(0).is_some_and(|c| !c.has_error() && !c.is_missing());
     let mut stack = vec![(root, 0usize)];
     while let Some((n, depth)) = stack.pop() {
         if n.is_error() && !(macro_body && (depth == 1 || (depth == 0 && lone_name(n)))) {

@@ -251,7 +251,8 @@ pub fn run(ctx: &mut FileCtx) {
                 // a device intrinsic named, not called (`#define fast_sin __sinf`):
                 // the function its mapping forwards to, when there is one
                 let named = n.kind() == "identifier" || (n.kind() == "type_identifier" && ctx.in_macro(n.start_byte()));
-                if named && !is_callee && t.starts_with("__") && !ctx.project.index.functions.contains_key(t) {
+                // (not the project's own macro or function of that name: `#define __mul24(a, b) ...`)
+                if named && !is_callee && t.starts_with("__") && !ctx.project.index.functions.contains_key(t) && !ctx.project.index.macros.names.contains(t) {
                     let target = mappings.functions.get(t).and_then(|r| r.expression.as_deref()).and_then(crate::mapping::forwarding_target);
                     if let Some(target) = target {
                         ctx.edits.replace_text(RULE, n.byte_range(), &target);

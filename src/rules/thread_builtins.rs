@@ -94,7 +94,16 @@ pub fn run(ctx: &mut FileCtx) {
                 if (t == "warpSize" || BUILTIN_VARS.contains(&t)) && user_variable(ctx, n) {
                     continue;
                 }
-                if t == "warpSize" {
+                if t == "warpSize" && ctx.project.index.macros.names.contains("warpSize") {
+                    continue; // the project's own `#define warpSize 32`
+                }
+                if t == "warpSize" && crate::syntax::has_ancestor(n, &["optional_parameter_declaration"]) {
+                    // a default argument cannot name the nd_item parameter: the
+                    // sub-group size warp code is compiled for
+                    ctx.edits.replace_text(RULE, n.byte_range(), "syclify::warp_size");
+                    ctx.count(RULE);
+                    ctx.needs_sycl = true;
+                } else if t == "warpSize" {
                     match ctx.item_at(n.start_byte()) {
                         Some(item) => {
                             ctx.edits.replace_text(RULE, n.byte_range(), warp_size(&item));
