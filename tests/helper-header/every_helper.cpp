@@ -70,6 +70,28 @@ static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float
   sycl::half q = syclify::hfma(syclify::hadd(h, h), syclify::hmul(h, h), syclify::hdiv(syclify::hsub(h, h), syclify::hmax(h, syclify::hmin(h, syclify::habs(syclify::hneg(h))))));
   syclify::half2 r = syclify::h2div(p, p);
   float bf = static_cast<float>(b) + static_cast<float>(syclify::bfloat16(2.0f));
+  // half2/bfloat162 operators, comparisons, saturation, conversions, math, atomics
+  syclify::bfloat162 b2{syclify::bfloat16(1.0f), syclify::bfloat16(2.0f)};
+  syclify::half2 cmp = syclify::hgt2(p, r) + syclify::hequ2(p, r) - syclify::hisnan2(p) * syclify::hmax2_nan(p, r) / syclify::hmin2(p, r);
+  cmp += -cmp;
+  unsigned masks = syclify::hle2_mask(p, r) | syclify::hneu2_mask(b2, b2) | syclify::hbgt2(p, r) | syclify::hbltu2(b2, b2) | syclify::hne(h, h);
+  syclify::half2 sat = syclify::hfma2_sat(p, r, cmp) + syclify::hfma2_relu(p, r, cmp) + syclify::hadd2_sat(p, r) + syclify::hcmadd(p, r, cmp);
+  syclify::bfloat162 bmath = syclify::h2sqrt(b2) + syclify::hmax2(b2, b2) * syclify::hfma2(b2, b2, b2) - syclify::h2exp(b2);
+  syclify::bfloat16 bsc = syclify::hadd(syclify::hsqrt(b), syclify::hmax(b, b));
+  bsc += 1.0f;
+  float conv = static_cast<float>(syclify::to_half(3.3, sycl::rounding_mode::rtn)) + static_cast<float>(syclify::to_bfloat16(1.1, sycl::rounding_mode::rtp)) +
+               static_cast<float>(syclify::hrcp(h)) + static_cast<float>(syclify::hmax_nan(h, h)) + static_cast<float>(syclify::hfma_relu(h, h, h));
+  syclify::atomic_add(&p, sat);
+  syclify::atomic_add(&h, q);
+  syclify::atomic_add<sycl::memory_scope::work_group>(&b2, bmath);
+  syclify::atomic_add(&bsc, b);
+  // SIMD within a word
+  unsigned simd = syclify::vaddss4(1u, 2u) ^ syclify::vsubus2(1u, 2u) ^ syclify::vcmpgtu4(1u, 2u) ^ syclify::vsetles2(1u, 2u) ^ syclify::vsads4(1u, 2u) ^
+                  syclify::vabsss2(3u) ^ syclify::vnegss4(3u) ^ syclify::vavgs2(1u, 2u) ^ syclify::vhaddu4(1u, 2u) ^ syclify::vimax3_s16x2_relu(1u, 2u, 3u) ^
+                  static_cast<unsigned>(syclify::viaddmax_s32(1, 2, 3)) ^ syclify::viaddmin_u16x2(1u, 2u, 3u);
+  bool hi = false, lo = false;
+  simd ^= syclify::vibmax_s16x2(1u, 2u, &hi, &lo) ^ static_cast<unsigned>(syclify::vibmin_s32(1, 2, &hi));
+  *f += conv + static_cast<float>(masks + simd) + static_cast<float>(bsc);
   // 12. cooperative groups
   namespace cg = syclify::cg;
   cg::thread_block block = cg::this_thread_block(item);
