@@ -197,7 +197,7 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     // `const int blockDim = 16;`): the migration leaves those to the user
     static VARS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let vars = VARS.get_or_init(|| {
-        regex::Regex::new(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize)\s*[=({;\[,)]").expect("valid regex")
+        regex::Regex::new(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize|dim3)\s*[=({;\[,)]").expect("valid regex")
     });
     let code = code_only(text);
     let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();

@@ -84,6 +84,31 @@ fn every_helper_host_compiles() {
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// The SIMD-in-a-word helpers compute what CUDA's `__v*` intrinsics compute
+/// on an H100 (digest recorded with nvcc; see the comment in the source).
+/// Plain C++: built and run on the host against Intel's headers.
+#[test]
+fn simd_helpers_match_nvcc() {
+    let root = common::root();
+    let src = root.join("tests/helper-header/simd_vs_nvcc.cpp");
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("simd");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    let out = std::process::Command::new(&cxx)
+        .args(["-std=c++17", "-O1", "-w", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING"])
+        .arg(format!("-I{}", common::sycl_include().display()))
+        .arg(format!("-I{}", root.join("runtime-headers").display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = std::process::Command::new(&exe).output().unwrap();
+    let expected = std::fs::read_to_string(root.join("tests/helper-header/simd_vs_nvcc.expected")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), expected.trim(), "a SIMD helper no longer computes what nvcc's intrinsic does");
+}
+
 /// The expected outputs were recorded from real nvcc runs and end with PASS.
 #[test]
 fn programs_have_recorded_expected_output() {

@@ -1006,7 +1006,7 @@ SYCLIFY_SIMD_BOTH(vsubss, true, L::sat(x - y))
 SYCLIFY_SIMD_BOTH(vsubus, false, L::sat(x - y))
 SYCLIFY_SIMD_BOTH(vabsdiffs, true, x > y ? x - y : y - x)
 SYCLIFY_SIMD_BOTH(vabsdiffu, false, x > y ? x - y : y - x)
-SYCLIFY_SIMD_BOTH(vavgs, true, (x + y + 1) >> 1)
+SYCLIFY_SIMD_BOTH(vavgs, true, (x + y) >= 0 ? (x + y + 1) >> 1 : -((1 - x - y) >> 1)) // halves round away from zero
 SYCLIFY_SIMD_BOTH(vavgu, false, (x + y + 1) >> 1)
 SYCLIFY_SIMD_BOTH(vhaddu, false, (x + y) >> 1)
 SYCLIFY_SIMD_BOTH(vmaxs, true, x > y ? x : y)

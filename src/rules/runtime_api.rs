@@ -217,10 +217,14 @@ pub fn run(ctx: &mut FileCtx) {
             "type_identifier" | "identifier" => {
                 let t = ctx.text(n);
                 // an identifier names a type only where no variable could stand:
-                // `sizeof(float4)` parses as an expression
                 // `sizeof(float4)` parses as an expression, and so does a type
                 // passed to a macro (`DEFINE_ALIGN(short4, 8)`)
+                let is_callee =
+                    n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
+                // in a macro body a vector type name is a type wherever it stands
+                // (`#define VEC float4`, `#define CAST(p) ((float4 *)(p))`)
                 let type_position = n.kind() == "type_identifier"
+                    || (ctx.in_macro(n.start_byte()) && !is_callee && !ctx.project.index.functions.contains_key(t))
                     || n.parent().is_some_and(|p| {
                         p.kind() == "sizeof_expression"
                             || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression"))
@@ -246,8 +250,6 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.needs_sycl = true;
                     continue;
                 }
-                let is_callee =
-                    n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
                 // a device intrinsic named, not called (`#define fast_sin __sinf`):
                 // the function its mapping forwards to, when there is one
                 let named = n.kind() == "identifier" || (n.kind() == "type_identifier" && ctx.in_macro(n.start_byte()));
