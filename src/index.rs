@@ -143,6 +143,8 @@ pub struct FunctionFacts {
     /// (required, total) parameter counts of each declaration and overload
     /// (total `usize::MAX` when variadic).
     pub arities: Vec<(usize, usize)>,
+    /// The base type of the first parameter of each declaration and overload.
+    pub first_params: Vec<String>,
     /// Calls in the body to other functions, with what they tell about the
     /// callee's template arguments.
     pub calls: Vec<CallEdge>,
@@ -210,6 +212,11 @@ impl FunctionFacts {
         for a in o.arities {
             if !self.arities.contains(&a) {
                 self.arities.push(a);
+            }
+        }
+        for p in o.first_params {
+            if !self.first_params.contains(&p) {
+                self.first_params.push(p);
             }
         }
     }
@@ -650,9 +657,34 @@ pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Mac
     FileFacts { functions: index_functions(root, src, rel, masks, macros), globals }
 }
 
+/// Is `n` in the branch of a `__CUDACC__` test taken when CUDA is *not*
+/// compiling (`#ifndef __CUDACC__`, or the `#else` of `#ifdef __CUDACC__`)?
+/// Such code is a host fallback for CUDA's own functions (helper_math.h's
+/// `int min(int, int)`); the migrated code is compiled as the CUDA branch.
+fn in_non_cuda_branch(n: Node, src: &str) -> bool {
+    let mut child = n;
+    while let Some(p) = child.parent() {
+        if matches!(p.kind(), "preproc_ifdef" | "preproc_if") {
+            let head = text(p, src).lines().next().unwrap_or("");
+            if syntax::contains_word(head, "__CUDACC__") {
+                let negated = head.trim_start().trim_start_matches('#').trim_start().starts_with("ifndef") || head.contains('!');
+                let in_alternative = p.child_by_field_name("alternative").is_some_and(|a| a.id() == child.id());
+                if negated != in_alternative {
+                    return true;
+                }
+            }
+        }
+        child = p;
+    }
+    false
+}
+
 fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
     for n in descendants(root) {
+        if matches!(n.kind(), "function_definition" | "declaration" | "field_declaration") && in_non_cuda_branch(n, src) {
+            continue;
+        }
         match n.kind() {
             "function_definition" => {
                 if let Some(f) = function_facts(n, src, rel, masks, macros) {
@@ -686,6 +718,7 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
                     prototype_files: BTreeSet::from([rel.to_string()]),
                     params: param_shapes(fd, src),
                     arities: vec![arity(fd, src)],
+                    first_params: param_shapes(fd, src).into_iter().take(1).map(|p| p.base).collect(),
                     ..Default::default()
                 });
             }
@@ -711,6 +744,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         file: rel.to_string(),
         params: param_shapes(fd, src),
         arities: vec![arity(fd, src)],
+        first_params: param_shapes(fd, src).into_iter().take(1).map(|p| p.base).collect(),
         ..Default::default()
     };
     let Some(body) = def.child_by_field_name("body") else {

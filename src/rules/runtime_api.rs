@@ -144,6 +144,37 @@ fn render(pieces: &[TemplatePiece], args: &[Node], src: &str) -> Option<Replacem
     Some(r)
 }
 
+/// Is this argument evidently a scalar: a literal, a vector's member
+/// (`a.x`), or a parameter of the enclosing function declared with a
+/// built-in arithmetic type?
+fn is_scalar_arg(ctx: &FileCtx, a: Node) -> bool {
+    match a.kind() {
+        "number_literal" | "char_literal" => true,
+        "field_expression" => a.child_by_field_name("field").is_some_and(|x| matches!(ctx.text(x), "x" | "y" | "z" | "w")),
+        "identifier" => {
+            let name = ctx.text(a);
+            let mut p = a.parent();
+            while let Some(n) = p {
+                if n.kind() == "function_definition" {
+                    let params = n.child_by_field_name("declarator").and_then(syntax::function_declarator).and_then(|fd| fd.child_by_field_name("parameters"));
+                    return params.is_some_and(|ps| {
+                        syntax::named_children(ps).into_iter().any(|p| {
+                            p.child_by_field_name("declarator").is_some_and(|d| d.kind() == "identifier" && ctx.text(d) == name)
+                                && p.child_by_field_name("type").is_some_and(|t| {
+                                    matches!(t.kind(), "primitive_type" | "sized_type_specifier")
+                                        || matches!(ctx.text(t), "uint" | "size_t" | "ushort" | "uchar")
+                                })
+                        })
+                    });
+                }
+                p = n.parent();
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
 pub fn run(ctx: &mut FileCtx) {
     let mappings = ctx.project.mappings;
     for &n in ctx.all_nodes().iter() {
@@ -167,9 +198,16 @@ pub fn run(ctx: &mut FileCtx) {
                 // a function the project defines itself (its own `min`) is not
                 // CUDA's — unless no declaration of it takes this many arguments
                 // (helper_math.h's `make_float2(float s)` beside CUDA's two-argument one)
+                // — or every overload of it takes a CUDA vector type and this call
+                // passes a vector's member (helper_math.h's `min(int2 a, int2 b)`
+                // calling CUDA's `min(a.x, b.x)`)
                 if let Some(f) = ctx.project.index.functions.get(name).filter(|_| !name.starts_with("__")) {
-                    let argc = n.child_by_field_name("arguments").map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").count());
-                    if argc.is_none_or(|c| f.accepts(c)) {
+                    let args: Vec<Node> = n
+                        .child_by_field_name("arguments")
+                        .map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").collect())
+                        .unwrap_or_default();
+                    let vector_overloads_only = !f.first_params.is_empty() && f.first_params.iter().all(|p| mappings.types.contains_key(p.as_str()));
+                    if f.accepts(args.len()) && !(vector_overloads_only && args.first().is_some_and(|a| is_scalar_arg(ctx, *a))) {
                         continue;
                     }
                 }
