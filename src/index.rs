@@ -667,7 +667,10 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
         if matches!(p.kind(), "preproc_ifdef" | "preproc_if") {
             let head = text(p, src).lines().next().unwrap_or("");
             if syntax::contains_word(head, "__CUDACC__") {
-                let negated = head.trim_start().trim_start_matches('#').trim_start().starts_with("ifndef") || head.contains('!');
+                let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
+                let negated = head.trim_start().trim_start_matches('#').trim_start().starts_with("ifndef")
+                    || compact.contains("!defined(__CUDACC__)")
+                    || compact.contains("!defined__CUDACC__");
                 let in_alternative = p.child_by_field_name("alternative").is_some_and(|a| a.id() == child.id());
                 if negated != in_alternative {
                     return true;
@@ -999,4 +1002,28 @@ pub fn substitute_words(s: &str, map: &BTreeMap<String, String>) -> String {
 /// The first of `names` that `s` mentions as a word.
 pub fn mentions_any(s: &str, names: &[String]) -> Option<String> {
     syntax::identifiers(s).into_iter().find(|(_, w)| names.iter().any(|n| n == w)).map(|(_, w)| w.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names of the functions a file defines that are not in a non-CUDA branch.
+    fn cuda_side(src: &str) -> Vec<String> {
+        let tree = crate::parse::parse_text(src);
+        descendants(tree.root_node())
+            .into_iter()
+            .filter(|n| n.kind() == "function_definition" && !in_non_cuda_branch(*n, src))
+            .filter_map(|n| syntax::function_declarator(n.child_by_field_name("declarator")?))
+            .filter_map(|fd| declarator_name(fd.child_by_field_name("declarator")?, src).map(|(_, s)| s.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn host_fallbacks_of_cuda_tests_are_not_the_projects() {
+        let src = "#ifndef __CUDACC__\nint a() { return 0; }\n#else\nint b() { return 0; }\n#endif\n\
+                   #if defined(__CUDACC__) && !defined(NO_GPU)\nint c() { return 0; }\n#else\nint d() { return 0; }\n#endif\n\
+                   #if !defined( __CUDACC__ )\nint e() { return 0; }\n#endif\nint f() { return 0; }\n";
+        assert_eq!(cuda_side(src), vec!["b", "c", "f"]);
+    }
 }

@@ -7,9 +7,12 @@
 //! command group
 //! - allocates the kernel's work-group local memory: one
 //!   `sycl::local_accessor` per static `__shared__` array the kernel needs
-//!   (its own and its callees', with template parameters substituted from the
-//!   launch's template arguments), and the dynamic local buffer sized by the
-//!   third launch argument when the kernel uses `extern __shared__`;
+//!   (its own and its callees', typed through the call graph by
+//!   [`crate::index::ProjectIndex::local_array_in`]; the kernel's template
+//!   parameters come from the launch's template arguments, else are deduced
+//!   from its arguments' types, `syclify::pointee_t<decltype(d_a)>` for a
+//!   `T *` parameter), and the dynamic local buffer sized by the third launch
+//!   argument when the kernel uses `extern __shared__`;
 //! - evaluates on the host every argument that is not a plain name or literal
 //!   (`auto k_arg1 = d_a + off;`), so nothing host-side runs in the kernel;
 //! - runs `parallel_for(syclify::launch_range(grid, block), ...)` — the
@@ -324,12 +327,11 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
 
     // local memory
     let mut local_args = Vec::new();
+    let unbound: Vec<String> = facts.map(|f| f.template_params.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect()).unwrap_or_default();
     for l in &needs.locals {
         let Some(a) = index.shared_array(l) else {
             continue;
         };
-        let kernel_tparams = facts.map(|f| f.template_params.clone()).unwrap_or_default();
-        let unbound: Vec<String> = kernel_tparams.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect();
         let (a2, unresolved) = match index.local_array_in(&kname, l) {
             Ok(mut a2) => {
                 a2.elem_type = substitute_words(&a2.elem_type, &tmap);
