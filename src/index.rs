@@ -115,6 +115,18 @@ pub struct SharedArray {
     pub dims: Vec<String>,
 }
 
+impl SharedArray {
+    /// The array with the words of `map` replaced in its type and sizes.
+    pub fn substituted(&self, map: &BTreeMap<String, String>) -> SharedArray {
+        SharedArray { elem_type: substitute_words(&self.elem_type, map), dims: self.dims.iter().map(|d| substitute_words(d, map)).collect(), ..self.clone() }
+    }
+
+    /// The first of `names` its type or sizes mention.
+    pub fn mentions(&self, names: &[String]) -> Option<String> {
+        std::iter::once(&self.elem_type).chain(&self.dims).find_map(|s| mentions_any(s, names))
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct FunctionFacts {
     pub name: String,
@@ -198,32 +210,29 @@ impl FunctionFacts {
             }
         }
         self.uses_extern_shared |= o.uses_extern_shared;
-        for c in o.callees {
-            if !self.callees.contains(&c) {
-                self.callees.push(c);
-            }
-        }
+        extend_unique(&mut self.callees, o.callees);
         self.identifiers.extend(o.identifiers);
         self.prototype_files.extend(o.prototype_files);
         if self.params.is_empty() || (o.has_definition && !o.params.is_empty()) {
             self.params = o.params;
         }
         self.calls.extend(o.calls);
-        for a in o.arities {
-            if !self.arities.contains(&a) {
-                self.arities.push(a);
-            }
-        }
-        for p in o.first_params {
-            if !self.first_params.contains(&p) {
-                self.first_params.push(p);
-            }
-        }
+        extend_unique(&mut self.arities, o.arities);
+        extend_unique(&mut self.first_params, o.first_params);
     }
 
     /// Does some declaration of it accept `n` arguments?
     pub fn accepts(&self, n: usize) -> bool {
         self.arities.iter().any(|&(req, total)| req <= n && n <= total)
+    }
+}
+
+/// Appends the items of `new` that `v` does not hold yet, in order.
+fn extend_unique<T: PartialEq>(v: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
+    for x in new {
+        if !v.contains(&x) {
+            v.push(x);
+        }
     }
 }
 
@@ -340,16 +349,8 @@ impl ProjectIndex {
             needs.item |= cn.item;
             needs.warp |= cn.warp;
             needs.dynamic_local |= cn.dynamic_local;
-            for l in cn.locals {
-                if !needs.locals.contains(&l) {
-                    needs.locals.push(l);
-                }
-            }
-            for g in cn.globals {
-                if !needs.globals.contains(&g) {
-                    needs.globals.push(g);
-                }
-            }
+            extend_unique(&mut needs.locals, cn.locals);
+            extend_unique(&mut needs.globals, cn.globals);
         }
         visiting.remove(name);
         self.needs.insert(name.to_string(), needs.clone());
@@ -381,7 +382,7 @@ impl ProjectIndex {
         let mut seen = BTreeSet::new();
         if !self.path_to(f, r, &mut seen, &mut path) {
             let tps = self.functions.get(&r.owner).map(|o| o.template_params.clone()).unwrap_or_default();
-            return match std::iter::once(&a.elem_type).chain(&a.dims).find_map(|s| mentions_any(s, &tps)) {
+            return match a.mentions(&tps) {
                 Some(p) => Err(p),
                 None => Ok(a.clone()),
             };
@@ -391,10 +392,9 @@ impl ProjectIndex {
         for edge in path.iter().rev() {
             let callee = &self.functions[&edge.callee];
             let map = bind_template_params(callee, &edge.targs, |j| edge.args.get(j).cloned().flatten());
-            out.elem_type = substitute_words(&out.elem_type, &map);
-            out.dims = out.dims.iter().map(|d| substitute_words(d, &map)).collect();
+            out = out.substituted(&map);
             let unbound: Vec<String> = callee.template_params.iter().filter(|p| !map.contains_key(*p)).cloned().collect();
-            if let Some(p) = std::iter::once(&out.elem_type).chain(&out.dims).find_map(|s| mentions_any(s, &unbound)) {
+            if let Some(p) = out.mentions(&unbound) {
                 return Err(p);
             }
         }
@@ -523,7 +523,7 @@ pub fn required_params(fdecl: Node, src: &str) -> usize {
     let Some(list) = fdecl.child_by_field_name("parameters") else {
         return 0;
     };
-    let params: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
+    let params = syntax::items(list);
     if params.len() == 1
         && params[0].child_by_field_name("declarator").is_none()
         && params[0].child_by_field_name("type").is_some_and(|t| text(t, src) == "void")
@@ -685,11 +685,8 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
 fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
     for n in descendants(root) {
-        if matches!(n.kind(), "function_definition" | "declaration" | "field_declaration") && in_non_cuda_branch(n, src) {
-            continue;
-        }
         match n.kind() {
-            "function_definition" => {
+            "function_definition" if !in_non_cuda_branch(n, src) => {
                 if let Some(f) = function_facts(n, src, rel, masks, macros) {
                     out.push(f);
                 }
@@ -706,24 +703,12 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
                     continue;
                 };
                 let q = qualifiers_of(n, src, masks, macros);
-                if !(q.global || q.device) {
+                if !(q.global || q.device) || in_non_cuda_branch(n, src) {
                     continue;
                 }
-                out.push(FunctionFacts {
-                    name: name.to_string(),
-                    is_kernel: q.global,
-                    is_device: q.device,
-                    is_host: q.host,
-                    template_params: template_params(n, src),
-                    required_params: required_params(fd, src),
-                    is_internal: is_internal(n, src),
-                    file: rel.to_string(),
-                    prototype_files: BTreeSet::from([rel.to_string()]),
-                    params: param_shapes(fd, src),
-                    arities: vec![arity(fd, src)],
-                    first_params: param_shapes(fd, src).into_iter().take(1).map(|p| p.base).collect(),
-                    ..Default::default()
-                });
+                let mut f = declared_function(name, q, n, fd, src, rel);
+                f.prototype_files.insert(rel.to_string());
+                out.push(f);
             }
             _ => {}
         }
@@ -731,25 +716,32 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
     out
 }
 
-fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Option<FunctionFacts> {
-    let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
-    let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
-    let q = qualifiers_of(def, src, masks, macros);
-    let mut f = FunctionFacts {
+/// What the declaration `decl` of a function (declarator `fd`) says about
+/// it, for a prototype and a definition alike.
+fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str, rel: &str) -> FunctionFacts {
+    let params = param_shapes(fd, src);
+    FunctionFacts {
         name: name.to_string(),
         is_kernel: q.global,
         is_device: q.device,
         is_host: q.host,
-        template_params: template_params(def, src),
+        template_params: template_params(decl, src),
         required_params: required_params(fd, src),
-        has_definition: true,
-        is_internal: is_internal(def, src),
+        is_internal: is_internal(decl, src),
         file: rel.to_string(),
-        params: param_shapes(fd, src),
         arities: vec![arity(fd, src)],
-        first_params: param_shapes(fd, src).into_iter().take(1).map(|p| p.base).collect(),
+        first_params: params.first().map(|p| p.base.clone()).into_iter().collect(),
+        params,
         ..Default::default()
-    };
+    }
+}
+
+fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Option<FunctionFacts> {
+    let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
+    let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
+    let q = qualifiers_of(def, src, masks, macros);
+    let mut f = declared_function(name, q, def, fd, src, rel);
+    f.has_definition = true;
     let Some(body) = def.child_by_field_name("body") else {
         return Some(f);
     };
@@ -846,29 +838,23 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
 }
 
 /// `s` with the function-local constants it names replaced by their values
-/// (parenthesised), repeatedly, since one constant may name another.
+/// (parenthesised unless a single word), repeatedly, since one constant may
+/// name another.
 fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
+    let values: BTreeMap<String, String> = constants
+        .iter()
+        .map(|(k, v)| {
+            let v = v.trim();
+            (k.clone(), if v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { v.to_string() } else { format!("({v})") })
+        })
+        .collect();
     let mut s = s.to_string();
     for _ in 0..8 {
-        let mut out = String::new();
-        let mut last = 0;
-        for (r, w) in syntax::identifiers(&s) {
-            if let Some(v) = constants.get(w) {
-                out.push_str(&s[last..r.start]);
-                let v = v.trim();
-                if v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                    out.push_str(v);
-                } else {
-                    out.push_str(&format!("({v})"));
-                }
-                last = r.end;
-            }
-        }
-        if last == 0 {
+        let next = substitute_words(&s, &values);
+        if next == s {
             break;
         }
-        out.push_str(&s[last..]);
-        s = out;
+        s = next;
     }
     s
 }
@@ -895,7 +881,7 @@ fn arity(fd: Node, src: &str) -> (usize, usize) {
     let Some(list) = fd.child_by_field_name("parameters") else {
         return (0, 0);
     };
-    let params: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
+    let params = syntax::items(list);
     if params.len() == 1 && req == 0 && params[0].kind() == "parameter_declaration" {
         return (0, 0); // `(void)`
     }
@@ -908,9 +894,8 @@ fn param_shapes(fd: Node, src: &str) -> Vec<TypeShape> {
     let Some(list) = fd.child_by_field_name("parameters") else {
         return vec![];
     };
-    syntax::named_children(list)
+    syntax::items(list)
         .into_iter()
-        .filter(|p| p.kind() != "comment")
         .map(|p| match p.child_by_field_name("declarator") {
             Some(d) => type_shape(p, d, src).unwrap_or_default(),
             None => TypeShape { base: p.child_by_field_name("type").map(|t| text(t, src).to_string()).unwrap_or_default(), ptr: 0 },
@@ -952,12 +937,9 @@ fn call_edge(call: Node, callee: &str, shapes: &BTreeMap<String, TypeShape>, src
         f.and_then(|f| if f.kind() == "qualified_identifier" { f.child_by_field_name("name") } else { Some(f) }).filter(|f| f.kind() == "template_function");
     let targs = tf
         .and_then(|t| t.child_by_field_name("arguments"))
-        .map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").map(|c| text(c, src).to_string()).collect())
+        .map(|a| syntax::items(a).into_iter().map(|c| text(c, src).to_string()).collect())
         .unwrap_or_default();
-    let args = call
-        .child_by_field_name("arguments")
-        .map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").map(|c| expr_shape(c, shapes, src)).collect())
-        .unwrap_or_default();
+    let args = syntax::call_arguments(call).into_iter().map(|c| expr_shape(c, shapes, src)).collect();
     CallEdge { callee: callee.to_string(), targs, args }
 }
 

@@ -126,17 +126,11 @@ const CUDA_MARKERS: &[&str] = &[
 fn has_cuda_constructs(text: &str) -> bool {
     text.contains("<<<")
         || CUDA_MARKERS.iter().any(|m| crate::syntax::contains_word(text, m))
-        || crate::syntax::identifiers(text)
-            .iter()
-            .any(|(_, w)| w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) || is_vector_type(w))
+        || crate::syntax::identifiers(text).iter().any(|(_, w)| {
+            w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+                || crate::leftovers::is_cuda_vector_type(w.strip_prefix("make_").unwrap_or(w))
+        })
         || text.contains("<cuda")
-}
-
-/// CUDA's vector types and their constructors (`uchar4`, `make_float2`).
-fn is_vector_type(w: &str) -> bool {
-    const BASES: &[&str] = &["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"];
-    let w = w.strip_prefix("make_").unwrap_or(w);
-    w.strip_suffix(['1', '2', '3', '4']).is_some_and(|b| BASES.contains(&b))
 }
 
 fn canonical_or_absolute(p: &Path) -> PathBuf {

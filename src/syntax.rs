@@ -40,6 +40,17 @@ pub fn named_children(n: Node) -> Vec<Node> {
     n.named_children(&mut c).collect()
 }
 
+/// The items of a list node (parameters, arguments, initialisers): its named
+/// children without comments.
+pub fn items(n: Node) -> Vec<Node> {
+    named_children(n).into_iter().filter(|c| c.kind() != "comment").collect()
+}
+
+/// The arguments of a call (none when it has no argument list).
+pub fn call_arguments(call: Node) -> Vec<Node> {
+    call.child_by_field_name("arguments").map(items).unwrap_or_default()
+}
+
 /// The identifier a declarator declares (`*a[3]` → `a`, `f(int)` → `f`, `A::f` → `f`).
 pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
     loop {

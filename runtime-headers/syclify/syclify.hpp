@@ -1051,15 +1051,9 @@ inline unsigned vsadu2(unsigned a, unsigned b) { return simd::sad<2, false>(a, b
 inline unsigned vsadu4(unsigned a, unsigned b) { return simd::sad<4, false>(a, b); }
 // CUDA 12's three-operand and relu forms on 32-bit values or 2 x 16-bit lanes
 namespace simd {
-template <class Op> unsigned map3_s16x2(unsigned a, unsigned b, unsigned c, Op op) {
-  using L = lanes<2, true>;
-  unsigned r = 0;
-  for (int i = 0; i < 2; ++i)
-    r |= (static_cast<unsigned>(op(L::get(a, i), L::get(b, i), L::get(c, i))) & L::mask) << (i * L::bits);
-  return r;
-}
-template <class Op> unsigned map3_u16x2(unsigned a, unsigned b, unsigned c, Op op) {
-  using L = lanes<2, false>;
+// Three operands, 2 x 16-bit lanes.
+template <bool Signed, class Op> unsigned map3_16x2(unsigned a, unsigned b, unsigned c, Op op) {
+  using L = lanes<2, Signed>;
   unsigned r = 0;
   for (int i = 0; i < 2; ++i)
     r |= (static_cast<unsigned>(op(L::get(a, i), L::get(b, i), L::get(c, i))) & L::mask) << (i * L::bits);
@@ -1082,20 +1076,20 @@ inline int viaddmin_s32(int a, int b, int c) { return simd::min2(a + b, c); }
 inline unsigned viaddmin_u32(unsigned a, unsigned b, unsigned c) { return simd::min2(a + b, c); }
 inline int viaddmax_s32_relu(int a, int b, int c) { return simd::max2(simd::max2(a + b, c), 0); }
 inline int viaddmin_s32_relu(int a, int b, int c) { return simd::max2(simd::min2(a + b, c), 0); }
-inline unsigned vimax3_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(x, y), z); }); }
-inline unsigned vimin3_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::min2(simd::min2(x, y), z); }); }
-inline unsigned vimax3_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(x, y), z); }); }
-inline unsigned vimin3_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::min2(simd::min2(x, y), z); }); }
-inline unsigned vimax3_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(simd::max2(x, y), z), 0); }); }
-inline unsigned vimin3_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::min2(simd::min2(x, y), z), 0); }); }
-inline unsigned vimax_s16x2_relu(unsigned a, unsigned b) { return simd::map3_s16x2(a, b, 0, [](int x, int y, int) { return simd::max2(simd::max2(x, y), 0); }); }
-inline unsigned vimin_s16x2_relu(unsigned a, unsigned b) { return simd::map3_s16x2(a, b, 0, [](int x, int y, int) { return simd::max2(simd::min2(x, y), 0); }); }
-inline unsigned viaddmax_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(static_cast<int>(static_cast<short>(x + y)), z); }); }
-inline unsigned viaddmin_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::min2(static_cast<int>(static_cast<short>(x + y)), z); }); }
-inline unsigned viaddmax_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::max2((x + y) & 0xffff, z); }); }
-inline unsigned viaddmin_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_u16x2(a, b, c, [](int x, int y, int z) { return simd::min2((x + y) & 0xffff, z); }); }
-inline unsigned viaddmax_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(static_cast<int>(static_cast<short>(x + y)), z), 0); }); }
-inline unsigned viaddmin_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_s16x2(a, b, c, [](int x, int y, int z) { return simd::max2(simd::min2(static_cast<int>(static_cast<short>(x + y)), z), 0); }); }
+inline unsigned vimax3_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(x, y), z); }); }
+inline unsigned vimin3_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::min2(simd::min2(x, y), z); }); }
+inline unsigned vimax3_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<false>(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(x, y), z); }); }
+inline unsigned vimin3_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<false>(a, b, c, [](int x, int y, int z) { return simd::min2(simd::min2(x, y), z); }); }
+inline unsigned vimax3_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(simd::max2(x, y), z), 0); }); }
+inline unsigned vimin3_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::max2(simd::min2(simd::min2(x, y), z), 0); }); }
+inline unsigned vimax_s16x2_relu(unsigned a, unsigned b) { return simd::map3_16x2<true>(a, b, 0, [](int x, int y, int) { return simd::max2(simd::max2(x, y), 0); }); }
+inline unsigned vimin_s16x2_relu(unsigned a, unsigned b) { return simd::map3_16x2<true>(a, b, 0, [](int x, int y, int) { return simd::max2(simd::min2(x, y), 0); }); }
+inline unsigned viaddmax_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::max2(static_cast<int>(static_cast<short>(x + y)), z); }); }
+inline unsigned viaddmin_s16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::min2(static_cast<int>(static_cast<short>(x + y)), z); }); }
+inline unsigned viaddmax_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<false>(a, b, c, [](int x, int y, int z) { return simd::max2((x + y) & 0xffff, z); }); }
+inline unsigned viaddmin_u16x2(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<false>(a, b, c, [](int x, int y, int z) { return simd::min2((x + y) & 0xffff, z); }); }
+inline unsigned viaddmax_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::max2(simd::max2(static_cast<int>(static_cast<short>(x + y)), z), 0); }); }
+inline unsigned viaddmin_s16x2_relu(unsigned a, unsigned b, unsigned c) { return simd::map3_16x2<true>(a, b, c, [](int x, int y, int z) { return simd::max2(simd::min2(static_cast<int>(static_cast<short>(x + y)), z), 0); }); }
 // __vibmax/__vibmin: the max/min and whether the first operand was chosen
 inline int vibmax_s32(int a, int b, bool *pred) { *pred = a >= b; return a >= b ? a : b; }
 inline unsigned vibmax_u32(unsigned a, unsigned b, bool *pred) { *pred = a >= b; return a >= b ? a : b; }

@@ -99,7 +99,7 @@ pub fn extra_args(callee_needs: &Needs, caller: &str, item: &str) -> Vec<String>
 /// Inserts `extra` (already joined with ", ") into a parameter or argument
 /// list at position `at`.
 pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: usize, extra: &str) {
-    let items: Vec<Node> = syntax::named_children(list).into_iter().filter(|p| p.kind() != "comment").collect();
+    let items = syntax::items(list);
     if items.len() == 1 && items[0].kind() == "parameter_declaration" && ctx.text(items[0]) == "void" {
         ctx.edits.replace_text(rule, items[0].byte_range(), extra);
     } else if at < items.len() {

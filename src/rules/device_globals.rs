@@ -71,7 +71,7 @@ pub fn run(ctx: &mut FileCtx) {
             let mut sym = sym.clone();
             let list = d.child_by_field_name("value").filter(|v| v.kind() == "initializer_list");
             if let (Some(first_dim), Some(list)) = (sym.dims.first_mut().filter(|x| x.trim().is_empty()), list) {
-                *first_dim = crate::syntax::named_children(list).iter().filter(|c| c.kind() != "comment").count().to_string();
+                *first_dim = crate::syntax::items(list).len().to_string();
             }
             r.push_text(&format!("{class}<{}> {}", sym.full_type(), sym.name));
             if let Some(value) = d.child_by_field_name("value") {

@@ -138,7 +138,7 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
                 let Some(params) = d.child_by_field_name("parameters") else {
                     continue;
                 };
-                let args: Vec<Node> = syntax::named_children(params).into_iter().filter(|a| a.kind() != "comment").collect();
+                let args = syntax::items(params);
                 if args.len() == 1 && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
                     continue;
                 }
@@ -155,7 +155,7 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
                 };
                 match value.kind() {
                     "argument_list" | "initializer_list" => {
-                        let args: Vec<Node> = syntax::named_children(value).into_iter().filter(|a| a.kind() != "comment").collect();
+                        let args = syntax::items(value);
                         if args.len() == 1 && args[0].kind() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
                             continue; // copy of another dim3
                         }

@@ -106,7 +106,7 @@ fn after_guard(ctx: &FileCtx) -> usize {
                 // conditional (`#ifdef __CUDACC__ #define DEV __device__`) is
                 // not, and the includes go before it
                 let name = n.child_by_field_name("name").map(|x| ctx.text(x));
-                let first = syntax::named_children(n).into_iter().filter(|c| c.kind() != "comment").nth(1);
+                let first = syntax::items(n).into_iter().nth(1);
                 let guard = ctx.text(n).starts_with("#ifndef")
                     && first.is_some_and(|d| d.kind() == "preproc_def" && d.child_by_field_name("name").map(|x| ctx.text(x)) == name);
                 return if guard { first.map_or(n.start_byte(), |d| d.end_byte()) } else { n.start_byte() };

@@ -42,7 +42,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::index::{Needs, mentions_any, substitute_words};
+use crate::index::Needs;
 use crate::rules::device_function_parameters::DYN_LOCAL;
 use crate::syntax::{self, callee_name, descendants};
 use std::collections::BTreeMap;
@@ -217,9 +217,8 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         return;
     };
     let config_node = syntax::children(call).into_iter().find(|c| c.kind() == "kernel_call_syntax").expect("is_launch");
-    let config: Vec<Node> = syntax::named_children(config_node).into_iter().filter(|c| c.kind() != "comment").collect();
-    let args: Vec<Node> =
-        call.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|c| c.kind() != "comment").collect();
+    let config: Vec<Node> = syntax::items(config_node);
+    let args: Vec<Node> = syntax::call_arguments(call);
     let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
     let targs: Vec<String> = if function.kind() == "template_function" {
         function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
@@ -333,10 +332,9 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
             continue;
         };
         let (a2, unresolved) = match index.local_array_in(&kname, l) {
-            Ok(mut a2) => {
-                a2.elem_type = substitute_words(&a2.elem_type, &tmap);
-                a2.dims = a2.dims.iter().map(|d| substitute_words(d, &tmap)).collect();
-                let p = std::iter::once(&a2.elem_type).chain(&a2.dims).find_map(|s| mentions_any(s, &unbound));
+            Ok(a2) => {
+                let a2 = a2.substituted(&tmap);
+                let p = a2.mentions(&unbound);
                 (a2, p)
             }
             Err(p) => (a.clone(), Some(p)),

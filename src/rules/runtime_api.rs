@@ -202,10 +202,7 @@ pub fn run(ctx: &mut FileCtx) {
                 // passes a vector's member (helper_math.h's `min(int2 a, int2 b)`
                 // calling CUDA's `min(a.x, b.x)`)
                 if let Some(f) = ctx.project.index.functions.get(name).filter(|_| !name.starts_with("__")) {
-                    let args: Vec<Node> = n
-                        .child_by_field_name("arguments")
-                        .map(|a| syntax::named_children(a).into_iter().filter(|c| c.kind() != "comment").collect())
-                        .unwrap_or_default();
+                    let args = syntax::call_arguments(n);
                     let vector_overloads_only = !f.first_params.is_empty() && f.first_params.iter().all(|p| mappings.types.contains_key(p.as_str()));
                     if f.accepts(args.len()) && !(vector_overloads_only && args.first().is_some_and(|a| is_scalar_arg(ctx, *a))) {
                         continue;
@@ -227,8 +224,7 @@ pub fn run(ctx: &mut FileCtx) {
                     }
                     continue;
                 };
-                let args: Vec<Node> =
-                    n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect();
+                let args: Vec<Node> = syntax::call_arguments(n);
                 let unused = n.parent().is_some_and(|p| p.kind() == "expression_statement");
                 let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src));
                 let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src)));

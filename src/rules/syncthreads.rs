@@ -27,8 +27,7 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.diag(Code::BuiltinOutsideDeviceCode, n.byte_range(), RULE, format!("`{name}` outside a function was left as is"));
             continue;
         };
-        let args: Vec<_> =
-            n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect();
+        let args: Vec<_> = syntax::call_arguments(n);
         let helper = match name {
             "__syncthreads" => {
                 ctx.edits.replace_text(RULE, n.byte_range(), format!("sycl::group_barrier({item}.get_group())"));

@@ -82,7 +82,7 @@ fn is_full_width(text: Option<&str>) -> bool {
 
 /// The call's arguments, without comments.
 pub fn call_args(n: Node) -> Vec<Node> {
-    n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().into_iter().filter(|a| a.kind() != "comment").collect()
+    syntax::call_arguments(n)
 }
 
 /// The member mask (first argument of a `_sync` form) and the other arguments.
