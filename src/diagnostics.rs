@@ -90,6 +90,9 @@ codes! {
     IncludeOutsideInRoot = "SY0107", "include-outside-in-root", Warning,
         "an included project file lies outside the in-root and was not migrated",
         "The quoted include names a file of the project that is outside the in-root (e.g. a header\nshared by several programs: `#include \"../common/util.cuh\"`). syclify reads and writes\nonly inside the in-root, so that file was not migrated and the include still names the\nCUDA original. Migrate it with the rest: pass its file or directory too, with an\n`--in-root` that holds both (`syclify migrate app ../common --in-root .. -o out`).";
+    SyclBranchDisabled = "SY0108", "sycl-branch-disabled", Warning,
+        "a test of a SYCL compiler's macro was replaced by its value under nvcc",
+        "The original code tests a macro that only a SYCL compiler defines (`SYCL_LANGUAGE_VERSION`,\n`__SYCL_DEVICE_ONLY__`): a branch its authors wrote for SYCL, beside the one nvcc compiled.\nThe migrated code is the migration of what nvcc compiled, and the hand-written SYCL branch\nusually relies on a setup the CUDA program does not have (e.g. `using uchar4 = sycl::uchar4`\nwhere syclify's migrated vector types keep CUDA's `.x` members). So the test became what it\nwas under nvcc (`0`, or `1` for a negated `#ifndef`); the SYCL branch is kept in the output,\ninactive. Restore the test by hand if you prefer the hand-written branch.";
     UnknownKernel = "SY0201", "unknown-kernel", Warning,
         "the launched kernel is not defined in the migrated sources",
         "syclify could not find the definition of the launched kernel among the migrated files,\nso it cannot know whether the kernel uses `__shared__` memory or needs other extra\nparameters. The launch was migrated assuming it needs none; check the kernel's signature.";

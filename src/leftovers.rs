@@ -212,6 +212,36 @@ pub fn distinct(left: &[(Range<usize>, String)]) -> Vec<&str> {
     left.iter().map(|(_, w)| w.as_str()).filter(|w| seen.insert(*w)).collect()
 }
 
+/// Words whose presence makes a C/C++ file a CUDA file.
+const CUDA_MARKERS: &[&str] = &[
+    "__global__",
+    "__device__",
+    "__host__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "__syncthreads",
+    "dim3",
+    "__CUDA_ARCH__",
+    "__forceinline__",
+    "warpSize",
+];
+
+/// Whether a C/C++ text is CUDA: it uses a CUDA keyword, builtin, runtime
+/// name, vector type, header or launch.
+pub fn has_cuda_constructs(text: &str) -> bool {
+    text.contains("<<<")
+        || CUDA_MARKERS.iter().any(|m| crate::syntax::contains_word(text, m))
+        || crate::syntax::identifiers(text).iter().any(|(_, w)| {
+            w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) || is_cuda_vector_type(w.strip_prefix("make_").unwrap_or(w))
+        })
+        || text.contains("<cuda")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

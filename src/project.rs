@@ -104,35 +104,6 @@ fn ext_of(p: &str) -> &str {
     p.rsplit_once('.').map(|(_, e)| e).unwrap_or("")
 }
 
-/// Words whose presence makes a C/C++ file a CUDA file.
-const CUDA_MARKERS: &[&str] = &[
-    "__global__",
-    "__device__",
-    "__host__",
-    "__shared__",
-    "__constant__",
-    "__managed__",
-    "threadIdx",
-    "blockIdx",
-    "blockDim",
-    "gridDim",
-    "__syncthreads",
-    "dim3",
-    "__CUDA_ARCH__",
-    "__forceinline__",
-    "warpSize",
-];
-
-fn has_cuda_constructs(text: &str) -> bool {
-    text.contains("<<<")
-        || CUDA_MARKERS.iter().any(|m| crate::syntax::contains_word(text, m))
-        || crate::syntax::identifiers(text).iter().any(|(_, w)| {
-            w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
-                || crate::leftovers::is_cuda_vector_type(w.strip_prefix("make_").unwrap_or(w))
-        })
-        || text.contains("<cuda")
-}
-
 fn canonical_or_absolute(p: &Path) -> PathBuf {
     if let Ok(c) = p.canonicalize() {
         return c;
@@ -332,7 +303,8 @@ fn outside_includes(sources: &[SourceFile], in_root: &Path) -> BTreeSet<(String,
             if !path.is_file() || canonical_or_absolute(&path).starts_with(&root) {
                 continue;
             }
-            let cuda = MIGRATE_EXT.contains(&ext_of(&name)) || std::fs::read(&path).is_ok_and(|b| has_cuda_constructs(&String::from_utf8_lossy(&b)));
+            let cuda =
+                MIGRATE_EXT.contains(&ext_of(&name)) || std::fs::read(&path).is_ok_and(|b| crate::leftovers::has_cuda_constructs(&String::from_utf8_lossy(&b)));
             if cuda {
                 out.insert((s.rel.clone(), name));
             }
@@ -400,8 +372,12 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let outside = outside_includes(&sources, &in_root);
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
-    let mut migrate: BTreeSet<usize> =
-        sources.iter().enumerate().filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || has_cuda_constructs(&s.text)).map(|(i, _)| i).collect();
+    let mut migrate: BTreeSet<usize> = sources
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || crate::leftovers::has_cuda_constructs(&s.text))
+        .map(|(i, _)| i)
+        .collect();
     let mut work: Vec<usize> = migrate.iter().copied().collect();
     let mut include_edges: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = work.pop() {

@@ -84,15 +84,15 @@ fn every_helper_host_compiles() {
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
-/// The SIMD-in-a-word helpers compute what CUDA's `__v*` intrinsics compute
-/// on an H100 (digest recorded with nvcc; see the comment in the source).
-/// Plain C++: built and run on the host against Intel's headers.
-#[test]
-fn simd_helpers_match_nvcc() {
+/// Builds `tests/helper-header/<name>.cpp` as plain C++ against Intel's
+/// headers, runs it on the host and compares its output with `<name>.expected`:
+/// the same file compiled with nvcc (its `__CUDACC__` branch, CUDA's names)
+/// and run on an H100 (see the comment in each source).
+fn helper_output_matches_nvcc(name: &str) {
     let root = common::root();
-    let src = root.join("tests/helper-header/simd_vs_nvcc.cpp");
+    let src = root.join(format!("tests/helper-header/{name}.cpp"));
     let tmp = tempfile::tempdir().unwrap();
-    let exe = tmp.path().join("simd");
+    let exe = tmp.path().join(name);
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
     let out = std::process::Command::new(&cxx)
         .args(["-std=c++17", "-O1", "-w", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING"])
@@ -105,8 +105,20 @@ fn simd_helpers_match_nvcc() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let run = std::process::Command::new(&exe).output().unwrap();
-    let expected = std::fs::read_to_string(root.join("tests/helper-header/simd_vs_nvcc.expected")).unwrap();
-    assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), expected.trim(), "a SIMD helper no longer computes what nvcc's intrinsic does");
+    let expected = std::fs::read_to_string(root.join(format!("tests/helper-header/{name}.expected"))).unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), expected.trim(), "{name}: a helper no longer computes what nvcc computes");
+}
+
+/// The SIMD-in-a-word helpers compute what CUDA's `__v*` intrinsics compute.
+#[test]
+fn simd_helpers_match_nvcc() {
+    helper_output_matches_nvcc("simd_vs_nvcc");
+}
+
+/// The fp8 helpers convert bit for bit as cuda_fp8.h does.
+#[test]
+fn fp8_helpers_match_nvcc() {
+    helper_output_matches_nvcc("fp8_vs_nvcc");
 }
 
 /// The expected outputs were recorded from real nvcc runs and end with PASS.

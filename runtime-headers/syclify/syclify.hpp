@@ -20,7 +20,8 @@
 //                           convert<T, rounding>, double_hi/lo, SIMD within a
 //                           word (vadd4, vcmpgtu2, vsads4, vimax3_s32, ...)
 //  10. Vector types         float4, int2, uchar4, ... with CUDA's layout; make_*
-//  11. Half and bfloat16    half2, bfloat16, bfloat162 and the __h* intrinsics
+//  11. Half and bfloat16    half2, bfloat16, bfloat162 and the __h* intrinsics;
+//                           fp8 (E4M3/E5M2, x2/x4 packs, __nv_cvt_*)
 //  12. Cooperative groups   syclify::cg: thread_block, thread_block_tile<N>,
 //                           coalesced_group, reduce, plus/less/greater
 //  13. Device printf        SYCLIFY_PRINTF, SYCLIFY_ASSERT
@@ -1118,11 +1119,17 @@ inline double hilo_to_double(int hi, int lo) {
 
 // ---------------------------------------------------------------------------
 // 10. Vector types
+// The value types a migrated program names (vector types, half2, bfloat16,
+// bfloat162, fp8) live in syclify::types with their operators and are
+// brought into syclify by using-declarations: argument-dependent lookup on
+// them then sees only those operators, never a helper, so a user's own
+// function named like one (`hmul2(x, y)`, `dot(a, b)`) stays the only match.
 // CUDA's vector types are structs with members x, y, z, w; their size and
 // alignment are part of programs (reinterpret_cast loads, sizeof, arrays).
 // These have exactly CUDA's: T2 aligned to 2*sizeof(T), T4 to min(4*sizeof(T),
 // 16), T3 unaligned (a float3 is 12 bytes, unlike SYCL's 16-byte vec<float,3>).
 #define SYCLIFY_VECTOR_TYPES(T, N)                                                                                      \
+  namespace types {                                                                                                     \
   struct alignas(sizeof(T)) N##1 {                                                                                      \
     T x;                                                                                                                \
   };                                                                                                                    \
@@ -1135,6 +1142,11 @@ inline double hilo_to_double(int hi, int lo) {
   struct alignas(4 * sizeof(T) < 16 ? 4 * sizeof(T) : 16) N##4 {                                                       \
     T x, y, z, w;                                                                                                       \
   };                                                                                                                    \
+  }                                                                                                                     \
+  using types::N##1;                                                                                                    \
+  using types::N##2;                                                                                                    \
+  using types::N##3;                                                                                                    \
+  using types::N##4;                                                                                                    \
   inline N##1 make_##N##1(T x) { return N##1{x}; }                                                                      \
   inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }                                                              \
   inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }                                                      \
@@ -1159,9 +1171,14 @@ static_assert(sizeof(float3) == 12 && alignof(float4) == 16 && sizeof(uchar4) ==
 // 11. Half and bfloat16
 // __half is sycl::half. __half2 is a pair with members x and y (CUDA code
 // reads .x/.y), 4 bytes, 4-aligned like CUDA's.
+namespace types {
 struct alignas(4) half2 {
   sycl::half x, y;
+  half2() = default;
+  half2(sycl::half a, sycl::half b) : x(a), y(b) {} // __half2(a, b)
 };
+} // namespace types
+using types::half2;
 // __hadd(a, b) on halves (the integer __hadd is the overload in section 9).
 inline sycl::half hadd(sycl::half a, sycl::half b) { return a + b; }
 inline sycl::half hsub(sycl::half a, sycl::half b) { return a - b; }
@@ -1185,6 +1202,7 @@ inline half2 habs2(half2 a) { return {habs(a.x), habs(a.y)}; }
 
 // __nv_bfloat16: the upper 16 bits of a float, rounded to nearest even
 // (SYCL 2020 has no bfloat16; DPC++'s is an extension, so this one is plain C++).
+namespace types {
 struct bfloat16 {
   unsigned short bits;
   bfloat16() = default;
@@ -1201,9 +1219,15 @@ struct bfloat16 {
 };
 struct alignas(4) bfloat162 {
   bfloat16 x, y;
+  bfloat162() = default;
+  bfloat162(bfloat16 a, bfloat16 b) : x(a), y(b) {} // __nv_bfloat162(a, b)
 };
+} // namespace types
+using types::bfloat16;
+using types::bfloat162;
 
 // half2 arithmetic as cuda_fp16.hpp's operators (lane by lane).
+namespace types {
 inline half2 operator+(half2 a, half2 b) { return hadd2(a, b); }
 inline half2 operator-(half2 a, half2 b) { return hsub2(a, b); }
 inline half2 operator*(half2 a, half2 b) { return hmul2(a, b); }
@@ -1216,6 +1240,7 @@ inline half2 &operator*=(half2 &a, half2 b) { return a = a * b; }
 inline half2 &operator/=(half2 &a, half2 b) { return a = a / b; }
 inline bool operator==(half2 a, half2 b) { return a.x == b.x && a.y == b.y; }
 inline bool operator!=(half2 a, half2 b) { return a.x != b.x || a.y != b.y; }
+} // namespace types
 
 namespace detail {
 inline bool unordered(float a, float b) { return a != a || b != b; }
@@ -1294,11 +1319,13 @@ inline sycl::half to_half(double f, sycl::rounding_mode m) {
 }
 
 // bfloat16 arithmetic through float, rounded back (cuda_bf16.hpp's operators).
+namespace types {
 inline bfloat16 operator-(bfloat16 a) { return bfloat16(-float(a)); }
 inline bfloat16 &operator+=(bfloat16 &a, float b) { return a = bfloat16(float(a) + b); }
 inline bfloat16 &operator-=(bfloat16 &a, float b) { return a = bfloat16(float(a) - b); }
 inline bfloat16 &operator*=(bfloat16 &a, float b) { return a = bfloat16(float(a) * b); }
 inline bfloat16 &operator/=(bfloat16 &a, float b) { return a = bfloat16(float(a) / b); }
+} // namespace types
 inline bfloat16 hadd(bfloat16 a, bfloat16 b) { return bfloat16(float(a) + float(b)); }
 inline bfloat16 hsub(bfloat16 a, bfloat16 b) { return bfloat16(float(a) - float(b)); }
 inline bfloat16 hmul(bfloat16 a, bfloat16 b) { return bfloat16(float(a) * float(b)); }
@@ -1308,6 +1335,7 @@ inline bfloat16 hneg(bfloat16 a) { return -a; }
 inline bfloat16 habs(bfloat16 a) { return bfloat16(sycl::fabs(float(a))); }
 inline bfloat16 hmax(bfloat16 a, bfloat16 b) { return bfloat16(sycl::fmax(float(a), float(b))); }
 inline bfloat16 hmin(bfloat16 a, bfloat16 b) { return bfloat16(sycl::fmin(float(a), float(b))); }
+namespace types {
 inline bfloat162 operator+(bfloat162 a, bfloat162 b) { return {hadd(a.x, b.x), hadd(a.y, b.y)}; }
 inline bfloat162 operator-(bfloat162 a, bfloat162 b) { return {hsub(a.x, b.x), hsub(a.y, b.y)}; }
 inline bfloat162 operator*(bfloat162 a, bfloat162 b) { return {hmul(a.x, b.x), hmul(a.y, b.y)}; }
@@ -1317,6 +1345,7 @@ inline bfloat162 &operator+=(bfloat162 &a, bfloat162 b) { return a = a + b; }
 inline bfloat162 &operator-=(bfloat162 &a, bfloat162 b) { return a = a - b; }
 inline bfloat162 &operator*=(bfloat162 &a, bfloat162 b) { return a = a * b; }
 inline bfloat162 &operator/=(bfloat162 &a, bfloat162 b) { return a = a / b; }
+} // namespace types
 inline bfloat162 hadd2(bfloat162 a, bfloat162 b) { return a + b; }
 inline bfloat162 hsub2(bfloat162 a, bfloat162 b) { return a - b; }
 inline bfloat162 hmul2(bfloat162 a, bfloat162 b) { return a * b; }
@@ -1410,6 +1439,187 @@ inline bfloat16 to_bfloat16(double d, sycl::rounding_mode m) {
     t.bits = static_cast<unsigned short>(t.bits + 1);
   return t;
 }
+
+// FP8 (cuda_fp8.h): __nv_fp8_e4m3 / __nv_fp8_e5m2 (one byte), their x2 and x4
+// packs (lane 0 in the low byte) and the __nv_cvt_* conversions. E4M3: bias 7,
+// no infinities, S.1111.111 is NaN, largest finite 448. E5M2: bias 15, IEEE
+// infinities and NaNs, largest finite 57344. Conversions round to nearest
+// even as CUDA's; __NV_SATFINITE clamps out-of-range values (and infinities)
+// to the largest finite value, __NV_NOSAT makes them NaN (E4M3) or infinite
+// (E5M2), keeping the sign; NaN converts to 0x7f (from double: with its
+// sign, and 0x7e in E5M2), and back to 0x7fffffff (float) or 0x7fff (half).
+// Checked bit for bit against nvcc on an H100 (tests/helper-header/fp8_vs_nvcc.cpp).
+enum fp8_interpretation_t { E4M3, E5M2 };
+enum saturation_t { NOSAT, SATFINITE };
+using fp8_storage_t = unsigned char;
+using fp8x2_storage_t = unsigned short;
+using fp8x4_storage_t = unsigned int;
+
+namespace detail {
+// (-1)^neg * m * 2^e2, m < 2^53, rounded to the fp8 format k.
+inline fp8_storage_t fp8_round(bool neg, unsigned long long m, int e2, saturation_t sat, fp8_interpretation_t k) {
+  const int man = k == E4M3 ? 3 : 2, bias = k == E4M3 ? 7 : 15;
+  const unsigned maxcode = k == E4M3 ? 0x7eu : 0x7bu;
+  const unsigned sign = neg ? 0x80u : 0u;
+  const unsigned over = sign | (sat == SATFINITE ? maxcode : (k == E4M3 ? 0x7fu : 0x7cu));
+  if (m == 0)
+    return static_cast<fp8_storage_t>(sign);
+  int top = 63;
+  while (!((m >> top) & 1u))
+    --top;
+  const int e = e2 + top; // the value lies in [2^e, 2^(e+1))
+  if (e > 17)
+    return static_cast<fp8_storage_t>(over);
+  const int q = (e < 1 - bias ? 1 - bias : e) - man; // exponent of the last mantissa bit
+  const int shift = q - e2;
+  unsigned long long r;
+  if (shift <= 0) {
+    r = m << -shift;
+  } else if (shift > 63) {
+    r = 0;
+  } else {
+    r = m >> shift;
+    const unsigned long long rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rem > half || (rem == half && (r & 1u)))
+      ++r;
+  }
+  // Subnormal: the code is r itself (r == 2^man is the smallest normal);
+  // normal: the exponent field counts from 1 - bias, and a rounding carry
+  // into 2^(man+1) moves into the exponent field by itself.
+  const unsigned long long code = e < 1 - bias ? r : (static_cast<unsigned long long>(e + bias) << man) + (r - (1ull << man));
+  return static_cast<fp8_storage_t>(code > maxcode ? over : (sign | code));
+}
+inline fp8_storage_t fp8_from_float(float f, saturation_t sat, fp8_interpretation_t k) {
+  const unsigned u = sycl::bit_cast<unsigned>(f);
+  const unsigned ex = (u >> 23) & 0xffu, fr = u & 0x7fffffu;
+  const bool neg = u >> 31;
+  if (ex == 0xffu)
+    return fr ? fp8_storage_t(0x7f) : fp8_round(neg, 1, 100, sat, k);
+  return fp8_round(neg, ex ? (fr | 0x800000u) : fr, (ex ? int(ex) : 1) - 150, sat, k);
+}
+inline fp8_storage_t fp8_from_double(double d, saturation_t sat, fp8_interpretation_t k) {
+  const unsigned long long u = sycl::bit_cast<unsigned long long>(d);
+  const unsigned ex = static_cast<unsigned>((u >> 52) & 0x7ffu);
+  const unsigned long long fr = u & 0xfffffffffffffull;
+  const bool neg = u >> 63;
+  if (ex == 0x7ffu) // a NaN keeps its sign here (not from float)
+    return fr ? fp8_storage_t((neg ? 0x80u : 0u) | (k == E4M3 ? 0x7fu : 0x7eu)) : fp8_round(neg, 1, 100, sat, k);
+  return fp8_round(neg, ex ? (fr | 0x10000000000000ull) : fr, (ex ? int(ex) : 1) - 1075, sat, k);
+}
+// Every fp8 value is exact in half and in float; NaN becomes 0x7fffffff.
+inline float fp8_to_float(fp8_storage_t c, fp8_interpretation_t k) {
+  const int man = k == E4M3 ? 3 : 2, bias = k == E4M3 ? 7 : 15;
+  const unsigned ex = (c & 0x7fu) >> man, fr = c & ((1u << man) - 1);
+  const float s = (c & 0x80u) ? -1.0f : 1.0f;
+  if ((k == E4M3 && (c & 0x7fu) == 0x7fu) || (k == E5M2 && ex == 31u && fr))
+    return sycl::bit_cast<float>(0x7fffffffu);
+  if (k == E5M2 && ex == 31u)
+    return s * std::numeric_limits<float>::infinity();
+  const float mant = ex ? float((1u << man) | fr) : float(fr);
+  const int e = (ex ? int(ex) : 1) - bias - man;
+  // 2^e by exact float multiplication (|e| < 32)
+  const float p = e >= 0 ? float(1u << e) : 1.0f / float(1u << -e);
+  return s * mant * p;
+}
+} // namespace detail
+
+inline fp8_storage_t cvt_float_to_fp8(float x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_float(x, sat, k); }
+inline fp8_storage_t cvt_double_to_fp8(double x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_double(x, sat, k); }
+inline fp8_storage_t cvt_halfraw_to_fp8(sycl::half x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_float(float(x), sat, k); }
+inline fp8_storage_t cvt_bfloat16raw_to_fp8(bfloat16 x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_float(float(x), sat, k); }
+inline fp8x2_storage_t cvt_float2_to_fp8x2(float2 x, saturation_t sat, fp8_interpretation_t k) {
+  return static_cast<fp8x2_storage_t>(cvt_float_to_fp8(x.x, sat, k) | (cvt_float_to_fp8(x.y, sat, k) << 8));
+}
+inline fp8x2_storage_t cvt_double2_to_fp8x2(double2 x, saturation_t sat, fp8_interpretation_t k) {
+  return static_cast<fp8x2_storage_t>(cvt_double_to_fp8(x.x, sat, k) | (cvt_double_to_fp8(x.y, sat, k) << 8));
+}
+inline fp8x2_storage_t cvt_halfraw2_to_fp8x2(half2 x, saturation_t sat, fp8_interpretation_t k) {
+  return static_cast<fp8x2_storage_t>(cvt_halfraw_to_fp8(x.x, sat, k) | (cvt_halfraw_to_fp8(x.y, sat, k) << 8));
+}
+inline fp8x2_storage_t cvt_bfloat16raw2_to_fp8x2(bfloat162 x, saturation_t sat, fp8_interpretation_t k) {
+  return static_cast<fp8x2_storage_t>(cvt_bfloat16raw_to_fp8(x.x, sat, k) | (cvt_bfloat16raw_to_fp8(x.y, sat, k) << 8));
+}
+// NaN becomes 0x7fff.
+inline sycl::half cvt_fp8_to_halfraw(fp8_storage_t x, fp8_interpretation_t k) {
+  const float f = detail::fp8_to_float(x, k);
+  return f != f ? sycl::bit_cast<sycl::half>(static_cast<unsigned short>(0x7fffu)) : sycl::half(f);
+}
+inline half2 cvt_fp8x2_to_halfraw2(fp8x2_storage_t x, fp8_interpretation_t k) {
+  return {cvt_fp8_to_halfraw(static_cast<fp8_storage_t>(x & 0xffu), k), cvt_fp8_to_halfraw(static_cast<fp8_storage_t>(x >> 8), k)};
+}
+
+namespace detail {
+// fp8 → integer as CUDA's explicit conversions: through float, NaN → 0,
+// saturated to the integer type's range, truncated toward zero.
+template <class I> I fp8_to_int(float f) {
+  if (f != f)
+    return I(0);
+  if (f <= float(std::numeric_limits<I>::lowest()))
+    return std::numeric_limits<I>::lowest();
+  if (f >= float(std::numeric_limits<I>::max()))
+    return std::numeric_limits<I>::max();
+  return static_cast<I>(f);
+}
+} // namespace detail
+
+namespace types {
+// One fp8 value of format K; the byte is __x as in CUDA.
+template <fp8_interpretation_t K> struct fp8 {
+  fp8_storage_t __x;
+  fp8() = default;
+  explicit fp8(float f) : __x(detail::fp8_from_float(f, SATFINITE, K)) {}
+  explicit fp8(double d) : __x(detail::fp8_from_double(d, SATFINITE, K)) {}
+  explicit fp8(sycl::half h) : __x(detail::fp8_from_float(float(h), SATFINITE, K)) {}
+  explicit fp8(bfloat16 b) : __x(detail::fp8_from_float(float(b), SATFINITE, K)) {}
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0> explicit fp8(I i) : __x(detail::fp8_from_float(float(i), SATFINITE, K)) {}
+  explicit operator float() const { return detail::fp8_to_float(__x, K); }
+  explicit operator double() const { return detail::fp8_to_float(__x, K); }
+  explicit operator sycl::half() const { return cvt_fp8_to_halfraw(__x, K); }
+  explicit operator bfloat16() const { return bfloat16(detail::fp8_to_float(__x, K)); }
+  explicit operator bool() const { return (__x & 0x7fu) != 0; }
+  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0> explicit operator I() const {
+    return detail::fp8_to_int<I>(detail::fp8_to_float(__x, K));
+  }
+};
+// Two fp8 values of format K (lane x in the low byte).
+template <fp8_interpretation_t K> struct alignas(2) fp8x2 {
+  fp8x2_storage_t __x;
+  fp8x2() = default;
+  explicit fp8x2(float2 f) : __x(cvt_float2_to_fp8x2(f, SATFINITE, K)) {}
+  explicit fp8x2(double2 d) : __x(cvt_double2_to_fp8x2(d, SATFINITE, K)) {}
+  explicit fp8x2(half2 h) : __x(cvt_halfraw2_to_fp8x2(h, SATFINITE, K)) {}
+  explicit fp8x2(bfloat162 b) : __x(cvt_bfloat16raw2_to_fp8x2(b, SATFINITE, K)) {}
+  explicit operator half2() const { return cvt_fp8x2_to_halfraw2(__x, K); }
+  explicit operator float2() const {
+    return {detail::fp8_to_float(static_cast<fp8_storage_t>(__x & 0xffu), K), detail::fp8_to_float(static_cast<fp8_storage_t>(__x >> 8), K)};
+  }
+};
+// Four fp8 values of format K (lane x in the low byte).
+template <fp8_interpretation_t K> struct alignas(4) fp8x4 {
+  fp8x4_storage_t __x;
+  fp8x4() = default;
+  explicit fp8x4(float4 f)
+      : __x(unsigned(cvt_float2_to_fp8x2(float2{f.x, f.y}, SATFINITE, K)) | (unsigned(cvt_float2_to_fp8x2(float2{f.z, f.w}, SATFINITE, K)) << 16)) {}
+  explicit fp8x4(double4 d)
+      : __x(unsigned(cvt_double2_to_fp8x2(double2{d.x, d.y}, SATFINITE, K)) | (unsigned(cvt_double2_to_fp8x2(double2{d.z, d.w}, SATFINITE, K)) << 16)) {}
+  fp8x4(half2 lo, half2 hi) : __x(unsigned(cvt_halfraw2_to_fp8x2(lo, SATFINITE, K)) | (unsigned(cvt_halfraw2_to_fp8x2(hi, SATFINITE, K)) << 16)) {}
+  fp8x4(bfloat162 lo, bfloat162 hi)
+      : __x(unsigned(cvt_bfloat16raw2_to_fp8x2(lo, SATFINITE, K)) | (unsigned(cvt_bfloat16raw2_to_fp8x2(hi, SATFINITE, K)) << 16)) {}
+  explicit operator float4() const {
+    auto lane = [this](int i) { return detail::fp8_to_float(static_cast<fp8_storage_t>((__x >> (8 * i)) & 0xffu), K); };
+    return {lane(0), lane(1), lane(2), lane(3)};
+  }
+};
+} // namespace types
+using types::fp8;
+using types::fp8x2;
+using types::fp8x4;
+using fp8_e4m3 = fp8<E4M3>;
+using fp8_e5m2 = fp8<E5M2>;
+using fp8x2_e4m3 = fp8x2<E4M3>;
+using fp8x2_e5m2 = fp8x2<E5M2>;
+using fp8x4_e4m3 = fp8x4<E4M3>;
+using fp8x4_e5m2 = fp8x4<E5M2>;
 
 // ---------------------------------------------------------------------------
 // 12. Cooperative groups (the block and warp-tile subset)

@@ -4,7 +4,10 @@
 //! `__SYCL_DEVICE_ONLY__`; a version comparison (`__CUDA_ARCH__ >= 700`)
 //! becomes a device-compilation test under the assumption that the SYCL
 //! device is newer than any threshold (SY0102 says so); `__CUDACC__` becomes
-//! `SYCL_LANGUAGE_VERSION` (defined by every SYCL compiler).
+//! `SYCL_LANGUAGE_VERSION` (defined by every SYCL compiler). A test of a
+//! macro only a SYCL compiler defines (a hand-written SYCL branch beside the
+//! CUDA one) becomes its value under nvcc, `0`, so the migrated code is what
+//! nvcc compiled (SY0108).
 //!
 //! Why: `__CUDA_ARCH__` is defined only in the device pass of nvcc, as
 //! `__SYCL_DEVICE_ONLY__` is in the device pass of a SYCL compiler.
@@ -20,6 +23,11 @@ pub const RULE: &str = "cuda-arch-macro";
 const DEVICE: &str = "__SYCL_DEVICE_ONLY__";
 
 pub fn run(ctx: &mut FileCtx) {
+    // A file that already is syclify's output (migrated again: it includes our
+    // header or holds our comments) has our own `SYCL_LANGUAGE_VERSION` and
+    // `__SYCL_DEVICE_ONLY__` tests, and a file without CUDA is SYCL already:
+    // those stay.
+    let sycl_tests_are_ours = ctx.src.contains("<syclify/syclify.hpp>") || ctx.src.contains("// syclify: ") || !crate::leftovers::has_cuda_constructs(ctx.src);
     for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
@@ -27,17 +35,46 @@ pub fn run(ctx: &mut FileCtx) {
         match n.kind() {
             "preproc_ifdef" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    rename(ctx, name);
+                    if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours {
+                        sycl_ifdef(ctx, n, name);
+                    } else {
+                        rename(ctx, name);
+                    }
                 }
             }
             "preproc_if" | "preproc_elif" => {
                 if let Some(cond) = n.child_by_field_name("condition") {
-                    condition(ctx, cond);
+                    condition(ctx, cond, sycl_tests_are_ours);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// Macros only a SYCL compiler defines: undefined when nvcc compiled the original.
+fn is_sycl_macro(name: &str) -> bool {
+    matches!(name, "SYCL_LANGUAGE_VERSION" | "__SYCL_DEVICE_ONLY__")
+}
+
+/// `#ifdef SYCL_LANGUAGE_VERSION` → `#if 0` (`#ifndef` → `#if 1`): the branch
+/// nvcc compiled stays the one compiled (SY0108).
+fn sycl_ifdef(ctx: &mut FileCtx, n: Node, name: Node) {
+    let negated = n.child(0).is_some_and(|d| d.kind() == "#ifndef");
+    let original = ctx.text(n.child(0).unwrap_or(n)).to_string() + " " + ctx.text(name);
+    let rep = if negated { "#if 1" } else { "#if 0" };
+    ctx.edits.replace_text(RULE, n.start_byte()..name.end_byte(), rep);
+    disabled(ctx, n.start_byte()..name.end_byte(), &original, rep);
+}
+
+fn disabled(ctx: &mut FileCtx, range: std::ops::Range<usize>, original: &str, rep: &str) {
+    ctx.diag(
+        Code::SyclBranchDisabled,
+        range,
+        RULE,
+        format!("`{original}` became `{rep}`: nvcc did not define it, and the migrated code is what nvcc compiled"),
+    );
+    ctx.count(RULE);
 }
 
 fn rename(ctx: &mut FileCtx, name: Node) {
@@ -49,7 +86,7 @@ fn rename(ctx: &mut FileCtx, name: Node) {
     ctx.count(RULE);
 }
 
-fn condition(ctx: &mut FileCtx, cond: Node) {
+fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: bool) {
     for id in crate::syntax::descendants(cond) {
         if id.kind() != "identifier" {
             continue;
@@ -57,6 +94,13 @@ fn condition(ctx: &mut FileCtx, cond: Node) {
         let parent = id.parent();
         match ctx.text(id) {
             "__CUDACC__" => rename(ctx, id),
+            m if is_sycl_macro(m) && !sycl_tests_are_ours => {
+                // `defined(M)`, `defined M` and a bare `M` alike are 0 under nvcc.
+                let target = parent.filter(|p| p.kind() == "preproc_defined").unwrap_or(id);
+                let original = ctx.text(target).to_string();
+                ctx.edits.replace_text(RULE, target.byte_range(), "0");
+                disabled(ctx, target.byte_range(), &original, "0");
+            }
             "__CUDA_ARCH__" => {
                 if parent.is_some_and(|p| p.kind() == "preproc_defined") {
                     rename(ctx, id);

@@ -215,6 +215,9 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 let rule = mappings.functions.get(name).filter(device_ok);
                 let Some(rule) = rule else {
+                    if mappings.types.contains_key(name) {
+                        continue; // a constructor call: the type is renamed below
+                    }
                     let unknown_intrinsic =
                         looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
                     // a structural rule (barriers, warp operations, fences...) already rewrote it
@@ -257,7 +260,11 @@ pub fn run(ctx: &mut FileCtx) {
                     n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
                 // in a macro body a vector type name is a type wherever it stands
                 // (`#define VEC float4`, `#define CAST(p) ((float4 *)(p))`)
+                // a type called like a function is a functional cast or a
+                // constructor call (`__nv_bfloat162(a, b)`, `__nv_fp8_e4m3(x)`)
+                let constructed = is_callee && !mappings.functions.contains_key(t) && !ctx.project.index.functions.contains_key(t);
                 let type_position = n.kind() == "type_identifier"
+                    || constructed
                     || (ctx.in_macro(n.start_byte()) && !is_callee && !ctx.project.index.functions.contains_key(t))
                     || n.parent().is_some_and(|p| {
                         p.kind() == "sizeof_expression"

@@ -9,6 +9,13 @@ syclify::symbol<float[4]> table({1, 2, 3, 4});
 syclify::symbol<int> counter;
 syclify::managed_symbol<int> flag;
 
+// A program's own functions named like helpers, called unqualified on syclify
+// types: each is the only candidate (the value types live in syclify::types,
+// where argument-dependent lookup finds operators only, never a helper).
+static syclify::bfloat162 hmul2(syclify::bfloat162 a, syclify::bfloat162 b) { return a * b; }
+static syclify::half2 hadd2(syclify::half2 a, syclify::half2 b) { return a + b; }
+static syclify::float4 make_float4(float v) { return syclify::make_float4(v, v, v, v); }
+
 static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float *f, double *d, unsigned long long *ull, unsigned short *us,
                         sycl::half h, syclify::half2 h2, syclify::bfloat16 b) {
   // 5. barriers
@@ -77,6 +84,14 @@ static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float
   unsigned masks = syclify::hle2_mask(p, r) | syclify::hneu2_mask(b2, b2) | syclify::hbgt2(p, r) | syclify::hbltu2(b2, b2) | syclify::hne(h, h);
   syclify::half2 sat = syclify::hfma2_sat(p, r, cmp) + syclify::hfma2_relu(p, r, cmp) + syclify::hadd2_sat(p, r) + syclify::hcmadd(p, r, cmp);
   syclify::bfloat162 bmath = syclify::h2sqrt(b2) + syclify::hmax2(b2, b2) * syclify::hfma2(b2, b2, b2) - syclify::h2exp(b2);
+  syclify::bfloat162 own = hmul2(b2, syclify::bfloat162(1.0f, 2.0f));
+  syclify::half2 own2 = hadd2(p, syclify::half2(h, h));
+  syclify::float4 own4 = make_float4(1.0f);
+  // fp8
+  syclify::fp8x4_e4m3 f8(own, own);
+  syclify::fp8x2_e5m2 f82(own2);
+  float f8v = float(syclify::fp8_e5m2(1.5f)) + float(syclify::float4(f8).x) + float(syclify::float2(f82).y) + float(syclify::cvt_fp8_to_halfraw(syclify::cvt_float_to_fp8(own4.x, syclify::SATFINITE, syclify::E4M3), syclify::E4M3));
+  (void)f8v;
   syclify::bfloat16 bsc = syclify::hadd(syclify::hsqrt(b), syclify::hmax(b, b));
   bsc += 1.0f;
   float conv = static_cast<float>(syclify::to_half(3.3, sycl::rounding_mode::rtn)) + static_cast<float>(syclify::to_bfloat16(1.1, sycl::rounding_mode::rtp)) +
