@@ -109,8 +109,11 @@ codes! {
         "a thread builtin is used as a whole value",
         "`threadIdx`, `blockIdx`, `blockDim` and `gridDim` are migrated member by member\n(`threadIdx.x` → `item.get_local_id(2)`). A use of the whole value (e.g. `dim3 t =\nthreadIdx;`) has no direct SYCL equivalent and was left as is.";
     BuiltinOutsideDeviceCode = "SY0302", "builtin-outside-device-code", Warning,
-        "a thread builtin is used outside any function",
-        "The builtin is used where no `sycl::nd_item` can be passed (outside a function body,\nor in a macro that is not used from device code). It was left as is.";
+        "a thread builtin is used where no nd_item can be passed",
+        "The builtin is used where no `sycl::nd_item` can be passed: outside a function body, in a\nmacro that is not used from device code, or in a constructor or destructor (which never\nreceive extra parameters: every construction of the class would have to pass them). It\nwas left as is; compute the value in the kernel and pass it in.";
+    ExtraArgumentsUnavailable = "SY0303", "extra-arguments-unavailable", Error,
+        "a call needs the nd_item or local memory where none can be passed",
+        "The called device function uses thread builtins, barriers, `__shared__` memory or device\nglobals, so it receives them as extra parameters (`const sycl::nd_item<3> &item`, ...).\nThis call stands where the caller has none to pass: typically a constructor's member\ninitializer list (`linear_tid(RowMajorTid(...))`), which syclify does not give extra\nparameters because every construction of the class would have to pass them too. The\ncall was left as is and will not compile; compute the value in the kernel and pass it to\nthe constructor, or give the constructor an `nd_item` parameter by hand.";
     WarpMask = "SY0601", "warp-member-mask", Note,
         "a warp operation with a partial member mask: exact on NVIDIA, assumed converged elsewhere",
         "SYCL group algorithms have no member mask and must be reached by every work-item of the\nsub-group. The helper used here issues the hardware `*.sync` instruction with the mask on\nNVIDIA devices (DPC++'s CUDA backend, AdaptiveCpp's CUDA target), which is exactly CUDA's\nbehaviour, also in divergent code. On other devices it falls back to a SYCL group algorithm\nover the whole sub-group, which assumes every lane of the sub-group reaches the call.";

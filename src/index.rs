@@ -141,9 +141,17 @@ pub struct FunctionFacts {
     pub is_internal: bool,
     pub uses_item: bool,
     pub uses_warp: bool,
+    /// A constructor or destructor: it never receives extra parameters (its
+    /// constructions could not pass them), see SY0303.
+    pub is_constructor: bool,
+    /// A member function (declared in a class body, or defined as `X::f`).
+    pub is_method: bool,
     pub static_shared: Vec<SharedArray>,
     pub uses_extern_shared: bool,
     pub callees: Vec<String>,
+    /// Member functions called through an object (`obj.f()`, `p->f()`), by
+    /// name; they count as callees where the project has a method of that name.
+    pub method_callees: Vec<String>,
     /// Every identifier the body uses (to find the device globals it reads).
     pub identifiers: BTreeSet<String>,
     /// File (relative path) of the definition, for diagnostics.
@@ -193,6 +201,9 @@ impl FunctionFacts {
         self.is_kernel |= o.is_kernel;
         self.is_device |= o.is_device;
         self.is_host |= o.is_host;
+        self.is_constructor |= o.is_constructor;
+        self.is_method |= o.is_method;
+        extend_unique(&mut self.method_callees, o.method_callees);
         if self.template_params.is_empty() {
             self.template_params = o.template_params;
         }
@@ -265,6 +276,20 @@ impl Needs {
     pub fn any(&self) -> bool {
         self.item || !self.locals.is_empty() || self.dynamic_local || !self.globals.is_empty()
     }
+    /// What the extra parameters carry, in words (`the nd_item and local memory`).
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.item {
+            parts.push("the nd_item");
+        }
+        if !self.locals.is_empty() || self.dynamic_local {
+            parts.push("work-group local memory");
+        }
+        if !self.globals.is_empty() {
+            parts.push("device globals");
+        }
+        parts.join(" and ")
+    }
 }
 
 #[derive(Debug, Default)]
@@ -324,8 +349,8 @@ impl ProjectIndex {
             // recursion: the cycle's own facts are merged when the first member completes
             return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared, globals: vec![] };
         }
-        if !(f.is_kernel || f.is_device) {
-            // host code: nothing is threaded through it
+        if !(f.is_kernel || f.is_device) || f.is_constructor {
+            // host code, or a constructor: nothing is threaded through it
             visiting.remove(name);
             self.needs.insert(name.to_string(), Needs::default());
             return Needs::default();
@@ -337,7 +362,8 @@ impl ProjectIndex {
             dynamic_local: f.uses_extern_shared,
             globals: f.identifiers.iter().filter(|i| self.globals.contains_key(*i)).cloned().collect(),
         };
-        for c in &f.callees {
+        let methods: Vec<&String> = f.method_callees.iter().filter(|m| self.functions.get(*m).is_some_and(|g| g.is_method)).collect();
+        for c in f.callees.iter().chain(methods) {
             if c == name || !self.functions.contains_key(c) {
                 continue;
             }
@@ -728,6 +754,8 @@ fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str,
         template_params: template_params(decl, src),
         required_params: required_params(fd, src),
         is_internal: is_internal(decl, src),
+        is_constructor: syntax::is_constructor(decl, name, src),
+        is_method: syntax::is_method(decl),
         file: rel.to_string(),
         arities: vec![arity(fd, src)],
         first_params: params.first().map(|p| p.base.clone()).into_iter().collect(),
@@ -798,6 +826,11 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 }
             }
             "call_expression" => {
+                if let Some((_, m)) = syntax::method_callee_name(n, src) {
+                    if !f.method_callees.iter().any(|c| c == m) {
+                        f.method_callees.push(m.to_string());
+                    }
+                }
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;

@@ -72,6 +72,50 @@ pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &
     }
 }
 
+/// Is function `name`, declared by `decl` (a definition or declaration), a
+/// constructor or destructor: named like the class whose body holds it, or
+/// defined out of class as `X::X` / `X::~X`?
+pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
+    if name.starts_with('~') {
+        return true;
+    }
+    let qualified_as_class = decl
+        .child_by_field_name("declarator")
+        .and_then(function_declarator)
+        .and_then(|fd| fd.child_by_field_name("declarator"))
+        .filter(|d| d.kind() == "qualified_identifier")
+        .and_then(|q| q.child_by_field_name("scope"))
+        .is_some_and(|s| {
+            let scope = text(s, src);
+            scope.split('<').next().unwrap_or(scope).trim() == name
+        });
+    if qualified_as_class {
+        return true;
+    }
+    let mut p = decl.parent();
+    while let Some(x) = p {
+        if x.kind() == "field_declaration_list" {
+            return x.parent().and_then(|c| c.child_by_field_name("name")).is_some_and(|n| text(n, src) == name);
+        }
+        if matches!(x.kind(), "function_definition" | "translation_unit") {
+            return false;
+        }
+        p = x.parent();
+    }
+    false
+}
+
+/// Is the function declared by `decl` a member function: declared inside a
+/// class body, or defined out of class with a qualified name (`X::f`)?
+pub fn is_method(decl: Node) -> bool {
+    let qualified = decl
+        .child_by_field_name("declarator")
+        .and_then(function_declarator)
+        .and_then(|fd| fd.child_by_field_name("declarator"))
+        .is_some_and(|d| d.kind() == "qualified_identifier");
+    qualified || has_ancestor(decl, &["field_declaration_list"])
+}
+
 /// The function_declarator inside a declarator, if any.
 pub fn function_declarator(mut d: Node) -> Option<Node> {
     loop {
@@ -116,6 +160,15 @@ pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a st
         }
         _ => None,
     }
+}
+
+/// The member function a call names through an object (`obj.load(p)`,
+/// `ptr->load(p)`): the field's node and text.
+pub fn method_callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
+    let f = call.child_by_field_name("function").filter(|f| f.kind() == "field_expression")?;
+    let field = f.child_by_field_name("field")?;
+    let field = if field.kind() == "template_method" { field.child_by_field_name("name")? } else { field };
+    (field.kind() == "field_identifier").then(|| (field, text(field, src)))
 }
 
 /// Is `n` inside a node of one of `kinds` (itself excluded)?

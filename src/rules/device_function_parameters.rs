@@ -24,6 +24,7 @@
 //! `int lane(const sycl::nd_item<3> &item) { ... }` and `lane()` → `lane(item)`.
 
 use super::FileCtx;
+use crate::diagnostics::Code;
 use crate::index::{LocalRef, Needs, ProjectIndex, SharedArray};
 use crate::syntax::{self, callee_name, declarator_name};
 use tree_sitter::Node;
@@ -146,7 +147,10 @@ pub fn run(ctx: &mut FileCtx) {
                 if n.child(1).is_some_and(|c| c.kind() == "kernel_call_syntax") {
                     continue; // launches are the kernel_launch rule's
                 }
-                let Some((_, callee)) = callee_name(n, ctx.src) else {
+                // a free function, or a member function of the project called
+                // through an object (`loader.load(p)`)
+                let method = || syntax::method_callee_name(n, ctx.src).filter(|(_, m)| index.functions.get(*m).is_some_and(|f| f.is_method));
+                let Some((_, callee)) = callee_name(n, ctx.src).or_else(method) else {
                     continue;
                 };
                 let Some(needs) = index.needs_of(callee) else {
@@ -161,7 +165,18 @@ pub fn run(ctx: &mut FileCtx) {
                 let caller = scope.name.clone();
                 let item = scope.item.clone();
                 if index.needs_of(&caller).is_none() {
-                    continue; // a host caller: not device code
+                    // a host caller is not device code; but device code the call
+                    // graph does not see as a caller (a constructor's member
+                    // initializer) has nothing to pass
+                    if scope.device && needs.any() {
+                        ctx.diag(
+                            Code::ExtraArgumentsUnavailable,
+                            n.byte_range(),
+                            RULE,
+                            format!("`{callee}` needs {} but `{caller}` has none to pass here; left as is", needs.describe()),
+                        );
+                    }
+                    continue;
                 }
                 let required = index.functions.get(callee).map(|f| f.required_params).unwrap_or(usize::MAX);
                 let extra = extra_args(needs, &caller, &item).join(", ");

@@ -80,6 +80,8 @@ pub struct FnScope {
     pub other_vars: BTreeSet<String>,
     /// A kernel or `__device__` function (device code).
     pub device: bool,
+    /// A constructor or destructor: no nd_item is passed into it.
+    pub constructor: bool,
 }
 
 /// Everything a rule works with for one file.
@@ -186,12 +188,13 @@ impl<'a> FileCtx<'a> {
         self.scope_at(offset).is_some_and(|s| s.device)
     }
 
-    /// The nd_item name to use at `offset`, or None outside functions.
+    /// The nd_item name to use at `offset`, or None where none can be passed
+    /// (outside functions, in constructors).
     pub fn item_at(&self, offset: usize) -> Option<String> {
         if self.in_macro(offset) {
             return Some("item".to_string());
         }
-        self.scope_at(offset).map(|s| s.item.clone())
+        self.scope_at(offset).filter(|s| !s.constructor).map(|s| s.item.clone())
     }
 }
 
@@ -271,8 +274,10 @@ impl<'a> FileCtx<'a> {
                     let names_item =
                         descendants(n).into_iter().any(|d| d.child_count() == 0 && !matches!(d.kind(), "comment" | "string_content") && text(d, src) == "item");
                     let item = if names_item { "item_ct1" } else { "item" }.to_string();
-                    let device = self.project.index.functions.get(name).is_some_and(|f| f.is_kernel || f.is_device);
-                    self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device });
+                    let facts = self.project.index.functions.get(name);
+                    let device = facts.is_some_and(|f| f.is_kernel || f.is_device);
+                    let constructor = syntax::is_constructor(n, name, src);
+                    self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device, constructor });
                 }
                 "declaration" if !syntax::has_ancestor(n, &["function_definition"]) => {
                     let is_dim3 = n.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");

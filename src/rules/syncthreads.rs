@@ -24,7 +24,12 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         let Some(item) = ctx.item_at(n.start_byte()) else {
-            ctx.diag(Code::BuiltinOutsideDeviceCode, n.byte_range(), RULE, format!("`{name}` outside a function was left as is"));
+            ctx.diag(
+                Code::BuiltinOutsideDeviceCode,
+                n.byte_range(),
+                RULE,
+                format!("`{name}` where no nd_item can be passed (outside a function, or in a constructor) was left as is"),
+            );
             continue;
         };
         let args: Vec<_> = syntax::call_arguments(n);

@@ -73,7 +73,12 @@ pub fn run(ctx: &mut FileCtx) {
                     continue;
                 }
                 let Some(item) = ctx.item_at(n.start_byte()) else {
-                    ctx.diag(Code::BuiltinOutsideDeviceCode, n.byte_range(), RULE, format!("`{}` outside a function was left as is", ctx.text(n)));
+                    ctx.diag(
+                        Code::BuiltinOutsideDeviceCode,
+                        n.byte_range(),
+                        RULE,
+                        format!("`{}` where no nd_item can be passed (outside a function, or in a constructor) was left as is", ctx.text(n)),
+                    );
                     continue;
                 };
                 match builtin(ctx.text(arg), ctx.text(field), &item) {
@@ -109,7 +114,12 @@ pub fn run(ctx: &mut FileCtx) {
                             ctx.edits.replace_text(RULE, n.byte_range(), warp_size(&item));
                             ctx.count(RULE);
                         }
-                        None => ctx.diag(Code::BuiltinOutsideDeviceCode, n.byte_range(), RULE, "`warpSize` outside a function was left as is"),
+                        None => ctx.diag(
+                            Code::BuiltinOutsideDeviceCode,
+                            n.byte_range(),
+                            RULE,
+                            "`warpSize` where no nd_item can be passed (outside a function, or in a constructor) was left as is",
+                        ),
                     }
                 } else if BUILTIN_VARS.contains(&t) && !parent_is_field {
                     ctx.diag(Code::BareBuiltin, n.byte_range(), RULE, format!("`{t}` used as a whole value has no SYCL equivalent; left as is"));
