@@ -29,6 +29,10 @@ pub enum MaskKind {
     /// A compiler keyword the grammar does not know (`__restrict`); kept as
     /// written.
     Keyword,
+    /// The parentheses of `defined(X)` on a directive line inside an
+    /// argument or parameter list, read as blanks (`#if defined X`) so the
+    /// line parses as a directive (error recovery); kept as written.
+    DirectiveParen,
     /// `##` in a macro body, read as `__` (so `a##b` is one name).
     TokenPaste,
     /// `#` (stringizing) in a macro body, read as a blank.

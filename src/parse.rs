@@ -46,17 +46,17 @@ pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>, 
 
 /// How much of a tree did not parse: bytes of error regions plus a weight per
 /// region (a missing token has no bytes).
-fn error_cost(tree: &Tree) -> usize {
-    error_regions(tree).iter().map(|r| r.len() + 16).sum()
+fn error_cost(tree: &Tree, text: &str) -> usize {
+    error_regions(tree, text).iter().map(|r| r.len() + 16).sum()
 }
 
 /// The outermost ERROR and MISSING nodes' ranges, in order.
-fn error_regions(tree: &Tree) -> Vec<std::ops::Range<usize>> {
-    error_nodes(tree).iter().map(|n| n.byte_range()).collect()
+fn error_regions(tree: &Tree, text: &str) -> Vec<std::ops::Range<usize>> {
+    error_nodes(tree, text).iter().map(|n| n.byte_range()).collect()
 }
 
 /// The outermost ERROR and MISSING nodes, in document order.
-fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
+fn error_nodes<'t>(tree: &'t Tree, text: &str) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let root = tree.root_node();
     if !root.has_error() {
@@ -64,6 +64,9 @@ fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
     }
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
+        if crate::syntax::is_list_directive(n, text) {
+            continue; // a directive between arguments or parameters: the rules keep it
+        }
         if n.is_error() || n.is_missing() {
             out.push(n);
             continue;
@@ -96,12 +99,12 @@ const RECOVERY_PARSES: usize = 64;
 /// output (the macro's definition is migrated where it is defined).
 fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
     let mut parses = 0;
-    let mut cost = error_cost(&parsed.tree);
+    let mut cost = error_cost(&parsed.tree, text);
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
     // first, every macro use in statement position without `;` at once
     let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
-        let regions = error_regions(&parsed.tree);
+        let regions = error_regions(&parsed.tree, text);
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
         for region in &regions {
             candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names));
@@ -124,7 +127,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
             let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
             let tree = parse_text(&trial);
             parses += 1;
-            let c = error_cost(&tree);
+            let c = error_cost(&tree, text);
             if c < cost {
                 cost = c;
                 parsed.masked = trial;
@@ -251,6 +254,27 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
     }
     let to = masked[to..].find('\n').map_or(b.len(), |x| to + x);
     let mut out = Vec::new();
+    // `#if defined(X)` between arguments: the parentheses read as blanks
+    let region_text = &masked[region.start.min(b.len())..];
+    if region_text.starts_with("#if") || region_text.starts_with("#elif") {
+        let line_end = region_text.find('\n').map_or(b.len(), |x| region.start + x);
+        let mut parens = Vec::new();
+        let mut i = region.start;
+        while let Some(d) = masked[i..line_end].find("defined") {
+            let open = mask::skip_blanks(b, i + d + "defined".len());
+            match (b.get(open), mask::matching_paren(b, open).filter(|c| *c < line_end)) {
+                (Some(b'('), Some(close)) => {
+                    parens.push(Mask { range: open..open + 1, kind: MaskKind::DirectiveParen });
+                    parens.push(Mask { range: close..close + 1, kind: MaskKind::DirectiveParen });
+                    i = close + 1;
+                }
+                _ => i = i + d + "defined".len(),
+            }
+        }
+        if !parens.is_empty() {
+            out.push((5, parens));
+        }
+    }
     for (r, w) in crate::syntax::identifiers(&masked[from..to]) {
         let (start, end) = (from + r.start, from + r.end);
         if !macro_like(w, macro_names) || mask::in_directive(masked, start) {
@@ -305,7 +329,7 @@ fn skip_space(s: &str, mut i: usize) -> usize {
 
 /// One diagnostic per region that did not parse (outermost ERROR or MISSING nodes).
 pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
-    error_nodes(tree).into_iter().map(|n| Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text))).collect()
+    error_nodes(tree, text).into_iter().map(|n| Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text))).collect()
 }
 
 fn syntax_message(n: Node, text: &str) -> String {

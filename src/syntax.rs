@@ -46,6 +46,33 @@ pub fn items(n: Node) -> Vec<Node> {
     named_children(n).into_iter().filter(|c| c.kind() != "comment").collect()
 }
 
+/// A preprocessor directive line inside an argument or parameter list
+/// (`f(a, b\n#ifdef X\n, c\n#endif\n)`): the grammar has no place for it
+/// and makes it an ERROR child of the list holding only the directive. Only
+/// a whole line counts (nothing else on its line): `#if defined(X)` parses
+/// as an ERROR that stops before the `)` unless error recovery blanks the
+/// parentheses ([`crate::mask::MaskKind::DirectiveParen`]).
+pub fn is_list_directive(n: Node, _src: &str) -> bool {
+    n.kind() == "ERROR"
+        && n.parent().is_some_and(|p| matches!(p.kind(), "argument_list" | "parameter_list"))
+        && n.child(0).is_some_and(|c| c.kind().starts_with('#'))
+        && n.next_sibling().is_none_or(|s| s.start_position().row > n.end_position().row)
+}
+
+/// The source line of a list directive, as written.
+pub fn list_directive_text<'a>(n: Node, src: &'a str) -> &'a str {
+    src[n.start_byte()..].lines().next().unwrap_or("").trim()
+}
+
+/// Where extra parameters or arguments go in a list whose items are
+/// `items`: at `at` counted over the real items, but never after a
+/// preprocessor directive, so the list and every call of it agree whichever
+/// branch is compiled. Returns the index into `items`.
+pub fn extra_position(items: &[Node], at: usize, src: &str) -> usize {
+    let first_directive = items.iter().position(|i| is_list_directive(*i, src)).unwrap_or(items.len());
+    at.min(first_directive)
+}
+
 /// The arguments of a call (none when it has no argument list).
 pub fn call_arguments(call: Node) -> Vec<Node> {
     call.child_by_field_name("arguments").map(items).unwrap_or_default()

@@ -80,7 +80,8 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::TokenPaste
             | MaskKind::Stringize
             | MaskKind::Keyword
-            | MaskKind::SplitQualifiers => {}
+            | MaskKind::SplitQualifiers
+            | MaskKind::DirectiveParen => {}
         }
     }
 }

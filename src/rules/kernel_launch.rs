@@ -229,6 +229,11 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     if config.len() < 2 {
         return;
     }
+    // arguments the grammar could not read (reported as SY0001): left as is,
+    // and the leftover `<<<` says so
+    if args.iter().any(|a| a.has_error() && !syntax::is_list_directive(*a, ctx.src)) {
+        return;
+    }
     let is_macro_param = view.macro_params.contains(&kname);
     let facts = index.functions.get(&kname).filter(|f| f.is_kernel);
     let needs = match facts {
@@ -289,11 +294,32 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
 
     // arguments evaluated on the host (first: local memory sizes may depend on their types)
     let item = if args.iter().any(|a| syntax::contains_word(ctx.text(*a), "item")) { "item_ct1" } else { "item" };
+    // directive lines between the arguments (`d\n#ifdef X\n, c\n#endif`) are
+    // repeated where the arguments go: around their host evaluation and in
+    // the kernel call; `directives[k]` are those before argument k
+    let mut directives: Vec<Vec<String>> = vec![Vec::new(); args.len() + 1];
+    let mut real: Vec<Node> = Vec::new();
+    for a in &args {
+        if syntax::is_list_directive(*a, ctx.src) {
+            directives[real.len()].push(syntax::list_directive_text(*a, ctx.src).to_string());
+        } else {
+            real.push(*a);
+        }
+    }
+    directives.truncate(real.len() + 1);
+    let first_directive = directives.iter().position(|d| !d.is_empty()).unwrap_or(real.len());
+    let args = real;
+    let hoisted = |a: &Node| !(is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == ctx.text(*a)));
+    // the directives matter on the host only around an argument evaluated there
+    let host_directives = args.iter().skip(first_directive).any(hoisted);
     let mut call_args: Vec<Replacement> = Vec::new();
     let mut arg_names: Vec<String> = Vec::new();
     for (i, a) in args.iter().enumerate() {
+        for d in directives[i].iter().filter(|_| host_directives) {
+            r.push_text(&format!("{d}{nl}"));
+        }
         // a macro parameter may expand to any expression: evaluate it on the host too
-        if is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == ctx.text(*a)) {
+        if !hoisted(a) {
             call_args.push(Replacement::new().source(a.byte_range()));
             arg_names.push(ctx.text(*a).to_string());
         } else {
@@ -304,6 +330,9 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
             call_args.push(Replacement::new().text(&name));
             arg_names.push(name);
         }
+    }
+    for d in directives[args.len()].iter().filter(|_| host_directives) {
+        r.push_text(&format!("{d}{nl}"));
     }
     // template parameters the launch does not give: deduced from the arguments' types as C++ does
     if let Some(f) = facts {
@@ -408,15 +437,30 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     r.push_text("(");
     let mut extras: Vec<String> = vec![item.to_string()];
     extras.extend(local_args);
-    let at = required.min(call_args.len());
-    let mut all: Vec<Replacement> = call_args[..at].to_vec();
-    all.extend(extras.into_iter().map(|e| Replacement::new().text(e)));
-    all.extend(call_args[at..].iter().cloned());
-    for (i, a) in all.into_iter().enumerate() {
+    // the extra arguments go where the kernel's parameters got them: never
+    // after a directive (see syntax::extra_position)
+    let at = required.min(call_args.len()).min(first_directive);
+    let mut all: Vec<(Vec<String>, Replacement)> = Vec::new();
+    for (i, a) in call_args.into_iter().enumerate() {
+        if i == at {
+            all.extend(extras.drain(..).map(|e| (Vec::new(), Replacement::new().text(e))));
+        }
+        all.push((directives[i].clone(), a));
+    }
+    all.extend(extras.drain(..).map(|e| (Vec::new(), Replacement::new().text(e))));
+    for (i, (ds, a)) in all.into_iter().enumerate() {
+        // a directive stands on its own line; the comma stays with the
+        // argument after it, inside the conditional
+        for d in &ds {
+            r.push_text(&format!("{nl}{d}{nl}{i2}"));
+        }
         if i > 0 {
             r.push_text(", ");
         }
         r.extend(a);
+    }
+    for d in &directives[directives.len() - 1] {
+        r.push_text(&format!("{nl}{d}{nl}{i2}"));
     }
     r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
     for d in dropped {
