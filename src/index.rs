@@ -826,10 +826,10 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 }
             }
             "call_expression" => {
-                if let Some((_, m)) = syntax::method_callee_name(n, src) {
-                    if !f.method_callees.iter().any(|c| c == m) {
-                        f.method_callees.push(m.to_string());
-                    }
+                if let Some((_, m)) = syntax::method_callee_name(n, src)
+                    && !f.method_callees.iter().any(|c| c == m)
+                {
+                    f.method_callees.push(m.to_string());
                 }
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {

@@ -309,7 +309,7 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     directives.truncate(real.len() + 1);
     let first_directive = directives.iter().position(|d| !d.is_empty()).unwrap_or(real.len());
     let args = real;
-    let hoisted = |a: &Node| !(is_simple_arg(*a) && !view.macro_params.iter().any(|p| p == ctx.text(*a)));
+    let hoisted = |a: &Node| !is_simple_arg(*a) || view.macro_params.iter().any(|p| p == ctx.text(*a));
     // the directives matter on the host only around an argument evaluated there
     let host_directives = args.iter().skip(first_directive).any(hoisted);
     let mut call_args: Vec<Replacement> = Vec::new();
