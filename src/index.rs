@@ -779,6 +779,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
     let mut shapes: BTreeMap<String, TypeShape> = BTreeMap::new();
     // local constants (`constexpr int W = 32;`), which a `__shared__` size may name
     let mut constants: BTreeMap<String, String> = BTreeMap::new();
+    let mut aliases: BTreeMap<String, String> = BTreeMap::new();
     for n in descendants(def) {
         if matches!(n.kind(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
             let constant = n.kind() == "declaration"
@@ -802,6 +803,16 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     }
                 }
             }
+        }
+        // local type aliases (`using U = typename std::make_unsigned<T>::type;`,
+        // `typedef T V;`), which a `__shared__` element type may name
+        let alias = match n.kind() {
+            "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type")),
+            "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type")),
+            _ => None,
+        };
+        if let Some((name, ty)) = alias {
+            aliases.entry(text(name, src).to_string()).or_insert_with(|| text(ty, src).to_string());
         }
     }
     for n in descendants(body) {
@@ -857,7 +868,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     for d in n.children_by_field_name("declarator", &mut c) {
                         if let Some((vname, elem, dims)) = array_declarator(n, d, src) {
                             // the launch allocates it, where the function's local constants are not in scope
-                            let elem_type = inline_constants(&elem, &constants);
+                            let elem_type = inline_constants(&inline_aliases(&elem, &aliases), &constants);
                             let dims = dims.iter().map(|d| inline_constants(d, &constants)).collect();
                             f.static_shared.push(SharedArray { owner: f.name.clone(), name: vname, elem_type, dims });
                         }
@@ -873,6 +884,20 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
 /// `s` with the function-local constants it names replaced by their values
 /// (parenthesised unless a single word), repeatedly, since one constant may
 /// name another.
+/// `s` with the function's local type aliases replaced by what they name
+/// (the launch allocates local memory where those aliases are not in scope).
+fn inline_aliases(s: &str, aliases: &BTreeMap<String, String>) -> String {
+    let mut s = s.to_string();
+    for _ in 0..8 {
+        let next = substitute_words(&s, aliases);
+        if next == s {
+            break;
+        }
+        s = next;
+    }
+    s
+}
+
 fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
     let values: BTreeMap<String, String> = constants
         .iter()

@@ -199,9 +199,42 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     let vars = VARS.get_or_init(|| {
         regex::Regex::new(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize|dim3)\s*[=({;\[,)]").expect("valid regex")
     });
-    let code = code_only(text);
-    let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
     const NOT_TYPES: &[&str] = &["return", "case", "throw", "else", "do", "goto", "sizeof", "new", "delete", "co_return", "co_yield"];
+    // variables named like CUDA's API (`cudaError_t cudaStatus;`,
+    // `int cudaStat1, cudaStat2;`, a parameter `int cudaDev`): declared by a
+    // type at the start of a declaration, with the names that follow it in
+    // the same declarator list
+    static API_VARS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let api_vars = API_VARS.get_or_init(|| {
+        regex::Regex::new(
+            r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*)\s*([=;,\[)])",
+        )
+        .expect("valid regex")
+    });
+    static NEXT_VAR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let next_var = NEXT_VAR.get_or_init(|| regex::Regex::new(r"^\s*[*&]*\s*(\w+)\s*(?:\[[^\]]*\]\s*)*([=;,)])").expect("valid regex"));
+    let code = code_only(text);
+    let mut api_names = BTreeSet::new();
+    let mut pos = 0;
+    // (the next search starts at the separator after the name, which may
+    // begin the next declaration: `(int cudaA, int cudaB)`)
+    while let Some(c) = api_vars.captures_at(&code, pos) {
+        pos = c.get(2).map_or(code.len(), |m| m.end());
+        if NOT_TYPES.contains(&&c[1]) {
+            continue;
+        }
+        api_names.insert(c[2].to_string());
+        let mut end = c.get(3).map_or(0, |m| m.end());
+        let mut sep = &c[3];
+        while sep == "," {
+            let Some(n) = next_var.captures(&code[end..]) else { break };
+            api_names.insert(n[1].to_string());
+            end += n.get(2).map_or(0, |m| m.end());
+            sep = n.get(2).map_or("", |m| m.as_str());
+        }
+    }
+    let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
+    names.extend(api_names);
     names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
     names
 }
@@ -261,6 +294,11 @@ mod tests {
         assert_eq!(defined_names("return gridDim; x = blockDim * 2;").len(), 0);
         let own = defined_names("sycl::range<3> gridDim(1, 1, n); const int blockDim = 16; for (int blockIdx = 0;;) {}");
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["blockDim", "blockIdx", "gridDim"]);
+        // variables named like the runtime API, in declarator lists and parameters
+        let own = defined_names("syclify::error_t cudaStat1, *cudaStat2, cudaStat3 = f(a, b), cudaNot; void g(int x, int cudaDev) {}");
+        assert_eq!(own.into_iter().filter(|n| n.starts_with("cuda")).collect::<Vec<_>>(), vec!["cudaDev", "cudaStat1", "cudaStat2", "cudaStat3"]);
+        // ... but not a CUDA name in an expression
+        assert!(defined_names("x = a * cudaDevAttrWarpSize; return cudaSuccess; else cudaFree(p);").is_empty());
     }
 
     #[test]

@@ -308,7 +308,9 @@ pub fn run(ctx: &mut FileCtx) {
                     continue;
                 }
                 let in_launch_config = n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax");
-                if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !mappings.functions.contains_key(t) {
+                // the program's own variable named like the API (`cudaError_t cudaStatus;`)
+                let own_variable = ctx.is_other_var(t, n.start_byte());
+                if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !own_variable && !mappings.functions.contains_key(t) {
                     ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
                 }
             }
