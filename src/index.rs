@@ -496,6 +496,17 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
         }
     }
     for m in masks {
+        // a qualifier after the return type (`T & __device__ f(..)`)
+        if let MaskKind::MisplacedQualifier(w) = &m.kind
+            && m.range.start >= decl.start_byte()
+            && m.range.end <= end
+        {
+            match w.as_str() {
+                "__device__" => q.device = true,
+                "__host__" => q.host = true,
+                _ => {}
+            }
+        }
         if m.range.start >= start && m.range.end <= end {
             if let MaskKind::QualifierMacro(name) = &m.kind {
                 for w in macros.qualifier.get(name).into_iter().flatten() {

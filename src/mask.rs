@@ -29,6 +29,11 @@ pub enum MaskKind {
     /// A compiler keyword the grammar does not know (`__restrict`); kept as
     /// written.
     Keyword,
+    /// `__device__`/`__host__` where the grammar has no place for them
+    /// (after a return type: `T const & __device__ __host__ f(..)`, or alone
+    /// before an unrelated `#if` block): read as blanks (error recovery) and
+    /// removed like any qualifier; holds the word.
+    MisplacedQualifier(String),
     /// The parentheses of `defined(X)` on a directive line inside an
     /// argument or parameter list, read as blanks (`#if defined X`) so the
     /// line parses as a directive (error recovery); kept as written.

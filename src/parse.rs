@@ -275,6 +275,16 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
             out.push((5, parens));
         }
     }
+    // execution-space qualifiers where the grammar has no place for them
+    let misplaced: Vec<Mask> = crate::syntax::identifiers(&masked[region.start.min(b.len())..to])
+        .into_iter()
+        .filter(|(_, w)| matches!(*w, "__device__" | "__host__"))
+        .map(|(r, w)| Mask { range: region.start + r.start..region.start + r.end, kind: MaskKind::MisplacedQualifier(w.to_string()) })
+        .filter(|m| !mask::in_directive(masked, m.range.start))
+        .collect();
+    if !misplaced.is_empty() {
+        out.push((6, misplaced));
+    }
     for (r, w) in crate::syntax::identifiers(&masked[from..to]) {
         let (start, end) = (from + r.start, from + r.end);
         if !macro_like(w, macro_names) || mask::in_directive(masked, start) {
