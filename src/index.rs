@@ -898,15 +898,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
 /// `s` with the function's local type aliases replaced by what they name
 /// (the launch allocates local memory where those aliases are not in scope).
 fn inline_aliases(s: &str, aliases: &BTreeMap<String, String>) -> String {
-    let mut s = s.to_string();
-    for _ in 0..8 {
-        let next = substitute_words(&s, aliases);
-        if next == s {
-            break;
-        }
-        s = next;
-    }
-    s
+    substitute_until_stable(s, aliases)
 }
 
 fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
@@ -917,9 +909,15 @@ fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
             (k.clone(), if v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { v.to_string() } else { format!("({v})") })
         })
         .collect();
+    substitute_until_stable(s, &values)
+}
+
+/// [`substitute_words`] repeated while it changes something (names defined
+/// through other names), at most 8 rounds (a cycle stops there).
+fn substitute_until_stable(s: &str, map: &BTreeMap<String, String>) -> String {
     let mut s = s.to_string();
     for _ in 0..8 {
-        let next = substitute_words(&s, &values);
+        let next = substitute_words(&s, map);
         if next == s {
             break;
         }

@@ -186,33 +186,21 @@ fn line_is_excused(line: &str) -> bool {
 /// Names a C++ text defines itself (macros, types, functions with a body),
 /// found by their shape; for checking a migrated tree without its index.
 pub fn defined_names(text: &str) -> BTreeSet<String> {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?m)^\s*#\s*define\s+(\w+)|\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|\btypedef\b[^;]*?\b(\w+)\s*(?:\[[^\]]*\])*;|\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{|\}\s*(\w+)\s*(?:\[[^\]]*\])*;",
-        )
-        .expect("valid regex")
-    });
+    let re = cached_regex!(
+        r"(?m)^\s*#\s*define\s+(\w+)|\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|\btypedef\b[^;]*?\b(\w+)\s*(?:\[[^\]]*\])*;|\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{|\}\s*(\w+)\s*(?:\[[^\]]*\])*;"
+    );
     // variables the code names like CUDA's builtins (`dim3 gridDim(..)`,
     // `const int blockDim = 16;`): the migration leaves those to the user
-    static VARS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let vars = VARS.get_or_init(|| {
-        regex::Regex::new(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize|dim3)\s*[=({;\[,)]").expect("valid regex")
-    });
+    let vars = cached_regex!(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize|dim3)\s*[=({;\[,)]");
     const NOT_TYPES: &[&str] = &["return", "case", "throw", "else", "do", "goto", "sizeof", "new", "delete", "co_return", "co_yield"];
     // variables named like CUDA's API (`cudaError_t cudaStatus;`,
     // `int cudaStat1, cudaStat2;`, a parameter `int cudaDev`): declared by a
     // type at the start of a declaration, with the names that follow it in
     // the same declarator list
-    static API_VARS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let api_vars = API_VARS.get_or_init(|| {
-        regex::Regex::new(
-            r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*)\s*([=;,\[)])",
-        )
-        .expect("valid regex")
-    });
-    static NEXT_VAR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let next_var = NEXT_VAR.get_or_init(|| regex::Regex::new(r"^\s*[*&]*\s*(\w+)\s*(?:\[[^\]]*\]\s*)*([=;,)])").expect("valid regex"));
+    let api_vars = cached_regex!(
+        r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*)\s*([=;,\[)])"
+    );
+    let next_var = cached_regex!(r"^\s*[*&]*\s*(\w+)\s*(?:\[[^\]]*\]\s*)*([=;,)])");
     let code = code_only(text);
     let mut api_names = BTreeSet::new();
     let mut pos = 0;

@@ -1,5 +1,13 @@
 //! syclify: migrates CUDA C++ to SYCL 2020. See ARCHITECTURE.md.
 
+/// A regular expression compiled once, on first use (`cached_regex!(r"..")`).
+macro_rules! cached_regex {
+    ($pattern:expr) => {{
+        static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        RE.get_or_init(|| regex::Regex::new($pattern).expect("valid regex"))
+    }};
+}
+
 pub mod diagnostics;
 pub mod edit;
 pub mod emit;

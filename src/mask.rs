@@ -250,13 +250,9 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
 /// (or `#if defined(__cplusplus)`): C headers' idiom for C++ linkage, which
 /// leaves each conditional with half a block.
 fn split_linkage(text: &str) -> Vec<Mask> {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r#"(?m)^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://[^\n]*)?\r?\n[ \t]*(extern[ \t]+"C"[ \t]*\{|\})[ \t]*(?://[^\n]*)?\r?\n[ \t]*#[ \t]*endif"#,
-        )
-        .expect("valid regex")
-    });
+    let re = cached_regex!(
+        r#"(?m)^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://[^\n]*)?\r?\n[ \t]*(extern[ \t]+"C"[ \t]*\{|\})[ \t]*(?://[^\n]*)?\r?\n[ \t]*#[ \t]*endif"#
+    );
     re.captures_iter(text).filter_map(|c| c.get(1)).map(|m| Mask { range: m.range(), kind: MaskKind::SplitLinkage }).collect()
 }
 
@@ -264,13 +260,9 @@ fn split_linkage(text: &str) -> Vec<Mask> {
 /// the function declared after the `#endif`, for the compilers that test
 /// define. The two directive lines are masked.
 fn split_qualifiers(text: &str) -> Vec<Mask> {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?m)^([ \t]*#[ \t]*if[^\n]*)\r?\n[ \t]*((?:(?:__host__|__device__|__forceinline__|__noinline__|inline|static)[ \t]*)+)\r?\n([ \t]*#[ \t]*endif[^\n]*)",
-        )
-        .expect("valid regex")
-    });
+    let re = cached_regex!(
+        r"(?m)^([ \t]*#[ \t]*if[^\n]*)\r?\n[ \t]*((?:(?:__host__|__device__|__forceinline__|__noinline__|inline|static)[ \t]*)+)\r?\n([ \t]*#[ \t]*endif[^\n]*)"
+    );
     re.captures_iter(text)
         .filter(|c| c[2].contains("__host__") || c[2].contains("__device__"))
         .flat_map(|c| {

@@ -46,17 +46,17 @@ pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>, 
 
 /// How much of a tree did not parse: bytes of error regions plus a weight per
 /// region (a missing token has no bytes).
-fn error_cost(tree: &Tree, text: &str) -> usize {
-    error_regions(tree, text).iter().map(|r| r.len() + 16).sum()
+fn error_cost(tree: &Tree) -> usize {
+    error_regions(tree).iter().map(|r| r.len() + 16).sum()
 }
 
 /// The outermost ERROR and MISSING nodes' ranges, in order.
-fn error_regions(tree: &Tree, text: &str) -> Vec<std::ops::Range<usize>> {
-    error_nodes(tree, text).iter().map(|n| n.byte_range()).collect()
+fn error_regions(tree: &Tree) -> Vec<std::ops::Range<usize>> {
+    error_nodes(tree).iter().map(|n| n.byte_range()).collect()
 }
 
 /// The outermost ERROR and MISSING nodes, in document order.
-fn error_nodes<'t>(tree: &'t Tree, text: &str) -> Vec<Node<'t>> {
+fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
     let mut out = Vec::new();
     let root = tree.root_node();
     if !root.has_error() {
@@ -64,7 +64,7 @@ fn error_nodes<'t>(tree: &'t Tree, text: &str) -> Vec<Node<'t>> {
     }
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        if crate::syntax::is_list_directive(n, text) {
+        if crate::syntax::is_list_directive(n) {
             continue; // a directive between arguments or parameters: the rules keep it
         }
         if n.is_error() || n.is_missing() {
@@ -99,12 +99,12 @@ const RECOVERY_PARSES: usize = 64;
 /// output (the macro's definition is migrated where it is defined).
 fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
     let mut parses = 0;
-    let mut cost = error_cost(&parsed.tree, text);
+    let mut cost = error_cost(&parsed.tree);
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
     // first, every macro use in statement position without `;` at once
     let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
-        let regions = error_regions(&parsed.tree, text);
+        let regions = error_regions(&parsed.tree);
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
         for region in &regions {
             candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names));
@@ -127,7 +127,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
             let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
             let tree = parse_text(&trial);
             parses += 1;
-            let c = error_cost(&tree, text);
+            let c = error_cost(&tree);
             if c < cost {
                 cost = c;
                 parsed.masked = trial;
@@ -339,7 +339,7 @@ fn skip_space(s: &str, mut i: usize) -> usize {
 
 /// One diagnostic per region that did not parse (outermost ERROR or MISSING nodes).
 pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
-    error_nodes(tree, text).into_iter().map(|n| Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text))).collect()
+    error_nodes(tree).into_iter().map(|n| Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text))).collect()
 }
 
 fn syntax_message(n: Node, text: &str) -> String {

@@ -52,7 +52,7 @@ pub fn items(n: Node) -> Vec<Node> {
 /// a whole line counts (nothing else on its line): `#if defined(X)` parses
 /// as an ERROR that stops before the `)` unless error recovery blanks the
 /// parentheses ([`crate::mask::MaskKind::DirectiveParen`]).
-pub fn is_list_directive(n: Node, _src: &str) -> bool {
+pub fn is_list_directive(n: Node) -> bool {
     n.kind() == "ERROR"
         && n.parent().is_some_and(|p| matches!(p.kind(), "argument_list" | "parameter_list"))
         && n.child(0).is_some_and(|c| c.kind().starts_with('#'))
@@ -68,8 +68,8 @@ pub fn list_directive_text<'a>(n: Node, src: &'a str) -> &'a str {
 /// `items`: at `at` counted over the real items, but never after a
 /// preprocessor directive, so the list and every call of it agree whichever
 /// branch is compiled. Returns the index into `items`.
-pub fn extra_position(items: &[Node], at: usize, src: &str) -> usize {
-    let first_directive = items.iter().position(|i| is_list_directive(*i, src)).unwrap_or(items.len());
+pub fn extra_position(items: &[Node], at: usize) -> usize {
+    let first_directive = items.iter().position(|i| is_list_directive(*i)).unwrap_or(items.len());
     at.min(first_directive)
 }
 
@@ -106,16 +106,10 @@ pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
     if name.starts_with('~') {
         return true;
     }
-    let qualified_as_class = decl
-        .child_by_field_name("declarator")
-        .and_then(function_declarator)
-        .and_then(|fd| fd.child_by_field_name("declarator"))
-        .filter(|d| d.kind() == "qualified_identifier")
-        .and_then(|q| q.child_by_field_name("scope"))
-        .is_some_and(|s| {
-            let scope = text(s, src);
-            scope.split('<').next().unwrap_or(scope).trim() == name
-        });
+    let qualified_as_class = qualified_function_name(decl).and_then(|q| q.child_by_field_name("scope")).is_some_and(|s| {
+        let scope = text(s, src);
+        scope.split('<').next().unwrap_or(scope).trim() == name
+    });
     if qualified_as_class {
         return true;
     }
@@ -135,12 +129,16 @@ pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
 /// Is the function declared by `decl` a member function: declared inside a
 /// class body, or defined out of class with a qualified name (`X::f`)?
 pub fn is_method(decl: Node) -> bool {
-    let qualified = decl
-        .child_by_field_name("declarator")
+    qualified_function_name(decl).is_some() || has_ancestor(decl, &["field_declaration_list"])
+}
+
+/// The qualified name (`X::f`) a function declaration `decl` declares, if
+/// its name is qualified.
+fn qualified_function_name(decl: Node) -> Option<Node> {
+    decl.child_by_field_name("declarator")
         .and_then(function_declarator)
         .and_then(|fd| fd.child_by_field_name("declarator"))
-        .is_some_and(|d| d.kind() == "qualified_identifier");
-    qualified || has_ancestor(decl, &["field_declaration_list"])
+        .filter(|d| d.kind() == "qualified_identifier")
 }
 
 /// The function_declarator inside a declarator, if any.

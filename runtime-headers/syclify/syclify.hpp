@@ -1523,21 +1523,27 @@ inline float fp8_to_float(fp8_storage_t c, fp8_interpretation_t k) {
 }
 } // namespace detail
 
+namespace detail {
+// Lanes packed low first: two fp8 bytes in 16 bits, two such pairs in 32.
+inline fp8x2_storage_t pack_fp8x2(fp8_storage_t lo, fp8_storage_t hi) { return static_cast<fp8x2_storage_t>(lo | (hi << 8)); }
+inline fp8x4_storage_t pack_fp8x4(fp8x2_storage_t lo, fp8x2_storage_t hi) { return static_cast<fp8x4_storage_t>(lo) | (static_cast<fp8x4_storage_t>(hi) << 16); }
+} // namespace detail
+
 inline fp8_storage_t cvt_float_to_fp8(float x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_float(x, sat, k); }
 inline fp8_storage_t cvt_double_to_fp8(double x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_double(x, sat, k); }
 inline fp8_storage_t cvt_halfraw_to_fp8(sycl::half x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_float(float(x), sat, k); }
 inline fp8_storage_t cvt_bfloat16raw_to_fp8(bfloat16 x, saturation_t sat, fp8_interpretation_t k) { return detail::fp8_from_float(float(x), sat, k); }
 inline fp8x2_storage_t cvt_float2_to_fp8x2(float2 x, saturation_t sat, fp8_interpretation_t k) {
-  return static_cast<fp8x2_storage_t>(cvt_float_to_fp8(x.x, sat, k) | (cvt_float_to_fp8(x.y, sat, k) << 8));
+  return detail::pack_fp8x2(cvt_float_to_fp8(x.x, sat, k), cvt_float_to_fp8(x.y, sat, k));
 }
 inline fp8x2_storage_t cvt_double2_to_fp8x2(double2 x, saturation_t sat, fp8_interpretation_t k) {
-  return static_cast<fp8x2_storage_t>(cvt_double_to_fp8(x.x, sat, k) | (cvt_double_to_fp8(x.y, sat, k) << 8));
+  return detail::pack_fp8x2(cvt_double_to_fp8(x.x, sat, k), cvt_double_to_fp8(x.y, sat, k));
 }
 inline fp8x2_storage_t cvt_halfraw2_to_fp8x2(half2 x, saturation_t sat, fp8_interpretation_t k) {
-  return static_cast<fp8x2_storage_t>(cvt_halfraw_to_fp8(x.x, sat, k) | (cvt_halfraw_to_fp8(x.y, sat, k) << 8));
+  return detail::pack_fp8x2(cvt_halfraw_to_fp8(x.x, sat, k), cvt_halfraw_to_fp8(x.y, sat, k));
 }
 inline fp8x2_storage_t cvt_bfloat16raw2_to_fp8x2(bfloat162 x, saturation_t sat, fp8_interpretation_t k) {
-  return static_cast<fp8x2_storage_t>(cvt_bfloat16raw_to_fp8(x.x, sat, k) | (cvt_bfloat16raw_to_fp8(x.y, sat, k) << 8));
+  return detail::pack_fp8x2(cvt_bfloat16raw_to_fp8(x.x, sat, k), cvt_bfloat16raw_to_fp8(x.y, sat, k));
 }
 // NaN becomes 0x7fff.
 inline sycl::half cvt_fp8_to_halfraw(fp8_storage_t x, fp8_interpretation_t k) {
@@ -1599,12 +1605,12 @@ template <fp8_interpretation_t K> struct alignas(4) fp8x4 {
   fp8x4_storage_t __x;
   fp8x4() = default;
   explicit fp8x4(float4 f)
-      : __x(unsigned(cvt_float2_to_fp8x2(float2{f.x, f.y}, SATFINITE, K)) | (unsigned(cvt_float2_to_fp8x2(float2{f.z, f.w}, SATFINITE, K)) << 16)) {}
+      : __x(detail::pack_fp8x4(cvt_float2_to_fp8x2(float2{f.x, f.y}, SATFINITE, K), cvt_float2_to_fp8x2(float2{f.z, f.w}, SATFINITE, K))) {}
   explicit fp8x4(double4 d)
-      : __x(unsigned(cvt_double2_to_fp8x2(double2{d.x, d.y}, SATFINITE, K)) | (unsigned(cvt_double2_to_fp8x2(double2{d.z, d.w}, SATFINITE, K)) << 16)) {}
-  fp8x4(half2 lo, half2 hi) : __x(unsigned(cvt_halfraw2_to_fp8x2(lo, SATFINITE, K)) | (unsigned(cvt_halfraw2_to_fp8x2(hi, SATFINITE, K)) << 16)) {}
+      : __x(detail::pack_fp8x4(cvt_double2_to_fp8x2(double2{d.x, d.y}, SATFINITE, K), cvt_double2_to_fp8x2(double2{d.z, d.w}, SATFINITE, K))) {}
+  fp8x4(half2 lo, half2 hi) : __x(detail::pack_fp8x4(cvt_halfraw2_to_fp8x2(lo, SATFINITE, K), cvt_halfraw2_to_fp8x2(hi, SATFINITE, K))) {}
   fp8x4(bfloat162 lo, bfloat162 hi)
-      : __x(unsigned(cvt_bfloat16raw2_to_fp8x2(lo, SATFINITE, K)) | (unsigned(cvt_bfloat16raw2_to_fp8x2(hi, SATFINITE, K)) << 16)) {}
+      : __x(detail::pack_fp8x4(cvt_bfloat16raw2_to_fp8x2(lo, SATFINITE, K), cvt_bfloat16raw2_to_fp8x2(hi, SATFINITE, K))) {}
   explicit operator float4() const {
     auto lane = [this](int i) { return detail::fp8_to_float(static_cast<fp8_storage_t>((__x >> (8 * i)) & 0xffu), K); };
     return {lane(0), lane(1), lane(2), lane(3)};

@@ -101,10 +101,10 @@ pub fn extra_args(callee_needs: &Needs, caller: &str, item: &str) -> Vec<String>
 /// list at position `at`.
 pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: usize, extra: &str) {
     let items = syntax::items(list);
-    let at = syntax::extra_position(&items, at, ctx.src);
+    let at = syntax::extra_position(&items, at);
     if items.len() == 1 && items[0].kind() == "parameter_declaration" && ctx.text(items[0]) == "void" {
         ctx.edits.replace_text(rule, items[0].byte_range(), extra);
-    } else if at < items.len() && syntax::is_list_directive(items[at], ctx.src) {
+    } else if at < items.len() && syntax::is_list_directive(items[at]) {
         // before a directive: after the item before it (`b, item\n#ifdef X\n, c`)
         match at.checked_sub(1) {
             Some(prev) => ctx.edits.insert(rule, items[prev].end_byte(), format!(", {extra}")),

@@ -231,7 +231,7 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     }
     // arguments the grammar could not read (reported as SY0001): left as is,
     // and the leftover `<<<` says so
-    if args.iter().any(|a| a.has_error() && !syntax::is_list_directive(*a, ctx.src)) {
+    if args.iter().any(|a| a.has_error() && !syntax::is_list_directive(*a)) {
         return;
     }
     let is_macro_param = view.macro_params.contains(&kname);
@@ -297,16 +297,16 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     // directive lines between the arguments (`d\n#ifdef X\n, c\n#endif`) are
     // repeated where the arguments go: around their host evaluation and in
     // the kernel call; `directives[k]` are those before argument k
-    let mut directives: Vec<Vec<String>> = vec![Vec::new(); args.len() + 1];
+    let mut directives: Vec<Vec<String>> = vec![Vec::new()];
     let mut real: Vec<Node> = Vec::new();
     for a in &args {
-        if syntax::is_list_directive(*a, ctx.src) {
-            directives[real.len()].push(syntax::list_directive_text(*a, ctx.src).to_string());
+        if syntax::is_list_directive(*a) {
+            directives.last_mut().expect("one entry per argument, plus one").push(syntax::list_directive_text(*a, ctx.src).to_string());
         } else {
             real.push(*a);
+            directives.push(Vec::new());
         }
     }
-    directives.truncate(real.len() + 1);
     let first_directive = directives.iter().position(|d| !d.is_empty()).unwrap_or(real.len());
     let args = real;
     let hoisted = |a: &Node| !is_simple_arg(*a) || view.macro_params.iter().any(|p| p == ctx.text(*a));
@@ -459,7 +459,7 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
         }
         r.extend(a);
     }
-    for d in &directives[directives.len() - 1] {
+    for d in &directives[args.len()] {
         r.push_text(&format!("{nl}{d}{nl}{i2}"));
     }
     r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
