@@ -108,7 +108,7 @@ codes! {
     BareBuiltin = "SY0301", "bare-builtin", Warning,
         "a thread builtin is used as a whole value",
         "`threadIdx`, `blockIdx`, `blockDim` and `gridDim` are migrated member by member\n(`threadIdx.x` → `item.get_local_id(2)`). A use of the whole value (e.g. `dim3 t =\nthreadIdx;`) has no direct SYCL equivalent and was left as is.";
-    BuiltinOutsideDeviceCode = "SY0302", "builtin-outside-device-code", Warning,
+    BuiltinOutsideDeviceCode = "SY0302", "builtin-outside-device-code", Error,
         "a thread builtin is used where no nd_item can be passed",
         "The builtin is used where no `sycl::nd_item` can be passed: outside a function body, in a\nmacro that is not used from device code, or in a constructor or destructor (which never\nreceive extra parameters: every construction of the class would have to pass them). It\nwas left as is; compute the value in the kernel and pass it in.";
     ExtraArgumentsUnavailable = "SY0303", "extra-arguments-unavailable", Error,

@@ -36,15 +36,63 @@ pub struct MacroTable {
     pub values: BTreeMap<String, String>,
     /// Every macro name the project defines.
     pub names: BTreeSet<String>,
+    /// Macros whose body pastes tokens (`##`): names they form (`PASTE(uchar,
+    /// 3)`) are not in the text.
+    pub pasting: BTreeSet<String>,
+    /// Function-like macros: name → (parameters, body).
+    pub functions: BTreeMap<String, (Vec<String>, String)>,
+    /// Macros the project `#undef`s somewhere (a header's private `MAX`):
+    /// not visible everywhere text that uses them may be carried to.
+    pub undefined: BTreeSet<String>,
 }
 
 impl MacroTable {
+    /// `s` with the uses of macros the project `#undef`s expanded (their
+    /// arguments substituted textually, as the preprocessor would), for text
+    /// carried from where the macro is defined to where it may not be (a
+    /// kernel's local-memory size, spelled at the launch).
+    pub fn expand_undefined(&self, s: &str) -> String {
+        let mut s = s.to_string();
+        for _ in 0..8 {
+            let mut changed = false;
+            for name in &self.undefined {
+                if let Some((params, body)) = self.functions.get(name) {
+                    while let Some((range, args)) = find_macro_call(&s, name) {
+                        if args.len() != params.len() || params.iter().any(|p| p == "...") {
+                            break;
+                        }
+                        let map: BTreeMap<String, String> = params.iter().cloned().zip(args).collect();
+                        s.replace_range(range, &format!("({})", substitute_words(body, &map)));
+                        changed = true;
+                    }
+                } else if let Some(v) = self.values.get(name) {
+                    let map = BTreeMap::from([(name.clone(), format!("({v})"))]);
+                    let next = substitute_words(&s, &map);
+                    changed |= next != s;
+                    s = next;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        s
+    }
+
     pub fn scan(&mut self, text: &str) {
+        let undef = cached_regex!(r"(?m)^[ \t]*#[ \t]*undef[ \t]+(\w+)");
+        self.undefined.extend(undef.captures_iter(text).map(|c| c[1].to_string()));
         self.qualifier.extend(crate::mask::find_qualifier_macros(text));
         for (name, body) in crate::mask::macro_definitions(text) {
             self.names.insert(name.clone());
+            if body.contains("##") {
+                self.pasting.insert(name.clone());
+            }
             if !body.starts_with('(') {
                 self.values.insert(name.clone(), body.trim().to_string());
+            } else if let Some(close) = body.find(')') {
+                let params = body[1..close].split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+                self.functions.insert(name.clone(), (params, body[close + 1..].trim().to_string()));
             }
             let warp = crate::rules::warp_shuffle::WARP_FUNCTIONS;
             if BUILTIN_VARS.iter().chain(BARRIERS).chain(warp).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
@@ -853,6 +901,10 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 {
                     f.method_callees.push(m.to_string());
                 }
+                // a function object called (`callable(a, b)`): its `operator()`
+                if syntax::is_functor_call(n, src) && !f.method_callees.iter().any(|c| c == "operator()") {
+                    f.method_callees.push("operator()".to_string());
+                }
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;
@@ -879,8 +931,8 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     for d in n.children_by_field_name("declarator", &mut c) {
                         if let Some((vname, elem, dims)) = array_declarator(n, d, src) {
                             // the launch allocates it, where the function's local constants are not in scope
-                            let elem_type = inline_constants(&inline_aliases(&elem, &aliases), &constants);
-                            let dims = dims.iter().map(|d| inline_constants(d, &constants)).collect();
+                            let elem_type = macros.expand_undefined(&inline_constants(&inline_aliases(&elem, &aliases), &constants));
+                            let dims = dims.iter().map(|d| macros.expand_undefined(&inline_constants(d, &constants))).collect();
                             f.static_shared.push(SharedArray { owner: f.name.clone(), name: vname, elem_type, dims });
                         }
                     }
@@ -910,6 +962,44 @@ fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
         })
         .collect();
     substitute_until_stable(s, &values)
+}
+
+/// The first use `name(args)` in `s`: its range and its arguments (split at
+/// top-level commas).
+fn find_macro_call(s: &str, name: &str) -> Option<(std::ops::Range<usize>, Vec<String>)> {
+    let b = s.as_bytes();
+    for (r, w) in syntax::identifiers(s) {
+        if w != name {
+            continue;
+        }
+        let mut i = r.end;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'(') {
+            continue;
+        }
+        let (mut depth, mut args, mut start) = (0, Vec::new(), i + 1);
+        for j in i..b.len() {
+            match b[j] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        args.push(s[start..j].trim().to_string());
+                        return Some((r.start..j + 1, args));
+                    }
+                }
+                b',' if depth == 1 => {
+                    args.push(s[start..j].trim().to_string());
+                    start = j + 1;
+                }
+                _ => {}
+            }
+        }
+        return None;
+    }
+    None
 }
 
 /// [`substitute_words`] repeated while it changes something (names defined

@@ -52,6 +52,21 @@ fn known_cuda_dunder(w: &str) -> bool {
     w.starts_with("__nv_") || names.contains(w)
 }
 
+/// CUDA's device functions named without `__` that C and C++ lack
+/// (`tex2D`, `rsqrtf`, `normcdff`: the second part of
+/// `rules/cuda_intrinsic_names.txt`).
+fn known_cuda_function(w: &str) -> bool {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        include_str!("../rules/cuda_intrinsic_names.txt")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("__"))
+            .collect()
+    });
+    names.contains(w)
+}
+
 /// Is `w` one of CUDA's vector types (`float4`, `uchar2`, ...)?
 pub fn is_cuda_vector_type(w: &str) -> bool {
     let bases = ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"];
@@ -88,6 +103,7 @@ pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
             || LIBRARY_PREFIXES.iter().any(|p| w.starts_with(p) && w.len() > p.len())
             || (w.starts_with("make_") && is_cuda_vector_type(&w[5..]))
             || is_cuda_vector_type(w)
+            || known_cuda_function(w)
     };
     cuda && !own(w)
 }

@@ -28,6 +28,13 @@ pub struct FunctionRule {
     /// migrated code: the use needs a human.
     #[serde(default)]
     pub warn: Option<String>,
+    /// CUDA's parameter types, where the SYCL side does not convert an
+    /// argument as CUDA's prototype does (`__float_as_int(float)` given a
+    /// double): an argument the syntax shows to be of another arithmetic
+    /// kind is converted explicitly. C math pairs (`sqrtf`/`sqrt`) need no
+    /// entry: see [`Mappings::float_parameters`].
+    #[serde(default)]
+    pub params: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -63,6 +70,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/runtime_api.yaml", include_str!("../rules/runtime_api.yaml")),
     ("rules/atomics.yaml", include_str!("../rules/atomics.yaml")),
     ("rules/math.yaml", include_str!("../rules/math.yaml")),
+    ("rules/complex.yaml", include_str!("../rules/complex.yaml")),
     ("rules/vector_and_half_types.yaml", include_str!("../rules/vector_and_half_types.yaml")),
 ];
 
@@ -106,6 +114,38 @@ impl Mappings {
         }
         out.push_str(&s[last..]);
         out
+    }
+
+    /// The floating type a C math function's arguments have, for the
+    /// functions whose SYCL counterpart is generic: CUDA converts `sqrtf(n)`'s
+    /// int (or double) to float, and `sqrt(n)`'s int to double, where
+    /// `sycl::sqrt(n)` is ambiguous or computes in double. A function is one
+    /// of a pair: the `f`-suffixed form takes `float`, the other `double`
+    /// (`rsqrtf`/`rsqrt`). Functions with an integer or pointer-to-integer
+    /// parameter (`ldexpf`, `jnf`, `remquof`, ...) are left out: their
+    /// arguments are not all of the one type.
+    pub fn float_parameters(&self, name: &str) -> Option<&'static str> {
+        const MIXED: &[&str] = &["ldexp", "scalbn", "scalbln", "jn", "yn", "nan", "remquo", "frexp"];
+        let generic =
+            |n: &str| self.functions.get(n).and_then(|r| r.expression.as_deref()).is_some_and(|e| e.starts_with("sycl::") && !e.contains("sycl::bit_cast"));
+        if name.starts_with('_') || !generic(name) {
+            return None;
+        }
+        match name.strip_suffix('f') {
+            Some(base) if generic(base) && !MIXED.contains(&base) => Some("float"),
+            _ if generic(&format!("{name}f")) && !MIXED.contains(&name) => Some("double"),
+            _ => None,
+        }
+    }
+
+    /// CUDA's type of parameter `i` of `name`, where it matters, and
+    /// whether the table declares it ([`FunctionRule::params`]) rather than
+    /// [`Mappings::float_parameters`] deriving it.
+    pub fn parameter_type(&self, name: &str, i: usize) -> Option<(&str, bool)> {
+        match self.functions.get(name).and_then(|r| r.params.as_ref()) {
+            Some(ps) => ps.get(i).map(|p| (p.as_str(), true)),
+            None => self.float_parameters(name).map(|p| (p, false)),
+        }
     }
 
     /// Adds (or overrides) entries from a rule file.

@@ -300,9 +300,16 @@ pub fn dump(root: Node, src: &str) -> String {
 /// use)? Code may name its own variables like CUDA's builtins
 /// (`dim3 gridDim(..)`, `const int blockDim = 16;`); those stay the user's.
 pub fn declared_in_scope(n: Node, name: &str, src: &str) -> bool {
-    let declares = |decl: Node| -> bool {
+    declaration_in_scope(n, name, src).is_some()
+}
+
+/// The declaration of `name` in a scope around `n` (see
+/// [`declared_in_scope`]), with the declarator that names it.
+pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
+    let declares = |decl: Node<'a>| -> Option<(Node<'a>, Node<'a>)> {
         let mut c = decl.walk();
-        decl.children_by_field_name("declarator", &mut c).any(|d| declarator_name(d, src).is_some_and(|(_, t)| t == name))
+        let d = decl.children_by_field_name("declarator", &mut c).find(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name));
+        d.map(|d| (decl, d))
     };
     let mut child = n;
     while let Some(p) = child.parent() {
@@ -313,26 +320,146 @@ pub fn declared_in_scope(n: Node, name: &str, src: &str) -> bool {
                         break;
                     }
                     let is_decl = matches!(s.kind(), "declaration" | "parameter_declaration");
-                    if is_decl && s.id() != child.id() && declares(s) {
-                        return true;
+                    if is_decl
+                        && s.id() != child.id()
+                        && let Some(found) = declares(s)
+                    {
+                        return Some(found);
                     }
                 }
-                if p.kind() == "for_range_loop" && p.child_by_field_name("declarator").is_some_and(|d| declarator_name(d, src).is_some_and(|(_, t)| t == name))
+                if p.kind() == "for_range_loop"
+                    && let Some(d) = p.child_by_field_name("declarator").filter(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name))
                 {
-                    return true;
+                    return Some((p, d));
                 }
             }
             "function_definition" | "lambda_expression" => {
                 let params = p.child_by_field_name("declarator").and_then(function_declarator).and_then(|f| f.child_by_field_name("parameters"));
-                if params.is_some_and(|ps| {
-                    named_children(ps).into_iter().any(|d| matches!(d.kind(), "parameter_declaration" | "optional_parameter_declaration") && declares(d))
-                }) {
-                    return true;
+                let found = params.and_then(|ps| {
+                    named_children(ps).into_iter().filter(|d| matches!(d.kind(), "parameter_declaration" | "optional_parameter_declaration")).find_map(declares)
+                });
+                if found.is_some() {
+                    return found;
                 }
             }
             _ => {}
         }
         child = p;
     }
-    false
+    None
+}
+
+/// Is `call` a call of a function object (`callable(a, b)` where `callable`
+/// is a parameter or local of a class or template type parameter type)? Its
+/// callee is then the class's `operator()`. Lambdas (`auto`) and function
+/// pointers are not.
+pub fn is_functor_call(call: Node, src: &str) -> bool {
+    let Some(f) = call.child_by_field_name("function").filter(|f| f.kind() == "identifier") else {
+        return false;
+    };
+    let Some((decl, d)) = declaration_in_scope(f, text(f, src), src) else {
+        return false;
+    };
+    let plain = match d.kind() {
+        "identifier" => true,
+        "reference_declarator" | "init_declarator" => named_children(d).into_iter().next().is_some_and(|x| x.kind() == "identifier"),
+        _ => false,
+    };
+    plain && decl.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "type_identifier" | "template_type" | "qualified_identifier"))
+}
+
+/// The arithmetic type of a scalar expression, where the syntax shows it:
+/// literals, variables declared (in a scope around the use) with a built-in
+/// arithmetic type, casts, and arithmetic on those. `None` where it would
+/// take a type checker (calls, members, templates, `auto`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Arith {
+    /// An integer of this many bits (after promotion: at least 32).
+    Int(u8),
+    Float,
+    Double,
+}
+
+/// The [`Arith`] type a type's spelling names (`const unsigned int`, `size_t`,
+/// `double`), or `None`.
+pub fn arith_of_type(t: &str) -> Option<Arith> {
+    let words: Vec<&str> = t.split_whitespace().filter(|w| !matches!(*w, "const" | "volatile" | "static" | "register" | "constexpr")).collect();
+    match words.as_slice() {
+        ["float"] => Some(Arith::Float),
+        ["double"] | ["long", "double"] => Some(Arith::Double),
+        [] => None,
+        ws if ws.iter().all(|w| matches!(*w, "int" | "unsigned" | "signed" | "long" | "short" | "char" | "bool")) => {
+            Some(Arith::Int(if ws.contains(&"long") { 64 } else { 32 }))
+        }
+        [w] => match *w {
+            "size_t" | "ptrdiff_t" | "int64_t" | "uint64_t" => Some(Arith::Int(64)),
+            "uint" | "ushort" | "uchar" | "int8_t" | "int16_t" | "int32_t" | "uint8_t" | "uint16_t" | "uint32_t" => Some(Arith::Int(32)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
+    match e.kind() {
+        "number_literal" => {
+            let t = text(e, src).to_ascii_lowercase();
+            let hex = t.starts_with("0x");
+            if !hex && (t.contains('.') || t.contains('e')) {
+                Some(if t.ends_with('f') { Arith::Float } else { Arith::Double })
+            } else {
+                Some(Arith::Int(if t.trim_end_matches(['u', 'l']).len() + 1 < t.len() || t.ends_with('l') { 64 } else { 32 }))
+            }
+        }
+        "char_literal" | "true" | "false" => Some(Arith::Int(32)),
+        "sizeof_expression" => Some(Arith::Int(64)),
+        "identifier" => {
+            let (decl, d) = declaration_in_scope(e, text(e, src), src)?;
+            // a plain variable (not a pointer, array or function), of a built-in type
+            let plain = match d.kind() {
+                "identifier" => true,
+                "init_declarator" | "reference_declarator" => {
+                    d.child_by_field_name("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind() == "identifier")
+                }
+                _ => false,
+            };
+            if !plain {
+                return None;
+            }
+            let ty = decl.child_by_field_name("type")?;
+            let mut quals = String::new();
+            for c in named_children(decl) {
+                if c.kind() == "type_qualifier" {
+                    quals.push_str(text(c, src));
+                    quals.push(' ');
+                }
+            }
+            arith_of_type(&format!("{quals}{}", text(ty, src)))
+        }
+        "parenthesized_expression" => arith_type(named_children(e).into_iter().next()?, src),
+        "unary_expression" => {
+            let op = e.child_by_field_name("operator").map(|o| text(o, src))?;
+            match op {
+                "!" => Some(Arith::Int(32)),
+                "-" | "+" | "~" => arith_type(e.child_by_field_name("argument")?, src),
+                _ => None,
+            }
+        }
+        "cast_expression" => arith_of_type(text(e.child_by_field_name("type")?, src)),
+        "binary_expression" => {
+            let op = e.child_by_field_name("operator").map(|o| text(o, src))?;
+            if matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||") {
+                return Some(Arith::Int(32));
+            }
+            let l = arith_type(e.child_by_field_name("left")?, src)?;
+            let r = arith_type(e.child_by_field_name("right")?, src)?;
+            Some(l.max(r))
+        }
+        "conditional_expression" => {
+            let a = arith_type(e.child_by_field_name("consequence")?, src)?;
+            let b = arith_type(e.child_by_field_name("alternative")?, src)?;
+            Some(a.max(b))
+        }
+        _ => None,
+    }
 }

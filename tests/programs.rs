@@ -121,6 +121,12 @@ fn fp8_helpers_match_nvcc() {
     helper_output_matches_nvcc("fp8_vs_nvcc");
 }
 
+/// The cuComplex.h helpers compute bit for bit what cuComplex.h computes.
+#[test]
+fn complex_helpers_match_nvcc() {
+    helper_output_matches_nvcc("complex_vs_nvcc");
+}
+
 /// The expected outputs were recorded from real nvcc runs and end with PASS.
 #[test]
 fn programs_have_recorded_expected_output() {

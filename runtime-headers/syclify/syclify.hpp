@@ -1166,6 +1166,48 @@ SYCLIFY_VECTOR_TYPES(double, double)
 #undef SYCLIFY_VECTOR_TYPES
 static_assert(sizeof(float3) == 12 && alignof(float4) == 16 && sizeof(uchar4) == 4 && alignof(double2) == 16,
               "CUDA vector layout");
+// a dim3 given a uint3 (CUDA's converting constructor), as a launch range
+inline sycl::range<3> as_range3(const uint3 &v) { return sycl::range<3>(v.z, v.y, v.x); }
+
+// cuComplex.h: cuFloatComplex is float2 and cuDoubleComplex is double2 (real
+// part .x, imaginary part .y), as in CUDA; the operations follow CUDA's
+// definitions, including its scaled division and modulus (no overflow for
+// large parts) and the operation order of its fused multiply-add.
+#define SYCLIFY_COMPLEX(C, R, S)                                                                                        \
+  inline R complex_real##S(C z) { return z.x; }                                                                         \
+  inline R complex_imag##S(C z) { return z.y; }                                                                         \
+  inline C make_complex##S(R re, R im) { return C{re, im}; }                                                            \
+  inline C complex_conj##S(C z) { return C{z.x, -z.y}; }                                                               \
+  inline C complex_add##S(C a, C b) { return C{a.x + b.x, a.y + b.y}; }                                                \
+  inline C complex_sub##S(C a, C b) { return C{a.x - b.x, a.y - b.y}; }                                                \
+  inline C complex_mul##S(C a, C b) { return C{a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; }                        \
+  inline C complex_div##S(C a, C b) {                                                                                   \
+    R scale = sycl::fabs(b.x) + sycl::fabs(b.y);                                                                        \
+    R inv = R(1) / scale;                                                                                               \
+    R ar = a.x * inv, ai = a.y * inv, br = b.x * inv, bi = b.y * inv;                                                   \
+    inv = R(1) / (br * br + bi * bi);                                                                                   \
+    return C{(ar * br + ai * bi) * inv, (ai * br - ar * bi) * inv};                                                     \
+  }                                                                                                                     \
+  inline R complex_abs##S(C z) {                                                                                        \
+    R a = sycl::fabs(z.x), b = sycl::fabs(z.y);                                                                         \
+    R v = sycl::fmax(a, b), w = sycl::fmin(a, b);                                                                       \
+    R t = w / v;                                                                                                        \
+    t = v * sycl::sqrt(R(1) + t * t);                                                                                   \
+    if (v == R(0) || v > std::numeric_limits<R>::max() || w > std::numeric_limits<R>::max()) t = v + w;                \
+    return t;                                                                                                           \
+  }                                                                                                                     \
+  inline C complex_fma##S(C a, C b, C d) {                                                                              \
+    R re = a.x * b.x + d.x;                                                                                             \
+    re = -a.y * b.y + re;                                                                                               \
+    R im = a.x * b.y + d.y;                                                                                             \
+    im = a.y * b.x + im;                                                                                                \
+    return C{re, im};                                                                                                   \
+  }
+SYCLIFY_COMPLEX(float2, float, f)
+SYCLIFY_COMPLEX(double2, double, )
+#undef SYCLIFY_COMPLEX
+inline double2 complex_float_to_double(float2 z) { return double2{z.x, z.y}; }
+inline float2 complex_double_to_float(double2 z) { return float2{static_cast<float>(z.x), static_cast<float>(z.y)}; }
 
 // ---------------------------------------------------------------------------
 // 11. Half and bfloat16
@@ -1640,9 +1682,15 @@ struct thread_block {
   unsigned thread_rank() const { return static_cast<unsigned>(item.get_local_linear_id()); }
   unsigned size() const { return static_cast<unsigned>(item.get_local_range().size()); }
   unsigned num_threads() const { return size(); }
+  // CUDA's dim3 results (members .x/.y/.z, x fastest)
+  uint3 thread_index() const { return uint3{unsigned(item.get_local_id(2)), unsigned(item.get_local_id(1)), unsigned(item.get_local_id(0))}; }
+  uint3 group_index() const { return uint3{unsigned(item.get_group(2)), unsigned(item.get_group(1)), unsigned(item.get_group(0))}; }
+  uint3 dim_threads() const {
+    return uint3{unsigned(item.get_local_range(2)), unsigned(item.get_local_range(1)), unsigned(item.get_local_range(0))};
+  }
+  uint3 group_dim() const { return dim_threads(); }
 };
 inline thread_block this_thread_block(const sycl::nd_item<3> &item) { return thread_block{item}; }
-inline void sync(const thread_block &g) { g.sync(); }
 
 template <unsigned N> struct thread_block_tile {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32, "tiles of up to 32 lanes");
@@ -1681,6 +1729,8 @@ struct coalesced_group {
   int all(int pred) const { return ballot(pred) == mask; }
 };
 inline coalesced_group coalesced_threads(const sycl::nd_item<3> &item) { return coalesced_group{item, activemask(item)}; }
+// cg::sync(g) for a block, a tile or a coalesced group
+template <class Group> void sync(const Group &g) { g.sync(); }
 
 // cg::plus / cg::less / cg::greater as used by cg::reduce (less/greater pick
 // the lesser/greater value).

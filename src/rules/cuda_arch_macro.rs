@@ -29,6 +29,24 @@ pub fn run(ctx: &mut FileCtx) {
     // those stay.
     let sycl_tests_are_ours = ctx.src.contains("<syclify/syclify.hpp>") || ctx.src.contains("// syclify: ") || !crate::leftovers::has_cuda_constructs(ctx.src);
     for &n in ctx.main_nodes().iter() {
+        // a conditional between parameters or arguments (`float rsm\n#ifdef
+        // __CUDACC__\n, cudaStream_t s\n#endif`) is an ERROR of the list
+        if crate::syntax::is_list_directive(n) && !ctx.in_error(n.parent().unwrap_or(n)) {
+            match n.child(0).map(|d| d.kind()) {
+                Some("#ifdef" | "#ifndef") => {
+                    if let Some(name) = n.named_child(0).filter(|c| c.kind() == "identifier") {
+                        if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours {
+                            sycl_ifdef(ctx, n, name);
+                        } else {
+                            rename(ctx, name);
+                        }
+                    }
+                }
+                Some("#if" | "#elif") => condition(ctx, n, sycl_tests_are_ours),
+                _ => {}
+            }
+            continue;
+        }
         if ctx.in_error(n) {
             continue;
         }

@@ -142,6 +142,14 @@ pub fn run(ctx: &mut FileCtx) {
                 if !matches!(owner.kind(), "function_definition" | "declaration" | "field_declaration" | "pointer_declarator" | "reference_declarator") {
                     continue;
                 }
+                // a member function named like a kernel is not the kernel (a
+                // `__global__` function cannot be a member)
+                // (nor its out-of-class definition, `bool Graph::k(..) {..}`: host code)
+                let qualified = n.child_by_field_name("declarator").is_some_and(|d| d.kind() == "qualified_identifier");
+                let says_global = ctx.src[owner.start_byte()..n.start_byte()].contains("__global__");
+                if index.is_kernel(name) && (syntax::has_ancestor(n, &["field_declaration_list"]) || (qualified && !says_global)) {
+                    continue;
+                }
                 let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind() == "function_definition").unwrap_or_else(|| "item".to_string());
                 let extra = extra_params(index, name, needs, &item).join(", ");
                 if let Some(list) = n.child_by_field_name("parameters") {
@@ -157,7 +165,17 @@ pub fn run(ctx: &mut FileCtx) {
                 // a free function, or a member function of the project called
                 // through an object (`loader.load(p)`)
                 let method = || syntax::method_callee_name(n, ctx.src).filter(|(_, m)| index.functions.get(*m).is_some_and(|f| f.is_method));
-                let Some((_, callee)) = callee_name(n, ctx.src).or_else(method) else {
+                // or a function object of the project called (`callable(a, b)`)
+                let functor = || {
+                    let f = n.child_by_field_name("function")?;
+                    (syntax::is_functor_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
+                };
+                let Some((_, callee)) = callee_name(n, ctx.src)
+                    .filter(|(_, c)| index.functions.contains_key(*c))
+                    .or_else(method)
+                    .or_else(functor)
+                    .or_else(|| callee_name(n, ctx.src))
+                else {
                     continue;
                 };
                 let Some(needs) = index.needs_of(callee) else {

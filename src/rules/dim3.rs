@@ -85,6 +85,21 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.count(RULE);
                 ctx.needs_sycl = true;
             }
+            // `grid = make_uint3(n, 1, 1);`, `block = threads;` (a uint3 or an
+            // integer): dim3's converting constructor, as in a declaration
+            "assignment_expression" => {
+                let (Some(left), Some(right), Some(op)) = (n.child_by_field_name("left"), n.child_by_field_name("right"), n.child_by_field_name("operator"))
+                else {
+                    continue;
+                };
+                if ctx.text(op) != "=" || left.kind() != "identifier" || !ctx.is_dim3_var(ctx.text(left), left.start_byte()) {
+                    continue;
+                }
+                if convert_value(ctx, right) {
+                    ctx.count(RULE);
+                    ctx.needs_sycl = true;
+                }
+            }
             "field_expression" => {
                 let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
                     continue;
@@ -111,6 +126,21 @@ pub fn run(ctx: &mut FileCtx) {
             _ => {}
         }
     }
+}
+
+/// A value given to a `dim3` by `=` that is not itself a `dim3` (a uint3,
+/// `make_uint3(x, y, z)`, an integer) goes through `syclify::as_range3`,
+/// CUDA's converting constructors (inserted around it, so the value's own
+/// rewrites stay); nothing where it already is a `dim3`. Whether it converted.
+fn convert_value(ctx: &mut FileCtx, value: Node) -> bool {
+    let is_dim3_call = value.kind() == "call_expression" && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3");
+    let is_dim3_var = value.kind() == "identifier" && ctx.is_dim3_var(ctx.text(value), value.start_byte());
+    if is_dim3_call || is_dim3_var {
+        return false;
+    }
+    ctx.edits.insert(RULE, value.start_byte(), "syclify::as_range3(");
+    ctx.edits.insert(RULE, value.end_byte(), ")");
+    true
 }
 
 /// Is `dim3(args)` a copy of another `dim3` (one argument, a `dim3` variable)?
@@ -168,11 +198,8 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
                         reversed_components(&mut r, &args.iter().map(|a| a.byte_range()).collect::<Vec<_>>());
                         ctx.edits.replace(RULE, value.byte_range(), r.text(close));
                     }
-                    "call_expression" if value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3") => {}
-                    "identifier" if ctx.is_dim3_var(ctx.text(value), value.start_byte()) => {}
                     _ => {
-                        let r = Replacement::new().text("syclify::as_range3(").source(value.byte_range()).text(")");
-                        ctx.edits.replace(RULE, value.byte_range(), r);
+                        convert_value(ctx, value);
                     }
                 }
             }

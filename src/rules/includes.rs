@@ -90,6 +90,20 @@ pub fn run(ctx: &mut FileCtx) {
         at = ctx.src[..m.range.start].rfind('\n').map(|p| p + 1).unwrap_or(0);
     }
     ctx.edits.insert_first(RULE, at, SYCL_INCLUDES);
+    // a program that forms names by token pasting may form CUDA's vector type
+    // names (`PASTE(uchar, 3)`), which CUDA declares globally and the helper
+    // header in `syclify::types`: those names are made visible unqualified
+    // (unless CUDA's own are there: AdaptiveCpp's CUDA backend includes
+    // CUDA's vector_types.h, whose guard is `__VECTOR_TYPES_H__`)
+    if let Some(m) = ctx.project.index.macros.pasting.iter().next() {
+        ctx.edits.insert_first(
+            RULE,
+            at,
+            format!(
+                "#ifndef __VECTOR_TYPES_H__\nusing namespace syclify::types; // CUDA's vector type names, for names formed by token pasting (`{m}`)\n#endif\n"
+            ),
+        );
+    }
 }
 
 /// After an include guard's `#define` or `#pragma once`, else after leading comments.

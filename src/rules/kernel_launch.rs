@@ -150,7 +150,11 @@ fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitte
 
 /// Is this a plain name or literal, safe to capture by value in the kernel lambda?
 fn is_simple_arg(n: Node) -> bool {
-    matches!(n.kind(), "identifier" | "number_literal" | "string_literal" | "char_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string")
+    match n.kind() {
+        // a function parameter pack, `args...`: captured by the lambda like a name
+        "parameter_pack_expansion" => n.child_by_field_name("pattern").is_some_and(|p| p.kind() == "identifier"),
+        k => matches!(k, "identifier" | "number_literal" | "string_literal" | "char_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string"),
+    }
 }
 
 /// Is this expression evidently an integer (no calls, fields or unknown types)?

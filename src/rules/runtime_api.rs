@@ -95,14 +95,26 @@ fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
     }
 }
 
-fn render(pieces: &[TemplatePiece], args: &[Node], src: &str) -> Option<Replacement> {
+fn render(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn(usize) -> Option<(String, bool)>) -> Option<Replacement> {
     let mut r = Replacement::new();
     let mut used = vec![false; args.len()];
     for p in pieces {
         match p {
             TemplatePiece::Text(t) => r.push_text(t),
             TemplatePiece::Arg(i) => {
-                r.push_source(args.get(*i)?.byte_range());
+                let a = *args.get(*i)?;
+                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, &ty, exact)) {
+                    Some(Converted::Literal(t)) => {
+                        r.push_text(&t);
+                        r.push_discard(a.byte_range());
+                    }
+                    Some(Converted::Cast(ty)) => {
+                        r.push_text(&format!("static_cast<{ty}>("));
+                        r.push_source(a.byte_range());
+                        r.push_text(")");
+                    }
+                    None => r.push_source(a.byte_range()),
+                }
                 used[*i] = true;
             }
             TemplatePiece::Deref(i) => {
@@ -142,6 +154,42 @@ fn render(pieces: &[TemplatePiece], args: &[Node], src: &str) -> Option<Replacem
         }
     }
     Some(r)
+}
+
+enum Converted {
+    /// The literal respelled in the parameter's type (`2` → `2.0f`).
+    Literal(String),
+    /// The argument cast to the parameter's type.
+    Cast(String),
+}
+
+/// An argument of a function whose SYCL counterpart does not convert as
+/// CUDA's prototype does ([`crate::mapping::Mappings::parameter_type`]),
+/// where it is evidently of another type than the parameter: the conversion
+/// CUDA made implicitly. `exact`: the parameter type is declared in the
+/// table (a bit cast needs the exact type), not a C math function's.
+fn converted_argument(a: Node, src: &str, param: &str, exact: bool) -> Option<Converted> {
+    use syntax::Arith;
+    let want = syntax::arith_of_type(param)?;
+    let have = syntax::arith_type(a, src)?;
+    // (a float where a C math function's double is expected computes in
+    // float on both sides: CUDA has float overloads of `sqrt`)
+    let same = match (have, want) {
+        // integers of any width convert implicitly to a math function's
+        // integer parameter; a bit cast needs the exact width
+        (Arith::Int(h), Arith::Int(w)) => h == w || !exact,
+        _ => have == want,
+    };
+    if same || (want == Arith::Double && have == Arith::Float && !exact) {
+        return None;
+    }
+    let t = syntax::text(a, src);
+    let decimal = t.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'E' || b == b'-' || b == b'+');
+    if a.kind() == "number_literal" && decimal && !matches!(want, Arith::Int(_)) {
+        let body = if t.contains(['.', 'e', 'E']) { t.to_string() } else { format!("{t}.0") };
+        return Some(Converted::Literal(if want == Arith::Float { format!("{body}f") } else { body }));
+    }
+    Some(Converted::Cast(param.to_string()))
 }
 
 /// Is this argument evidently a scalar: a literal, a vector's member
@@ -186,7 +234,17 @@ pub fn run(ctx: &mut FileCtx) {
                 let Some((name_node, name)) = callee_name(n, ctx.src) else {
                     continue;
                 };
-                if n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
+                // `std::exp(x)` / `::expf(x)` in device code: the C++ library's
+                // math, which SYCL devices do not have (AdaptiveCpp leaves
+                // `expf` an undefined symbol), is mapped like `exp(x)`
+                let std_math = n.child_by_field_name("function").is_some_and(|f| {
+                    f.kind() == "qualified_identifier"
+                        && f.child_by_field_name("name").is_some_and(|x| x.id() == name_node.id())
+                        && f.child_by_field_name("scope").is_none_or(|s| ctx.text(s) == "std")
+                        && mappings.functions.get(name).is_some_and(|r| r.device && r.expression.as_deref().is_some_and(|e| e.starts_with("sycl::")))
+                        && ctx.in_device_code(n.start_byte())
+                });
+                if !std_math && n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
                 }
                 // a project macro of the same name (`#define max(a, b) ...`) is
@@ -229,8 +287,10 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 let args: Vec<Node> = syntax::call_arguments(n);
                 let unused = n.parent().is_some_and(|p| p.kind() == "expression_statement");
-                let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src));
-                let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src)));
+                let param = |i: usize| mappings.parameter_type(name, i).map(|(t, exact)| (t.to_string(), exact));
+                let none = |_: usize| None;
+                let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none));
+                let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &param)));
                 match rep {
                     Some(rep) => {
                         ctx.edits.replace(RULE, n.byte_range(), rep);
@@ -274,8 +334,11 @@ pub fn run(ctx: &mut FileCtx) {
                                     .and_then(|c| c.child_by_field_name("function"))
                                     .is_some_and(|f| ctx.project.index.macros.names.contains(ctx.text(f))))
                     });
-                let rep =
-                    if type_position { mappings.types.get(t) } else { None }.or_else(|| if n.kind() == "identifier" { mappings.enums.get(t) } else { None });
+                // (not where the program defines a macro of that name itself:
+                // its own `#define CUDART_INF_F ...` stays the program's)
+                let own_macro = ctx.project.index.macros.names.contains(t);
+                let rep = if type_position { mappings.types.get(t) } else { None }
+                    .or_else(|| if n.kind() == "identifier" && !own_macro { mappings.enums.get(t) } else { None });
                 // the code's own type of that name (`typedef struct {..} double4;`
                 // where CUDA is not there) is not CUDA's
                 let declared_here = n.parent().is_some_and(|p| {
@@ -303,6 +366,11 @@ pub fn run(ctx: &mut FileCtx) {
                         ctx.needs_sycl = true;
                         continue;
                     }
+                }
+                // a math_constants.h constant the table does not know
+                if t.starts_with("CUDART_") && t != "CUDART_VERSION" && !own_macro && !in_dropped_argument(ctx, n) {
+                    ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` (math_constants.h) is not migrated; left as is"));
+                    continue;
                 }
                 if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
                     continue;

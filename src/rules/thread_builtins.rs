@@ -121,6 +121,19 @@ pub fn run(ctx: &mut FileCtx) {
                             "`warpSize` where no nd_item can be passed (outside a function, or in a constructor) was left as is",
                         ),
                     }
+                } else if ctx.project.index.macros.builtin_users.contains(t)
+                    && !ctx.in_macro(n.start_byte())
+                    && ctx.scope_at(n.start_byte()).is_some_and(|s| s.constructor)
+                {
+                    // a macro standing for builtins (`#define TX threadIdx.x`),
+                    // used in a constructor: its expansion names an `item` that
+                    // a constructor cannot receive
+                    ctx.diag(
+                        Code::BuiltinOutsideDeviceCode,
+                        n.byte_range(),
+                        RULE,
+                        format!("`{t}` expands to thread builtins in a constructor, where no nd_item can be passed; left as is"),
+                    );
                 } else if BUILTIN_VARS.contains(&t) && !parent_is_field {
                     ctx.diag(Code::BareBuiltin, n.byte_range(), RULE, format!("`{t}` used as a whole value has no SYCL equivalent; left as is"));
                 }

@@ -108,6 +108,11 @@ pub fn run(ctx: &mut FileCtx) {
             "__shfl_xor" => ("shfl_xor", false),
             _ => continue,
         };
+        // the program's own function of that name (an overload of the legacy
+        // `__shfl_down` for float4): its calls are its own
+        if ctx.project.index.functions.get(name).is_some_and(|f| f.accepts(call_args(n).len())) {
+            continue;
+        }
         let Some(item) = ctx.item_at(n.start_byte()) else {
             continue;
         };
