@@ -182,7 +182,13 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
         let before = code[line_start..r.start].trim_end_matches([' ', '\t']);
         let qualified = before.ends_with("::");
         let member = before.ends_with('.') || before.ends_with("->");
-        if !qualified && !member && !directive && is_cuda_name(w, own) {
+        // CUDA's device functions without `__` (`umin`, `tex2D`) count only
+        // as calls: a program's variable may have the name (`unsigned umin`)
+        let called = || {
+            let after = code[r.end..].trim_start_matches([' ', '\t']);
+            after.starts_with('(') || after.starts_with('<')
+        };
+        if !qualified && !member && !directive && is_cuda_name(w, own) && (!known_cuda_function(w) || called()) {
             out.push((r, w.to_string()));
         }
     }

@@ -57,6 +57,26 @@ pub struct RuleFile {
     pub headers: Vec<NameRule>,
 }
 
+/// The parameter type of CUDA's conversion intrinsics, named
+/// `__<from>2<to>[_<rounding>]` (`__float2int_rd` takes a float, so a double
+/// argument is first rounded to float, as CUDA does, and only then to int).
+fn conversion_source(name: &str) -> Option<&'static str> {
+    let rest = name.strip_prefix("__")?;
+    let (from, to) = rest.split_once('2')?;
+    if to.starts_with('2') || !to.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None; // `__float22half2_rn` takes a float2
+    }
+    Some(match from {
+        "float" => "float",
+        "double" => "double",
+        "int" => "int",
+        "uint" => "unsigned int",
+        "ll" => "long long",
+        "ull" => "unsigned long long",
+        _ => return None,
+    })
+}
+
 /// The merged tables.
 #[derive(Debug, Clone, Default)]
 pub struct Mappings {
@@ -144,7 +164,7 @@ impl Mappings {
     pub fn parameter_type(&self, name: &str, i: usize) -> Option<(&str, bool)> {
         match self.functions.get(name).and_then(|r| r.params.as_ref()) {
             Some(ps) => ps.get(i).map(|p| (p.as_str(), true)),
-            None => self.float_parameters(name).map(|p| (p, false)),
+            None => conversion_source(name).filter(|_| i == 0).map(|p| (p, true)).or_else(|| self.float_parameters(name).map(|p| (p, false))),
         }
     }
 

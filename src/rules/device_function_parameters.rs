@@ -144,10 +144,21 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 // a member function named like a kernel is not the kernel (a
                 // `__global__` function cannot be a member)
-                // (nor its out-of-class definition, `bool Graph::k(..) {..}`: host code)
-                let qualified = n.child_by_field_name("declarator").is_some_and(|d| d.kind() == "qualified_identifier");
-                let says_global = ctx.src[owner.start_byte()..n.start_byte()].contains("__global__");
-                if index.is_kernel(name) && (syntax::has_ancestor(n, &["field_declaration_list"]) || (qualified && !says_global)) {
+                // (nor its out-of-class definition, `bool Graph::k(..) {..}`, nor
+                // a host function of another namespace: CUDA requires
+                // `__global__` on every declaration of a kernel)
+                // (the declaration starts at its first word the parser read:
+                // a qualifier macro before it is masked, `GLOBAL void k()`)
+                let mut start = owner.start_byte();
+                while let Some(m) =
+                    ctx.parsed.masks.iter().find(|m| m.range.end <= start && ctx.src[m.range.end..start].trim().is_empty() && m.range.start < start)
+                {
+                    start = m.range.start;
+                }
+                let head = &ctx.src[start..n.start_byte()];
+                let says_global = head.contains("__global__")
+                    || syntax::identifiers(head).iter().any(|(_, w)| index.macros.qualifier.get(*w).is_some_and(|q| q.iter().any(|x| x == "__global__")));
+                if index.is_kernel(name) && (syntax::has_ancestor(n, &["field_declaration_list"]) || !says_global) {
                     continue;
                 }
                 let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind() == "function_definition").unwrap_or_else(|| "item".to_string());
@@ -158,6 +169,7 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.count(RULE);
                 }
             }
+            "parameter_declaration" => array_reference_parameter(ctx, n),
             "call_expression" => {
                 if n.child(1).is_some_and(|c| c.kind() == "kernel_call_syntax") {
                     continue; // launches are the kernel_launch rule's
@@ -213,4 +225,53 @@ pub fn run(ctx: &mut FileCtx) {
             _ => {}
         }
     }
+}
+
+/// A device function's reference-to-array parameter (`T (&sh)[N]`) becomes a
+/// pointer (`T *sh`; `T (&sh)[N][M]` → `T (*sh)[M]`): `__shared__` arrays
+/// reach device functions as pointers to work-group local memory, which
+/// cannot bind to a reference to an array; an array argument converts to
+/// the pointer as before. Left alone where the function takes the array's
+/// size (`sizeof`, a range `for`) or where `N` is a lone template parameter
+/// that calls may deduce from the array.
+fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
+    let Some(outer) = param.child_by_field_name("declarator").filter(|d| d.kind() == "array_declarator") else {
+        return;
+    };
+    // the innermost array declarator holds `(&name)` and the first size
+    let mut inner = outer;
+    while let Some(d) = inner.child_by_field_name("declarator").filter(|d| d.kind() == "array_declarator") {
+        inner = d;
+    }
+    let Some(paren) = inner.child_by_field_name("declarator").filter(|d| d.kind() == "parenthesized_declarator") else {
+        return;
+    };
+    let Some(name) = syntax::named_children(paren)
+        .into_iter()
+        .find(|c| c.kind() == "reference_declarator")
+        .and_then(|r| syntax::named_children(r).into_iter().find(|c| c.kind() == "identifier"))
+    else {
+        return;
+    };
+    let Some(def) = syntax::ancestor_of_kind(param, &["function_definition"]) else {
+        return;
+    };
+    if !ctx.in_device_code(def.start_byte()) {
+        return;
+    }
+    let name_text = ctx.text(name).to_string();
+    let body = def.child_by_field_name("body").map(|b| ctx.text(b)).unwrap_or("");
+    let takes_size = body.contains("sizeof") && syntax::contains_word(body, &name_text) || body.contains(&format!(": {name_text})"));
+    let template_params = syntax::ancestor_of_kind(def, &["template_declaration"])
+        .and_then(|t| t.child_by_field_name("parameters"))
+        .map(|ps| ctx.text(ps).to_string())
+        .unwrap_or_default();
+    let size = inner.child_by_field_name("size").map(|s| ctx.text(s).to_string()).unwrap_or_default();
+    let deducible = size.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && syntax::contains_word(&template_params, &size);
+    if takes_size || deducible {
+        return;
+    }
+    let rep = if inner.id() == outer.id() { format!("*{name_text}") } else { format!("(*{name_text})") };
+    ctx.edits.replace_text(RULE, paren.start_byte()..inner.end_byte(), rep);
+    ctx.count(RULE);
 }
