@@ -105,6 +105,9 @@ codes! {
     MacroLaunchKernel = "SY0204", "macro-launch-kernel", Note,
         "a launch inside a macro names its kernel through a macro parameter",
         "The kernel of this launch is a macro parameter, so syclify migrated the launch for a\nkernel that needs no local memory. The kernels passed to this macro in the migrated\nsources were checked; any other use must pass a kernel without `__shared__` memory.";
+    KernelPointerLaunch = "SY0205", "kernel-pointer-launch", Error,
+        "a launch through a function pointer is not migrated",
+        "The launched name is a variable holding a pointer to a kernel (`void (*k)(float *, int) =\n&copy; k<<<g, b>>>(...)`). Migrated kernels receive the `nd_item` and their local memory\nas extra parameters, which the pointer's type and the kernels' other uses would all have\nto agree on, and a SYCL launch needs the kernel's local memory at the launch site. The\nlaunch was left as is: launch each kernel by name (e.g. a `switch` over the choices).";
     BareBuiltin = "SY0301", "bare-builtin", Warning,
         "a thread builtin is used as a whole value",
         "`threadIdx`, `blockIdx`, `blockDim` and `gridDim` are migrated member by member\n(`threadIdx.x` → `item.get_local_id(2)`). A use of the whole value (e.g. `dim3 t =\nthreadIdx;`) has no direct SYCL equivalent and was left as is.";

@@ -857,6 +857,12 @@ inline void native_sincos(float x, float *s, float *c) {
   *c = sycl::native::cos(x);
 }
 // __saturatef: clamps to [0, 1]; NaN gives 0, as CUDA.
+// lrint/llrint (current rounding mode: to nearest even) and lround/llround
+// (halfway cases away from zero) with C's integer results.
+template <class T> long lrint(T x) { return static_cast<long>(sycl::rint(x)); }
+template <class T> long long llrint(T x) { return static_cast<long long>(sycl::rint(x)); }
+template <class T> long lround(T x) { return static_cast<long>(sycl::round(x)); }
+template <class T> long long llround(T x) { return static_cast<long long>(sycl::round(x)); }
 inline float saturate(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 // __popc/__popcll: number of set bits, as int.
 template <class T> int popc(T x) { return static_cast<int>(sycl::popcount(static_cast<typename std::make_unsigned<T>::type>(x))); }

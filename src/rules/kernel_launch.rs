@@ -233,6 +233,16 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     if config.len() < 2 {
         return;
     }
+    // a pointer to a kernel (`void (*kernel)(...) = &copy;`), not a kernel
+    if function.kind() == "identifier" && !index.is_kernel(&kname) && syntax::declared_in_scope(function, &kname, ctx.src) {
+        ctx.diag(
+            Code::KernelPointerLaunch,
+            function.byte_range(),
+            RULE,
+            format!("`{kname}` is a pointer to a kernel: a launch through it is not migrated; launch each kernel by name"),
+        );
+        return;
+    }
     // arguments the grammar could not read (reported as SY0001): left as is,
     // and the leftover `<<<` says so
     if args.iter().any(|a| a.has_error() && !syntax::is_list_directive(*a)) {
