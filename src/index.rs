@@ -57,8 +57,11 @@ impl MacroTable {
             let mut changed = false;
             for name in &self.undefined {
                 if let Some((params, body)) = self.functions.get(name) {
+                    // (bounded: a macro whose body names itself is not expanded again)
+                    let mut uses = 0;
                     while let Some((range, args)) = find_macro_call(&s, name) {
-                        if args.len() != params.len() || params.iter().any(|p| p == "...") {
+                        uses += 1;
+                        if uses > 64 || args.len() != params.len() || params.iter().any(|p| p == "...") {
                             break;
                         }
                         let map: BTreeMap<String, String> = params.iter().cloned().zip(args).collect();
@@ -1146,6 +1149,18 @@ pub fn mentions_any(s: &str, names: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn undefined_macros_are_expanded() {
+        let mut m = MacroTable::default();
+        m.scan(
+            "#define MAXI(a, b) ((a) > (b) ? (a) : (b))\n#define BASE 16\n#define SELF(x) SELF(x)\n#define KEPT(x) x\n#undef MAXI\n#undef BASE\n#undef SELF\n",
+        );
+        assert_eq!(m.expand_undefined("MAXI(W, BASE) * KEPT(2)"), "(((W) > ((16)) ? (W) : ((16)))) * KEPT(2)");
+        assert_eq!(m.expand_undefined("MAXI(f(a, b), 1)"), "(((f(a, b)) > (1) ? (f(a, b)) : (1)))");
+        // a macro naming itself stops (bounded), as the preprocessor does not recurse
+        assert!(m.expand_undefined("SELF(1)").len() < 10_000);
+    }
 
     /// Names of the functions a file defines that are not in a non-CUDA branch.
     fn cuda_side(src: &str) -> Vec<String> {

@@ -186,7 +186,7 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
         // as calls: a program's variable may have the name (`unsigned umin`)
         let called = || {
             let after = code[r.end..].trim_start_matches([' ', '\t']);
-            after.starts_with('(') || after.starts_with('<')
+            after.starts_with('(') || (after.starts_with('<') && (w.starts_with("tex") || w.starts_with("surf")))
         };
         if !qualified && !member && !directive && is_cuda_name(w, own) && (!known_cuda_function(w) || called()) {
             out.push((r, w.to_string()));
@@ -291,6 +291,12 @@ mod tests {
 
     fn names(s: &str) -> Vec<String> {
         cuda_left(s, &|_| false).into_iter().map(|(_, w)| w).collect()
+    }
+
+    #[test]
+    fn cuda_only_functions_count_when_called() {
+        assert_eq!(names("unsigned umin = 3; if (umin < n) x = umin;"), Vec::<String>::new());
+        assert_eq!(names("x = umin(a, b) + tex1Dfetch<float>(t, i) + rsqrtf(y);"), vec!["umin", "tex1Dfetch", "rsqrtf"]);
     }
 
     #[test]
