@@ -971,38 +971,24 @@ fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
 /// top-level commas).
 fn find_macro_call(s: &str, name: &str) -> Option<(std::ops::Range<usize>, Vec<String>)> {
     let b = s.as_bytes();
-    for (r, w) in syntax::identifiers(s) {
-        if w != name {
-            continue;
-        }
-        let mut i = r.end;
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if b.get(i) != Some(&b'(') {
-            continue;
-        }
-        let (mut depth, mut args, mut start) = (0, Vec::new(), i + 1);
-        for j in i..b.len() {
-            match b[j] {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        args.push(s[start..j].trim().to_string());
-                        return Some((r.start..j + 1, args));
-                    }
-                }
-                b',' if depth == 1 => {
-                    args.push(s[start..j].trim().to_string());
-                    start = j + 1;
-                }
-                _ => {}
+    let after = |r: &std::ops::Range<usize>| r.end + (s[r.end..].len() - s[r.end..].trim_start().len());
+    let (r, _) = syntax::identifiers(s).into_iter().find(|(r, w)| *w == name && b.get(after(r)) == Some(&b'('))?;
+    let open = after(&r);
+    let close = crate::mask::matching_paren(b, open)?;
+    let (mut depth, mut args, mut start) = (0, Vec::new(), open + 1);
+    for j in open + 1..close {
+        match b[j] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                args.push(s[start..j].trim().to_string());
+                start = j + 1;
             }
+            _ => {}
         }
-        return None;
     }
-    None
+    args.push(s[start..close].trim().to_string());
+    Some((r.start..close + 1, args))
 }
 
 /// [`substitute_words`] repeated while it changes something (names defined

@@ -39,32 +39,29 @@ const CUDA_KEYWORDS: &[&str] = &["__forceinline__", "__noinline__", "__launch_bo
 /// Prefixes of CUDA library APIs (host and device).
 const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
 
+/// The names of `rules/cuda_intrinsic_names.txt` (CUDA's `__name`
+/// intrinsics and types, then its device functions named without `__`) and
+/// every `__name` of the built-in mapping tables.
+fn listed_cuda_names() -> &'static std::collections::HashSet<&'static str> {
+    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let listed = include_str!("../rules/cuda_intrinsic_names.txt").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+        listed.chain(crate::mapping::builtin_dunder_names()).collect()
+    })
+}
+
 /// CUDA's `__lowercase` names: its intrinsics and types
 /// (`rules/cuda_intrinsic_names.txt`, from the toolkit's headers), every
 /// `__name` of the built-in mapping tables, and the reserved `__nv_` family.
 fn known_cuda_dunder(w: &str) -> bool {
-    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        let listed = include_str!("../rules/cuda_intrinsic_names.txt").lines().map(str::trim).filter(|l| l.starts_with("__"));
-        let mapped = crate::mapping::builtin_dunder_names();
-        listed.chain(mapped).collect()
-    });
-    w.starts_with("__nv_") || names.contains(w)
+    w.starts_with("__nv_") || (w.starts_with("__") && listed_cuda_names().contains(w))
 }
 
 /// CUDA's device functions named without `__` that C and C++ lack
 /// (`tex2D`, `rsqrtf`, `normcdff`: the second part of
 /// `rules/cuda_intrinsic_names.txt`).
 fn known_cuda_function(w: &str) -> bool {
-    static NAMES: std::sync::OnceLock<std::collections::HashSet<&'static str>> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        include_str!("../rules/cuda_intrinsic_names.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("__"))
-            .collect()
-    });
-    names.contains(w)
+    !w.starts_with("__") && listed_cuda_names().contains(w)
 }
 
 /// Is `w` one of CUDA's vector types (`float4`, `uchar2`, ...)?

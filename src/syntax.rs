@@ -349,6 +349,18 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
     None
 }
 
+/// Does declarator `d` declare a plain variable (`x`, `x = 1`, `&x`), not a
+/// pointer, array or function?
+fn is_plain_declarator(d: Node) -> bool {
+    match d.kind() {
+        "identifier" => true,
+        "init_declarator" | "reference_declarator" => {
+            d.child_by_field_name("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind() == "identifier")
+        }
+        _ => false,
+    }
+}
+
 /// Is `call` a call of a function object (`callable(a, b)` where `callable`
 /// is a parameter or local of a class or template type parameter type)? Its
 /// callee is then the class's `operator()`. Lambdas (`auto`) and function
@@ -360,12 +372,7 @@ pub fn is_functor_call(call: Node, src: &str) -> bool {
     let Some((decl, d)) = declaration_in_scope(f, text(f, src), src) else {
         return false;
     };
-    let plain = match d.kind() {
-        "identifier" => true,
-        "reference_declarator" | "init_declarator" => named_children(d).into_iter().next().is_some_and(|x| x.kind() == "identifier"),
-        _ => false,
-    };
-    plain && decl.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "type_identifier" | "template_type" | "qualified_identifier"))
+    is_plain_declarator(d) && decl.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "type_identifier" | "template_type" | "qualified_identifier"))
 }
 
 /// The arithmetic type of a scalar expression, where the syntax shows it:
@@ -416,14 +423,7 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
         "identifier" => {
             let (decl, d) = declaration_in_scope(e, text(e, src), src)?;
             // a plain variable (not a pointer, array or function), of a built-in type
-            let plain = match d.kind() {
-                "identifier" => true,
-                "init_declarator" | "reference_declarator" => {
-                    d.child_by_field_name("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind() == "identifier")
-                }
-                _ => false,
-            };
-            if !plain {
+            if !is_plain_declarator(d) {
                 return None;
             }
             let ty = decl.child_by_field_name("type")?;

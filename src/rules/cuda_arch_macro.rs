@@ -35,11 +35,7 @@ pub fn run(ctx: &mut FileCtx) {
             match n.child(0).map(|d| d.kind()) {
                 Some("#ifdef" | "#ifndef") => {
                     if let Some(name) = n.named_child(0).filter(|c| c.kind() == "identifier") {
-                        if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours {
-                            sycl_ifdef(ctx, n, name);
-                        } else {
-                            rename(ctx, name);
-                        }
+                        ifdef(ctx, n, name, sycl_tests_are_ours);
                     }
                 }
                 Some("#if" | "#elif") => condition(ctx, n, sycl_tests_are_ours),
@@ -53,11 +49,7 @@ pub fn run(ctx: &mut FileCtx) {
         match n.kind() {
             "preproc_ifdef" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours {
-                        sycl_ifdef(ctx, n, name);
-                    } else {
-                        rename(ctx, name);
-                    }
+                    ifdef(ctx, n, name, sycl_tests_are_ours);
                 }
             }
             "preproc_if" | "preproc_elif" => {
@@ -67,6 +59,17 @@ pub fn run(ctx: &mut FileCtx) {
             }
             _ => {}
         }
+    }
+}
+
+/// `#ifdef NAME` / `#ifndef NAME` (`n` the directive, or its ERROR node
+/// between parameters): a SYCL compiler's macro takes its value under nvcc,
+/// CUDA's are renamed.
+fn ifdef(ctx: &mut FileCtx, n: Node, name: Node, sycl_tests_are_ours: bool) {
+    if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours {
+        sycl_ifdef(ctx, n, name);
+    } else {
+        rename(ctx, name);
     }
 }
 

@@ -95,7 +95,7 @@ fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
     }
 }
 
-fn render(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn(usize) -> Option<(String, bool)>) -> Option<Replacement> {
+fn render<'m>(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn(usize) -> Option<(&'m str, bool)>) -> Option<Replacement> {
     let mut r = Replacement::new();
     let mut used = vec![false; args.len()];
     for p in pieces {
@@ -103,7 +103,7 @@ fn render(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn(usi
             TemplatePiece::Text(t) => r.push_text(t),
             TemplatePiece::Arg(i) => {
                 let a = *args.get(*i)?;
-                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, &ty, exact)) {
+                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, ty, exact)) {
                     Some(Converted::Literal(t)) => {
                         r.push_text(&t);
                         r.push_discard(a.byte_range());
@@ -287,7 +287,7 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 let args: Vec<Node> = syntax::call_arguments(n);
                 let unused = n.parent().is_some_and(|p| p.kind() == "expression_statement");
-                let param = |i: usize| mappings.parameter_type(name, i).map(|(t, exact)| (t.to_string(), exact));
+                let param = |i: usize| mappings.parameter_type(name, i);
                 let none = |_: usize| None;
                 let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none));
                 let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &param)));
