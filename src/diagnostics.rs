@@ -63,6 +63,9 @@ codes! {
     NotUtf8 = "SY0004", "not-utf8", Note,
         "the file is not UTF-8; its other bytes were kept as they are",
         "The file holds bytes that are not UTF-8 (a Latin-1 comment, a stray byte). syclify\nmigrates it anyway: every such byte is carried through the rewrite untouched and written\nback exactly, so the output has the same encoding as the input outside what was\nrewritten. Line and column numbers of diagnostics on such lines count each of those\nbytes as one character.";
+    InactiveBranch = "SY0005", "inactive-branch", Warning,
+        "an `#if` branch was kept as written: its branches split braces",
+        "The branches of this conditional open or close braces or parentheses that the code after\nthem closes (`#ifdef DUMP` / `for (…) {` / `#else` / `for (…) {` / `#endif`), so no single\nsyntax tree holds them all. syclify parsed one configuration (the `#else` branch, or none,\nwhen that parses; else the first branch) and kept this branch byte-for-byte as written,\nwithout migrating it. Code in it that CUDA-specific constructs would need migrated is\nreported as left over (SY0010); build with the configuration that was parsed, or migrate\nthe branch by hand.";
     EditConflict = "SY0009", "edit-conflict", Error,
         "two rewrites overlapped and one could not be applied",
         "Two rules produced edits whose ranges overlap in a way that cannot be composed.\nThe first edit was applied and the second was not; this is a bug in syclify, please\nreport it with the input. The region needs a human.";

@@ -29,7 +29,7 @@ pub const BARRIERS: &[&str] = &["__syncthreads", "__syncthreads_count", "__synct
 #[derive(Debug, Default, Clone)]
 pub struct MacroTable {
     /// `#define HD __host__ __device__` → HD: [__host__, __device__]
-    pub qualifier: BTreeMap<String, Vec<String>>,
+    pub qualifier: BTreeMap<String, crate::mask::QualifierMacro>,
     /// Macros whose body uses thread builtins, barriers or warpSize.
     pub builtin_users: BTreeSet<String>,
     /// Object-like macros and their bodies (e.g. `FULL_MASK` → `0xffffffff`).
@@ -131,6 +131,32 @@ impl GlobalSymbol {
     pub fn full_type(&self) -> String {
         format!("{}{}", self.elem_type, self.dims.iter().map(|d| format!("[{d}]")).collect::<String>())
     }
+}
+
+/// The memory space of a declaration given by a [`MaskKind::SplitGlobal`]
+/// before it (only blank, comment and directive lines between), and the
+/// mask's range.
+pub fn split_global(decl: Node, src: &str, masks: &[Mask]) -> Option<(GlobalKind, std::ops::Range<usize>)> {
+    let start = decl.start_byte();
+    let m = masks.iter().rev().find(|m| m.range.end <= start && matches!(m.kind, MaskKind::SplitGlobal(_)))?;
+    let MaskKind::SplitGlobal(word) = &m.kind else { return None };
+    let mut in_comment = false;
+    for line in src[m.range.end..start].lines().skip(1) {
+        let t = line.trim();
+        if in_comment {
+            in_comment = !t.contains("*/");
+            continue;
+        }
+        if t.starts_with("/*") {
+            in_comment = !t.contains("*/");
+            continue;
+        }
+        if !(t.is_empty() || t.starts_with('#') || t.starts_with("//")) {
+            return None;
+        }
+    }
+    let kind = if word == "__managed__" { GlobalKind::Managed } else { GlobalKind::Constant };
+    Some((kind, m.range.clone()))
 }
 
 /// The CUDA memory-space qualifier of a variable declaration, if any.
@@ -560,7 +586,7 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
         }
         if m.range.start >= start && m.range.end <= end {
             if let MaskKind::QualifierMacro(name) = &m.kind {
-                for w in macros.qualifier.get(name).into_iter().flatten() {
+                for w in macros.qualifier.get(name).into_iter().flat_map(|q| &q.words) {
                     match w.as_str() {
                         "__global__" => q.global = true,
                         "__device__" => q.device = true,
@@ -689,8 +715,8 @@ fn is_internal(decl: Node, src: &str) -> bool {
 }
 
 /// The device globals a namespace-scope declaration declares.
-pub fn globals_of(decl: Node, src: &str) -> Vec<GlobalSymbol> {
-    let Some(kind) = global_kind(decl, src) else {
+pub fn globals_of(decl: Node, src: &str, masks: &[Mask]) -> Vec<GlobalSymbol> {
+    let Some(kind) = global_kind(decl, src).or_else(|| split_global(decl, src, masks).map(|(k, _)| k)) else {
         return vec![];
     };
     if decl.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some() {
@@ -740,7 +766,7 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
 pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
     let mut globals = Vec::new();
     for n in namespace_scope_declarations(root) {
-        globals.extend(globals_of(n, src));
+        globals.extend(globals_of(n, src, masks));
     }
     FileFacts { functions: index_functions(root, src, rel, masks, macros), globals }
 }

@@ -38,6 +38,10 @@ pub enum MaskKind {
     /// argument or parameter list, read as blanks (`#if defined X`) so the
     /// line parses as a directive (error recovery); kept as written.
     DirectiveParen,
+    /// A block comment inside a directive (`#define M(x) \\` / `/* … */ \\`),
+    /// read as blank: the grammar would end the macro's body at it. Kept as
+    /// written.
+    DirectiveComment,
     /// `##` in a macro body, read as `__` (so `a##b` is one name).
     TokenPaste,
     /// `#` (stringizing) in a macro body, read as a blank.
@@ -54,6 +58,17 @@ pub enum MaskKind {
     /// function): read as blank so that the qualifiers join the declaration
     /// after them; kept as written.
     SplitQualifiers,
+    /// A variable's memory space alone between such lines (`#if
+    /// defined(__CUDACC__)` / `__constant__` / `#endif`, then `static double
+    /// t[] = {…};`, perhaps after other directives): read as blank; the
+    /// variable after it is a device global ([`crate::index::globals_of`]),
+    /// and the word is removed. Holds the word.
+    SplitGlobal(String),
+    /// A branch of an `#if` group whose branches split braces or parentheses
+    /// (`#ifdef DUMP` / `for (…) {` / `#else` / `for (…) {` / `#endif`), with
+    /// its directive lines: one configuration is parsed, the other branches
+    /// are read as blank (error recovery) and kept as written (SY0005).
+    InactiveBranch,
 }
 
 #[derive(Debug, Clone)]
@@ -66,20 +81,71 @@ pub struct Mask {
 const QUALIFIER_WORDS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static"];
 const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__"];
 
-/// Finds object-like macros whose body is only qualifier words, at least one
-/// of them a CUDA one: `#define HD __host__ __device__`. Returns name → words.
-pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, Vec<String>> {
+/// A macro that stands for CUDA qualifiers, found by [`find_qualifier_macros`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QualifierMacro {
+    /// The qualifier words of its body (`__host__ __device__`); may be empty
+    /// for a function-like macro that is only an occupancy hint.
+    pub words: Vec<String>,
+    /// `#define BOUNDS(t, b) __launch_bounds__(t, b)`: a use takes arguments.
+    pub function_like: bool,
+}
+
+/// Finds macros that stand for qualifiers: object-like ones whose body is
+/// only qualifier words, at least one of them a CUDA one (`#define HD
+/// __host__ __device__`), and function-like ones whose every definition is
+/// empty or qualifier words and `__launch_bounds__(…)` (`#define
+/// BOUNDS(t, b) __launch_bounds__(t, b)`, with an empty `#else` twin), which
+/// stand between a kernel's return type and its name. Returns name → macro.
+pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, QualifierMacro> {
     let mut out = BTreeMap::new();
+    let mut function_like: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
     for (name, body) in macro_definitions(text) {
         if body.starts_with('(') {
-            continue; // function-like
+            let words = body.find(')').and_then(|close| launch_bounds_words(&body[close + 1..]));
+            let entry = function_like.entry(name).or_insert_with(|| Some(vec![]));
+            match (entry.as_mut(), words) {
+                (Some(all), Some(words)) => all.extend(words.into_iter().filter(|w| !all.contains(w)).collect::<Vec<_>>()),
+                _ => *entry = None,
+            }
+            continue;
         }
         let words: Vec<&str> = body.split_whitespace().collect();
         if !words.is_empty() && words.iter().all(|w| QUALIFIER_WORDS.contains(w)) && words.iter().any(|w| CUDA_QUALIFIERS.contains(w)) {
-            out.insert(name, words.iter().map(|w| w.to_string()).collect());
+            out.insert(name, QualifierMacro { words: words.iter().map(|w| w.to_string()).collect(), function_like: false });
+        }
+    }
+    for (name, words) in function_like {
+        if let Some(words) = words {
+            out.insert(name, QualifierMacro { words, function_like: true });
         }
     }
     out
+}
+
+/// The qualifier words of a function-like macro's body made only of those
+/// and `__launch_bounds__(…)` (possibly nothing); None for any other body.
+fn launch_bounds_words(body: &str) -> Option<Vec<String>> {
+    let mut words = vec![];
+    let mut rest = body.trim();
+    while !rest.is_empty() {
+        let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let word = &rest[..n];
+        if word == "__launch_bounds__" {
+            let b = rest.as_bytes();
+            let open = skip_blanks(b, n);
+            if b.get(open) != Some(&b'(') {
+                return None;
+            }
+            rest = rest[matching_paren(b, open)? + 1..].trim_start();
+        } else if QUALIFIER_WORDS.contains(&word) {
+            words.push(word.to_string());
+            rest = rest[n..].trim_start();
+        } else {
+            return None;
+        }
+    }
+    Some(words)
 }
 
 /// `(name, body)` of every `#define`, with continuations joined; the body of
@@ -121,7 +187,7 @@ pub fn macro_definitions(text: &str) -> Vec<(String, String)> {
 }
 
 /// Returns the masked copy of `text` and the masks applied.
-pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (String, Vec<Mask>) {
+pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> (String, Vec<Mask>) {
     let b = text.as_bytes();
     let mut masks = Vec::new();
     let mut i = 0;
@@ -150,11 +216,17 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
                 continue;
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
+                let start = i;
                 i += 2;
                 while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
                     i += 1;
                 }
                 i = (i + 2).min(b.len());
+                // the grammar ends a macro body at a block comment, so the
+                // lines continued after it would not parse
+                if in_directive {
+                    masks.push(Mask { range: start..i, kind: MaskKind::DirectiveComment });
+                }
                 continue;
             }
             b'#' if line_start => {
@@ -220,8 +292,13 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>) -> (St
                     masks.push(Mask { range: start..i, kind: MaskKind::LambdaQualifier });
                     // keep last_sig as ']' so that `[] __host__ __device__` masks both
                     continue;
-                } else if qualifier_macros.contains_key(word) {
-                    masks.push(Mask { range: start..i, kind: MaskKind::QualifierMacro(word.to_string()) });
+                } else if let Some(q) = qualifier_macros.get(word) {
+                    if !q.function_like {
+                        masks.push(Mask { range: start..i, kind: MaskKind::QualifierMacro(word.to_string()) });
+                    } else if let Some(end) = qualifier_macro_use(text, last_sig, i, !q.words.is_empty()) {
+                        masks.push(Mask { range: start..end, kind: MaskKind::QualifierMacro(word.to_string()) });
+                        i = end;
+                    }
                 }
             }
             last_sig = b'a';
@@ -263,13 +340,38 @@ fn split_qualifiers(text: &str) -> Vec<Mask> {
     let re = cached_regex!(
         r"(?m)^([ \t]*#[ \t]*if[^\n]*)\r?\n[ \t]*((?:(?:__host__|__device__|__forceinline__|__noinline__|inline|static)[ \t]*)+)\r?\n([ \t]*#[ \t]*endif[^\n]*)"
     );
-    re.captures_iter(text)
+    let mut out: Vec<Mask> = re
+        .captures_iter(text)
         .filter(|c| c[2].contains("__host__") || c[2].contains("__device__"))
         .flat_map(|c| {
             let (a, b) = (c.get(1).expect("group"), c.get(3).expect("group"));
             [Mask { range: a.start()..a.end(), kind: MaskKind::SplitQualifiers }, Mask { range: b.start()..b.end(), kind: MaskKind::SplitQualifiers }]
         })
-        .collect()
+        .collect();
+    // a variable's memory space: `__constant__`/`__managed__` alone
+    let re = cached_regex!(r"(?m)^([ \t]*#[ \t]*if[^\n]*)\r?\n[ \t]*(__constant__|__managed__)[ \t]*\r?\n([ \t]*#[ \t]*endif[^\n]*)");
+    for c in re.captures_iter(text) {
+        let (a, w, b) = (c.get(1).expect("group"), c.get(2).expect("group"), c.get(3).expect("group"));
+        out.push(Mask { range: a.start()..a.end(), kind: MaskKind::SplitQualifiers });
+        out.push(Mask { range: w.start()..w.end(), kind: MaskKind::SplitGlobal(w.as_str().to_string()) });
+        out.push(Mask { range: b.start()..b.end(), kind: MaskKind::SplitQualifiers });
+    }
+    out
+}
+
+/// The end of a function-like qualifier macro's use whose name ends at
+/// `after_name`, when it stands where qualifiers do: after a word (the
+/// return type, a qualifier) or a template's `>`, and before a name (the
+/// function's, or more of its declaration); one holding qualifier words
+/// may also start the declaration. `CHECK(x)` of an empty `#define
+/// CHECK(x)` used as a statement is none.
+fn qualifier_macro_use(text: &str, last_sig: u8, after_name: usize, has_words: bool) -> Option<usize> {
+    if !(has_words || last_sig.is_ascii_alphanumeric() || last_sig == b'_' || last_sig == b'>') {
+        return None;
+    }
+    let (_, end) = paren_group(text, after_name)?;
+    let next = text[end..].trim_start().bytes().next()?;
+    (next.is_ascii_alphabetic() || next == b'_').then_some(end)
 }
 
 /// `(…)` starting at or after `from` (after optional spaces): the inner text and the end offset.
@@ -328,12 +430,18 @@ mod tests {
     fn finds_qualifier_macros() {
         let m = find_qualifier_macros("#define HD __host__ __device__\n#define X 3\n#  define DEV __device__ \\\n  inline\n#define F(x) __device__ x\n");
         assert_eq!(m.keys().collect::<Vec<_>>(), vec!["DEV", "HD"]);
+        let m = find_qualifier_macros(
+            "#ifdef B\n#define LB(t, b) __launch_bounds__(t, (b))\n#else\n#define LB(t, b)\n#endif\n#define K(n) __global__ __launch_bounds__(n)\n#define C(x)\n#define C(x) check(x)\n",
+        );
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["K", "LB"]);
+        assert_eq!(m["K"], QualifierMacro { words: vec!["__global__".into()], function_like: true });
+        assert!(m["LB"].words.is_empty());
     }
 
     #[test]
     fn masks_keep_offsets_and_skip_directives_comments_strings() {
         let mut macros = BTreeMap::new();
-        macros.insert("HD".to_string(), vec!["__host__".to_string()]);
+        macros.insert("HD".to_string(), QualifierMacro { words: vec!["__host__".to_string()], function_like: false });
         let src = "#ifdef HD\n// HD\nstruct __align__(16) S {};\nHD int f() { auto l = [] __device__ (int i) { return i; }; const char *s = \"HD\"; }\n";
         let (masked, masks) = mask(src, &macros);
         assert_eq!(masked.len(), src.len());
@@ -347,14 +455,20 @@ mod tests {
 
 /// Is offset `p` inside a preprocessor directive (continuation lines too)?
 pub fn in_directive(s: &str, p: usize) -> bool {
+    directive_start(s, p).is_some()
+}
+
+/// The start of the line of the directive that offset `p` is in
+/// (continuation lines too).
+pub fn directive_start(s: &str, p: usize) -> Option<usize> {
     let mut ls = s[..p].rfind('\n').map_or(0, |x| x + 1);
     loop {
         if s[ls..].trim_start().starts_with('#') {
-            return true;
+            return Some(ls);
         }
         // the line before, if it ends with a continuation
         if ls == 0 || !s[..ls - 1].trim_end_matches('\r').ends_with('\\') {
-            return false;
+            return None;
         }
         ls = s[..ls - 1].rfind('\n').map_or(0, |x| x + 1);
     }

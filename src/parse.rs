@@ -34,7 +34,7 @@ pub struct Parsed {
 /// Parses a file: masks what the grammar cannot read ([`mask::mask`]), then,
 /// while regions do not parse, tries to read through the macro uses in them
 /// (see [`recover`]). `macro_names` are the project's macros.
-pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, Vec<String>>, macro_names: &BTreeSet<String>) -> Parsed {
+pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, mask::QualifierMacro>, macro_names: &BTreeSet<String>) -> Parsed {
     let (masked, masks) = mask::mask(text, qualifier_macros);
     let tree = parse_text(&masked);
     let mut parsed = Parsed { masked, masks, tree };
@@ -237,8 +237,146 @@ fn type_arguments(masked: &str, open: usize, close: usize) -> Vec<Mask> {
     out
 }
 
+/// One `#if`/`#ifdef`/`#ifndef` … `#endif` group: its directive lines and
+/// the text of each branch.
+#[derive(Debug)]
+struct ConditionalGroup {
+    /// The `#if…` line (without its newline).
+    head: std::ops::Range<usize>,
+    /// Each branch: its directive line (the `#if…`, `#elif…` or `#else`
+    /// line) and its body (the lines up to the next directive of the group).
+    branches: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+    /// The `#endif` line.
+    end: std::ops::Range<usize>,
+}
+
+/// Every conditional group of `masked` (nested ones too), in order of their
+/// `#endif`.
+fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
+    let mut out = Vec::new();
+    let mut open: Vec<ConditionalGroup> = Vec::new();
+    let mut pos = 0;
+    while pos < masked.len() {
+        let line_end = masked[pos..].find('\n').map_or(masked.len(), |x| pos + x);
+        let mut end = line_end;
+        // a directive continued over lines
+        while end < masked.len() && masked[..end].trim_end_matches('\r').ends_with('\\') {
+            end = masked[end + 1..].find('\n').map_or(masked.len(), |x| end + 1 + x);
+        }
+        let t = masked[pos..end].trim_start();
+        if let Some(d) = t.strip_prefix('#') {
+            let word = d.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+            let line = pos..end;
+            match word {
+                "if" | "ifdef" | "ifndef" => open.push(ConditionalGroup { head: line.clone(), branches: vec![(line, end + 1..end + 1)], end: 0..0 }),
+                "elif" | "else" => {
+                    if let Some(g) = open.last_mut() {
+                        if let Some(last) = g.branches.last_mut() {
+                            last.1.end = pos.max(last.1.start);
+                        }
+                        g.branches.push((line, end + 1..end + 1));
+                    }
+                }
+                "endif" => {
+                    if let Some(mut g) = open.pop() {
+                        if let Some(last) = g.branches.last_mut() {
+                            last.1.end = pos.max(last.1.start);
+                        }
+                        g.end = line;
+                        out.push(g);
+                    }
+                }
+                _ => {}
+            }
+        }
+        pos = end + 1;
+    }
+    out
+}
+
+/// The net count of `{`/`}` and `(`/`)` in `s` (comments, strings and
+/// character literals skipped): nonzero when a branch opens what another
+/// one, or the code after the group, closes.
+fn bracket_balance(s: &str) -> (i64, i64) {
+    let b = s.as_bytes();
+    let (mut braces, mut parens, mut i) = (0i64, 0i64, 0);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = s[i..].find('\n').map_or(b.len(), |x| i + x);
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1);
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' => braces += 1,
+            b'}' => braces -= 1,
+            b'(' => parens += 1,
+            b')' => parens -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    (braces, parens)
+}
+
+/// Candidates that parse one configuration of the conditional groups in
+/// `region` whose branches split braces or parentheses: groups with the same
+/// condition line are decided together (`#ifdef FUSED` / `} else {` /
+/// `#endif` … `#ifdef FUSED` / `}` / `#endif`). First the last branch of
+/// each (the `#else`, or none: the usual default of a debugging switch),
+/// then the first. The other branches and the directive lines are hidden.
+fn branch_candidates(masked: &str, region: &std::ops::Range<usize>) -> Vec<(u8, Vec<Mask>)> {
+    let groups: Vec<ConditionalGroup> = conditional_groups(masked)
+        .into_iter()
+        .filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start)
+        .filter(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)))
+        .collect();
+    let key = |g: &ConditionalGroup| masked[g.head.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut keys: Vec<String> = groups.iter().map(key).collect();
+    keys.dedup();
+    let mut out = Vec::new();
+    for k in keys {
+        let same: Vec<&ConditionalGroup> = groups.iter().filter(|g| key(g) == k).collect();
+        // keep the last branch when it is an `#else`; else keep none
+        let keep_last = |g: &ConditionalGroup| -> Option<usize> {
+            let (line, _) = g.branches.last()?;
+            masked[line.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("else").then(|| g.branches.len() - 1)
+        };
+        for choice in [0u8, 1] {
+            let mut masks = Vec::new();
+            for g in &same {
+                let kept = if choice == 0 { keep_last(g) } else { Some(0) };
+                masks.push(Mask { range: g.head.clone(), kind: MaskKind::InactiveBranch });
+                for (i, (line, body)) in g.branches.iter().enumerate() {
+                    if i > 0 {
+                        masks.push(Mask { range: line.clone(), kind: MaskKind::InactiveBranch });
+                    }
+                    if Some(i) != kept && !body.is_empty() {
+                        masks.push(Mask { range: body.clone(), kind: MaskKind::InactiveBranch });
+                    }
+                }
+                masks.push(Mask { range: g.end.clone(), kind: MaskKind::InactiveBranch });
+            }
+            masks.sort_by_key(|m| m.range.start);
+            out.push((7 + choice, masks));
+        }
+    }
+    out
+}
+
 /// Candidate masks for one error region, in the order they are tried, each
-/// with a kind tag (0 statement, 4 type arguments, 1 arguments, 2 whole use).
+/// with a kind tag (0 statement, 4 type arguments, 1 arguments, 2 whole use,
+/// 5 `defined(…)` parentheses, 6 misplaced qualifiers, 7/8 one configuration
+/// of conditional branches).
 fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>, macro_names: &BTreeSet<String>) -> Vec<(u8, Vec<Mask>)> {
     let b = masked.as_bytes();
     // from the start of the line before the region's line to its end (a
@@ -317,6 +455,7 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
             out.push((2, vec![Mask { range: start..end, kind: MaskKind::Unparsed }]));
         }
     }
+    out.extend(branch_candidates(masked, &region));
     out
 }
 
@@ -340,6 +479,28 @@ fn skip_space(s: &str, mut i: usize) -> usize {
 /// One diagnostic per region that did not parse (outermost ERROR or MISSING nodes).
 pub fn syntax_diagnostics(tree: &Tree, text: &str) -> Vec<Diagnostic> {
     error_nodes(tree).into_iter().map(|n| Diagnostic::new(Code::SyntaxError, n.byte_range(), "parse", syntax_message(n, text))).collect()
+}
+
+/// One warning (SY0005) per conditional branch that error recovery hid
+/// ([`MaskKind::InactiveBranch`]) and that holds code.
+pub fn inactive_branch_diagnostics(masks: &[Mask], text: &str) -> Vec<Diagnostic> {
+    masks
+        .iter()
+        .filter(|m| m.kind == MaskKind::InactiveBranch && !mask::in_directive(text, m.range.start) && !text[m.range.clone()].trim().is_empty())
+        .map(|m| {
+            let lines = text[m.range.clone()].trim_end().lines().count();
+            let range = m.range.start..m.range.start + text[m.range.clone()].trim_end().len();
+            Diagnostic::new(
+                Code::InactiveBranch,
+                range,
+                "parse",
+                format!(
+                    "this conditional branch ({lines} line{}) was kept as written, not migrated: the branches of its `#if` split braces, so the other configuration was parsed",
+                    if lines == 1 { "" } else { "s" }
+                ),
+            )
+        })
+        .collect()
 }
 
 fn syntax_message(n: Node, text: &str) -> String {

@@ -519,6 +519,7 @@ pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String
     let macro_trees = rules::parse_macro_bodies(&s.text, p, project.mappings);
     let mut ctx = FileCtx::new(&s.text, &s.rel, p, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
+    ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));
     rules::run_all(&mut ctx);
     let mut diags = std::mem::take(&mut ctx.diags);
     if std::env::var_os("SYCLIFY_DEBUG_EDITS").is_some() {
@@ -611,8 +612,11 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
     let mut seen = BTreeSet::new();
     for d in diags.iter().filter(|d| d.needs_human()) {
         let mut anchor = s.line_start(d.range.start);
-        // inside a preprocessor directive: above the directive
-        if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start) {
+        // inside a preprocessor directive: above the directive (a comment
+        // between continuation lines would end a macro's body)
+        if let Some(start) = crate::mask::directive_start(&s.text, d.range.start.min(s.text.len())) {
+            anchor = start;
+        } else if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start) {
             if let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
                 .or(Some(n).filter(|n| n.kind().starts_with("preproc_def") || n.kind() == "preproc_function_def"))
             {

@@ -157,7 +157,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 let head = &ctx.src[start..n.start_byte()];
                 let says_global = head.contains("__global__")
-                    || syntax::identifiers(head).iter().any(|(_, w)| index.macros.qualifier.get(*w).is_some_and(|q| q.iter().any(|x| x == "__global__")));
+                    || syntax::identifiers(head).iter().any(|(_, w)| index.macros.qualifier.get(*w).is_some_and(|q| q.words.iter().any(|x| x == "__global__")));
                 if index.is_kernel(name) && (syntax::has_ancestor(n, &["field_declaration_list"]) || !says_global) {
                     continue;
                 }

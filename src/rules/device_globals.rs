@@ -21,7 +21,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
-use crate::index::{GlobalKind, globals_of, namespace_scope_declarations};
+use crate::index::{GlobalKind, global_kind, globals_of, namespace_scope_declarations, split_global};
 
 pub const RULE: &str = "device-globals";
 
@@ -31,7 +31,7 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(decl) {
             continue;
         }
-        let symbols = globals_of(decl, ctx.src);
+        let symbols = globals_of(decl, ctx.src, &ctx.parsed.masks);
         let Some(first) = symbols.first() else {
             continue;
         };
@@ -83,6 +83,12 @@ pub fn run(ctx: &mut FileCtx) {
         }
         // the declaration's own `;` is part of its range
         ctx.edits.replace(RULE, decl.byte_range(), r);
+        // `__constant__` alone in an `#if` before it
+        if global_kind(decl, ctx.src).is_none()
+            && let Some((_, word)) = split_global(decl, ctx.src, &ctx.parsed.masks)
+        {
+            ctx.edits.delete(RULE, word);
+        }
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }

@@ -86,6 +86,9 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::Stringize
             | MaskKind::Keyword
             | MaskKind::SplitQualifiers
+            | MaskKind::SplitGlobal(_)
+            | MaskKind::InactiveBranch
+            | MaskKind::DirectiveComment
             | MaskKind::DirectiveParen => {}
         }
     }

@@ -1,7 +1,10 @@
 //! `__launch_bounds__`.
 //!
 //! What it does: removes `__launch_bounds__(maxThreads[, minBlocks[, maxBlocksPerCluster]])`
-//! from kernels, with a note (SY0101).
+//! from kernels, with a note (SY0101), and from macro bodies (`#define
+//! BOUNDS(t, b) __launch_bounds__(t, b)`, whose uses stand between a
+//! kernel's return type and its name: those are kept, the macro now
+//! expands to nothing).
 //!
 //! Why: it is an occupancy hint. SYCL 2020's `reqd_work_group_size` means
 //! something else (one exact size, required), and `max_work_group_size` is a
@@ -13,11 +16,16 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::rules::execution_space_qualifiers::skip_spaces;
+use crate::syntax;
+use tree_sitter::Node;
 
 pub const RULE: &str = "launch-bounds";
 
 pub fn run(ctx: &mut FileCtx) {
     for &n in ctx.main_nodes().iter() {
+        if n.kind() == "preproc_arg" && !ctx.in_error(n) {
+            macro_body(ctx, n);
+        }
         if n.kind() != "launch_bounds" || ctx.in_error(n) {
             continue;
         }
@@ -25,6 +33,37 @@ pub fn run(ctx: &mut FileCtx) {
         let text = ctx.text(n).to_string();
         ctx.edits.delete(RULE, n.start_byte()..end);
         ctx.diag(Code::LaunchBoundsDropped, n.byte_range(), RULE, format!("`{text}` removed: an occupancy hint with no portable SYCL equivalent"));
+        ctx.count(RULE);
+    }
+}
+
+/// `__launch_bounds__(…)` inside a macro body.
+fn macro_body(ctx: &mut FileCtx, arg: Node) {
+    let base = arg.start_byte();
+    let body = ctx.text(arg).to_string();
+    for (range, word) in syntax::identifiers(&body) {
+        if word != "__launch_bounds__" {
+            continue;
+        }
+        let b = body.as_bytes();
+        let open = crate::mask::skip_blanks(b, range.end);
+        let Some(close) = (b.get(open) == Some(&b'(')).then(|| crate::mask::matching_paren(b, open)).flatten() else {
+            continue;
+        };
+        let mut start = base + range.start;
+        let mut end = skip_spaces(ctx.src, base + close + 1);
+        if body[..range.start].trim().is_empty() && body[close + 1..].trim().is_empty() {
+            // the whole body: leave no trailing blank
+            start = ctx.src[..base].trim_end_matches([' ', '\t']).len();
+            end = base + close + 1;
+        }
+        ctx.edits.delete(RULE, start..end);
+        ctx.diag(
+            Code::LaunchBoundsDropped,
+            start..base + close + 1,
+            RULE,
+            format!("`{}` removed from a macro body: an occupancy hint with no portable SYCL equivalent", &body[range.start..close + 1]),
+        );
         ctx.count(RULE);
     }
 }
