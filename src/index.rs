@@ -218,8 +218,11 @@ pub struct FunctionFacts {
     pub is_internal: bool,
     pub uses_item: bool,
     pub uses_warp: bool,
-    /// A constructor or destructor: it never receives extra parameters (its
-    /// constructions could not pass them), see SY0303.
+    /// A constructor or destructor. A device constructor that uses thread
+    /// builtins receives the nd_item like any device function, and its
+    /// constructions in device code (`const Local l(p);`, `Local(p)`) pass
+    /// it; one that needs local memory or device globals, and a destructor,
+    /// receive nothing (SY0303).
     pub is_constructor: bool,
     /// A member function (declared in a class body, or defined as `X::f`).
     pub is_method: bool,
@@ -426,8 +429,8 @@ impl ProjectIndex {
             // recursion: the cycle's own facts are merged when the first member completes
             return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared, globals: vec![] };
         }
-        if !(f.is_kernel || f.is_device) || f.is_constructor {
-            // host code, or a constructor: nothing is threaded through it
+        if !(f.is_kernel || f.is_device) || name.starts_with('~') {
+            // host code, or a destructor: nothing is threaded through it
             visiting.remove(name);
             self.needs.insert(name.to_string(), Needs::default());
             return Needs::default();
@@ -456,6 +459,12 @@ impl ProjectIndex {
             extend_unique(&mut needs.globals, cn.globals);
         }
         visiting.remove(name);
+        // a constructor receives the nd_item only: its overloads share one
+        // entry, and local memory or device globals for one of them would
+        // have to be allocated by every construction (SY0303 instead)
+        if f.is_constructor && (!needs.locals.is_empty() || needs.dynamic_local || !needs.globals.is_empty()) {
+            needs = Needs::default();
+        }
         self.needs.insert(name.to_string(), needs.clone());
         needs
     }
@@ -903,7 +912,9 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
             aliases.entry(text(name, src).to_string()).or_insert_with(|| text(ty, src).to_string());
         }
     }
-    for n in descendants(body) {
+    // a constructor's member initializers run in its body's context too
+    let initializers = syntax::children(def).into_iter().filter(|c| c.kind() == "field_initializer_list").flat_map(descendants);
+    for n in initializers.chain(descendants(body)) {
         match n.kind() {
             "field_expression" => {
                 if let Some(a) = n.child_by_field_name("argument") {
@@ -951,6 +962,13 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 }
             }
             "declaration" => {
+                // a construction (`const Local l(p);`, `Local l;`): a call of
+                // the class's constructor
+                if let Some(class) = constructed_class(n, src)
+                    && !f.callees.iter().any(|c| c == class)
+                {
+                    f.callees.push(class.to_string());
+                }
                 if let Some(is_extern) = shared_declaration(n, src) {
                     if is_extern {
                         f.uses_extern_shared = true;
@@ -971,6 +989,22 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         }
     }
     Some(f)
+}
+
+/// The class a local variable declaration constructs by name (`Local l(p);`,
+/// `const Local l;`, `Box<T> b{x};`): the base name of its type.
+pub fn constructed_class<'a>(decl: Node, src: &'a str) -> Option<&'a str> {
+    let ty = decl.child_by_field_name("type")?;
+    let name = match ty.kind() {
+        "type_identifier" => ty,
+        "template_type" => ty.child_by_field_name("name")?,
+        _ => return None,
+    };
+    // `Local l(p);` in a body parses as a function's declaration (C++'s most
+    // vexing parse); a body declares no functions, so it counts
+    let mut c = decl.walk();
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    (!declarators.is_empty()).then(|| text(name, src))
 }
 
 /// `s` with the function-local constants it names replaced by their values

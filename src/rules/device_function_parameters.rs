@@ -170,6 +170,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
             }
             "parameter_declaration" => array_reference_parameter(ctx, n),
+            "declaration" => construction(ctx, n),
             "call_expression" => {
                 if n.child(1).is_some_and(|c| c.kind() == "kernel_call_syntax") {
                     continue; // launches are the kernel_launch rule's
@@ -222,6 +223,61 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.count(RULE);
                 }
             }
+            _ => {}
+        }
+    }
+}
+
+/// A local variable of a class whose device constructor receives extra
+/// parameters, constructed by name in device code (`const Local l(p);` →
+/// `const Local l(p, item);`, `Local l;` → `Local l(item);`).
+fn construction(ctx: &mut FileCtx, decl: Node) {
+    let index = ctx.project.index;
+    let Some(class) = crate::index::constructed_class(decl, ctx.src) else {
+        return;
+    };
+    let Some(facts) = index.functions.get(class).filter(|f| f.is_constructor) else {
+        return;
+    };
+    let Some(needs) = index.needs_of(class) else {
+        return;
+    };
+    let Some(scope) = ctx.scope_at(decl.start_byte()) else {
+        return;
+    };
+    if index.needs_of(&scope.name).is_none() {
+        return; // host code, or device code with nothing to pass (the call branch reports it)
+    }
+    let extra = extra_args(needs, &scope.name, &scope.item).join(", ");
+    let required = facts.required_params;
+    let mut c = decl.walk();
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    for d in declarators {
+        match d.kind() {
+            "init_declarator" => {
+                let Some(v) = d.child_by_field_name("value") else { continue };
+                if matches!(v.kind(), "argument_list" | "initializer_list") {
+                    insert_into_list(ctx, RULE, v, required, &extra);
+                    ctx.count(RULE);
+                }
+            }
+            // `Local l(p);` parsed as a function's declaration
+            "function_declarator" => {
+                if let Some(list) = d.child_by_field_name("parameters") {
+                    insert_into_list(ctx, RULE, list, required, &extra);
+                    ctx.count(RULE);
+                }
+            }
+            "identifier" => {
+                ctx.edits.insert(RULE, d.end_byte(), format!("({extra})"));
+                ctx.count(RULE);
+            }
+            "array_declarator" => ctx.diag(
+                Code::ExtraArgumentsUnavailable,
+                d.byte_range(),
+                RULE,
+                format!("the constructor of `{class}` needs {}, which an array's elements cannot be given; left as is", needs.describe()),
+            ),
             _ => {}
         }
     }

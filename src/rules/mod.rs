@@ -276,7 +276,8 @@ impl<'a> FileCtx<'a> {
                     let item = if names_item { "item_ct1" } else { "item" }.to_string();
                     let facts = self.project.index.functions.get(name);
                     let device = facts.is_some_and(|f| f.is_kernel || f.is_device);
-                    let constructor = syntax::is_constructor(n, name, src);
+                    // a constructor (or destructor) that receives no nd_item
+                    let constructor = syntax::is_constructor(n, name, src) && self.project.index.needs_of(name).is_none_or(|x| !x.item);
                     self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device, constructor });
                 }
                 "declaration" if !syntax::has_ancestor(n, &["function_definition"]) => {
