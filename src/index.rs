@@ -179,6 +179,8 @@ pub fn global_kind(decl: Node, src: &str) -> Option<GlobalKind> {
 pub struct FileFacts {
     pub functions: Vec<FunctionFacts>,
     pub globals: Vec<GlobalSymbol>,
+    /// `__shared__` variables declared at namespace scope (owner empty).
+    pub shared_globals: Vec<SharedArray>,
 }
 
 /// A static `__shared__` variable.
@@ -335,9 +337,10 @@ pub struct LocalRef {
 }
 
 impl LocalRef {
-    /// The parameter name of this array inside `function`.
+    /// The parameter name of this array inside `function` (a namespace-scope
+    /// array keeps its name everywhere).
     pub fn param_name(&self, function: &str) -> String {
-        if self.owner == function { self.name.clone() } else { format!("{}_{}", self.owner, self.name) }
+        if self.owner == function || self.owner.is_empty() { self.name.clone() } else { format!("{}_{}", self.owner, self.name) }
     }
 }
 
@@ -377,6 +380,10 @@ pub struct ProjectIndex {
     pub functions: BTreeMap<String, FunctionFacts>,
     /// Device global variables by name.
     pub globals: BTreeMap<String, GlobalSymbol>,
+    /// `__shared__` variables declared at namespace scope, by name: work-group
+    /// local memory that every kernel using them allocates and passes down
+    /// under the variable's own name ([`LocalRef`] with an empty owner).
+    pub shared_globals: BTreeMap<String, SharedArray>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: std::sync::Arc<MacroTable>,
 }
@@ -388,8 +395,13 @@ impl ProjectIndex {
     pub fn build(files: Vec<FileFacts>, macros: std::sync::Arc<MacroTable>, mappings: &crate::mapping::Mappings) -> Self {
         let mut functions: BTreeMap<String, FunctionFacts> = BTreeMap::new();
         let mut globals = BTreeMap::new();
+        let mut shared_globals = BTreeMap::new();
         let mut all = Vec::new();
         for ff in files {
+            for mut a in ff.shared_globals {
+                a.elem_type = mappings.migrate_type_text(&a.elem_type);
+                shared_globals.entry(a.name.clone()).or_insert(a);
+            }
             for mut g in ff.globals {
                 g.elem_type = mappings.migrate_type_text(&g.elem_type);
                 globals.entry(g.name.clone()).or_insert(g);
@@ -409,7 +421,7 @@ impl ProjectIndex {
                 }
             }
         }
-        let mut idx = ProjectIndex { functions, globals, needs: BTreeMap::new(), macros };
+        let mut idx = ProjectIndex { functions, globals, shared_globals, needs: BTreeMap::new(), macros };
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -438,7 +450,12 @@ impl ProjectIndex {
         let mut needs = Needs {
             item: f.uses_item || f.is_kernel,
             warp: f.uses_warp,
-            locals: f.static_shared.iter().map(|s| LocalRef { owner: f.name.clone(), name: s.name.clone() }).collect(),
+            locals: f
+                .static_shared
+                .iter()
+                .map(|s| LocalRef { owner: f.name.clone(), name: s.name.clone() })
+                .chain(f.identifiers.iter().filter(|i| self.shared_globals.contains_key(*i)).map(|i| LocalRef { owner: String::new(), name: i.clone() }))
+                .collect(),
             dynamic_local: f.uses_extern_shared,
             globals: f.identifiers.iter().filter(|i| self.globals.contains_key(*i)).cloned().collect(),
         };
@@ -474,6 +491,9 @@ impl ProjectIndex {
     }
 
     pub fn shared_array(&self, r: &LocalRef) -> Option<&SharedArray> {
+        if r.owner.is_empty() {
+            return self.shared_globals.get(&r.name);
+        }
         self.functions.get(&r.owner)?.static_shared.iter().find(|s| s.name == r.name)
     }
 
@@ -774,10 +794,19 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
 /// Gathers the facts of one file.
 pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
     let mut globals = Vec::new();
+    let mut shared_globals = Vec::new();
     for n in namespace_scope_declarations(root) {
         globals.extend(globals_of(n, src, masks));
+        if shared_declaration(n, src) == Some(false) {
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                if let Some((name, elem_type, dims)) = array_declarator(n, d, src) {
+                    shared_globals.push(SharedArray { owner: String::new(), name, elem_type, dims });
+                }
+            }
+        }
     }
-    FileFacts { functions: index_functions(root, src, rel, masks, macros), globals }
+    FileFacts { functions: index_functions(root, src, rel, masks, macros), globals, shared_globals }
 }
 
 /// Is `n` in the branch of a `__CUDACC__` test taken when CUDA is *not*

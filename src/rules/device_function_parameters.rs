@@ -8,7 +8,7 @@
 //! and one that uses `extern __shared__` memory receives the dynamic local
 //! buffer (`unsigned char *dyn_local_mem`); one that reads a `__constant__`,
 //! `__device__` or `__managed__` variable receives a pointer or reference of
-//! the same name (`const float *filter`, `unsigned int &counter`; see
+//! the same name (`float *filter`, `unsigned int &counter`; see
 //! [`super::device_globals`]). Every call site inside device code passes them
 //! on. Declarations (prototypes) get the same parameters.
 //!
@@ -45,11 +45,9 @@ pub fn local_param_decl(a: &SharedArray, name: &str) -> String {
 /// The declaration of the parameter that stands for device global `g`
 /// inside device code (same name, so the body is unchanged).
 pub fn global_param_decl(g: &crate::index::GlobalSymbol) -> String {
-    let elem = if g.kind == crate::index::GlobalKind::Constant && !g.elem_type.split_whitespace().any(|w| w == "const") {
-        format!("const {}", g.elem_type)
-    } else {
-        g.elem_type.clone()
-    };
+    // not `const` for `__constant__` either: CUDA code may take a plain
+    // pointer to one (`scores = &detector_scores;`)
+    let elem = &g.elem_type;
     match g.dims.len() {
         0 => format!("{elem} &{}", g.name),
         1 => format!("{elem} *{}", g.name),

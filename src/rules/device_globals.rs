@@ -56,6 +56,11 @@ pub fn run(ctx: &mut FileCtx) {
             _ => "syclify::symbol",
         };
         let mut r = Replacement::new();
+        // the type is written again, migrated (`float2` → `syclify::float2`):
+        // the edits of other rules inside it go with it
+        if let Some(t) = decl.child_by_field_name("type") {
+            r.push_discard(t.byte_range());
+        }
         let mut c = decl.walk();
         let declarators: Vec<_> = decl.children_by_field_name("declarator", &mut c).collect();
         for (i, (sym, d)) in symbols.iter().zip(&declarators).enumerate() {
@@ -69,6 +74,7 @@ pub fn run(ctx: &mut FileCtx) {
             // `T v[] = {a, b, c}`: the bound comes from the initialiser (a
             // symbol holds a complete type)
             let mut sym = sym.clone();
+            sym.elem_type = ctx.project.mappings.migrate_type_text(&sym.elem_type);
             let list = d.child_by_field_name("value").filter(|v| v.kind() == "initializer_list");
             if let (Some(first_dim), Some(list)) = (sym.dims.first_mut().filter(|x| x.trim().is_empty()), list) {
                 *first_dim = crate::syntax::items(list).len().to_string();

@@ -13,6 +13,11 @@
 //! Why: SYCL has no group-local variables in kernel scope; local memory is
 //! allocated per work-group by the command group.
 //!
+//! A `__shared__` variable declared at namespace scope (CUDA allows it: one
+//! per block, seen by every function of the file) is removed too; every
+//! kernel that uses it, directly or through device functions, allocates it
+//! and passes it down under its own name.
+//!
 //! Example: `__shared__ float tile[TILE][TILE + 1];` disappears from the
 //! kernel, whose signature gains `float (*tile)[TILE + 1]`.
 
@@ -38,11 +43,12 @@ pub fn run(ctx: &mut FileCtx) {
         if shared_declaration(n, ctx.src) != Some(false) {
             continue;
         }
-        let Some(scope) = ctx.scope_at(n.start_byte()) else {
-            continue;
-        };
-        if ctx.project.index.needs_of(&scope.name).is_none() {
-            continue;
+        match ctx.scope_at(n.start_byte()) {
+            Some(scope) if ctx.project.index.needs_of(&scope.name).is_none() => continue,
+            Some(_) => {}
+            // at namespace scope: every kernel that uses it allocates it
+            None if !namespace_scope(n) => continue,
+            None => {}
         }
         // the declaration moves to the launch, which writes its (migrated)
         // type itself: edits inside it (`float4` → `syclify::float4`) go with it
@@ -51,4 +57,9 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
+}
+
+/// Is `decl` at namespace scope (not in a function or a class)?
+fn namespace_scope(decl: tree_sitter::Node) -> bool {
+    !crate::syntax::has_ancestor(decl, &["function_definition", "field_declaration_list", "lambda_expression"])
 }
