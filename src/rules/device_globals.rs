@@ -7,8 +7,10 @@
 //! on the default queue's device and copies the static initialiser (or
 //! zeroes it, as CUDA does). Kernels and device functions that read it get a
 //! parameter of the same name (see [`super::device_function_parameters`]) and
-//! each launch passes `*filter.get_ptr()`; `__constant__` ones are `const`
-//! there. Host code reaches it through `cudaMemcpyToSymbol/FromSymbol(Async)`
+//! each launch passes `*filter.get_ptr()` (not `const` for `__constant__`
+//! ones: CUDA code may take a plain pointer to them). A `__constant__` or
+//! `__managed__` alone inside an `#if` before the declaration counts
+//! ([`crate::mask::MaskKind::SplitGlobal`]). Host code reaches it through `cudaMemcpyToSymbol/FromSymbol(Async)`
 //! and `cudaGetSymbolAddress` (mapping table), and reads a `__managed__`
 //! variable directly as `(*flag.get_ptr())`. Templated variables get SY0104.
 //!
