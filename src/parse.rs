@@ -177,7 +177,10 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
         let ls = masked[..r.start].rfind('\n').map_or(0, |x| x + 1);
         let prev = masked[..ls].trim_end();
         let prev_line = &prev[prev.rfind('\n').map_or(0, |x| x + 1)..];
-        let after_statement = masked[ls..r.start].trim().is_empty()
+        // or after a statement on its own line (`cudaFree(p); CUERR`)
+        let same_line = masked[ls..r.start].trim_end();
+        let after_statement = (!same_line.trim().is_empty() && same_line.ends_with([';', '{', '}']) && !same_line.trim_start().starts_with("for"))
+            || masked[ls..r.start].trim().is_empty()
             && (prev.is_empty()
                 || prev.ends_with([';', '{', '}', ':'])
                 || prev.ends_with("*/")
@@ -294,13 +297,25 @@ fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
     out
 }
 
-/// The net count of `{`/`}` and `(`/`)` in `s` (comments, strings and
-/// character literals skipped): nonzero when a branch opens what another
-/// one, or the code after the group, closes.
+/// The net count of `{`/`}` and `(`/`)` in `s` (comments, strings,
+/// character literals and directives skipped: a macro body is not code of
+/// the branch): nonzero when a branch opens what another one, or the code
+/// after the group, closes.
 fn bracket_balance(s: &str) -> (i64, i64) {
     let b = s.as_bytes();
     let (mut braces, mut parens, mut i) = (0i64, 0i64, 0);
+    let mut line_start = true;
     while i < b.len() {
+        if line_start && s[i..].trim_start_matches([' ', '\t']).starts_with('#') {
+            // to the end of the directive, continuation lines included
+            while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
+                i += 1;
+            }
+        }
+        line_start = b.get(i) == Some(&b'\n');
+        if i >= b.len() {
+            break;
+        }
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 i = s[i..].find('\n').map_or(b.len(), |x| i + x);
@@ -328,6 +343,15 @@ fn bracket_balance(s: &str) -> (i64, i64) {
     (braces, parens)
 }
 
+/// `#ifndef X` / `#define X` …: a header's include guard, never a choice.
+fn is_include_guard(masked: &str, g: &ConditionalGroup) -> bool {
+    let head: Vec<&str> = masked[g.head.clone()].trim_start().trim_start_matches('#').split_whitespace().collect();
+    let Some((_, body)) = g.branches.first() else { return false };
+    let first = masked[body.clone()].lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//")).unwrap_or("");
+    let define: Vec<&str> = first.trim_start_matches('#').split_whitespace().collect();
+    matches!(head.as_slice(), ["ifndef", name] if define.len() >= 2 && define[0] == "define" && define[1] == *name)
+}
+
 /// Candidates that parse one configuration of the conditional groups in
 /// `region` whose branches split braces or parentheses: groups with the same
 /// condition line are decided together (`#ifdef FUSED` / `} else {` /
@@ -339,6 +363,7 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>) -> Vec<(u8, 
         .into_iter()
         .filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start)
         .filter(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)))
+        .filter(|g| !is_include_guard(masked, g))
         .collect();
     let key = |g: &ConditionalGroup| masked[g.head.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
     let mut keys: Vec<String> = groups.iter().map(key).collect();
