@@ -128,7 +128,11 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
             let tree = parse_text(&trial);
             parses += 1;
             let c = error_cost(&tree);
-            if c < cost {
+            // every statement-position macro use read as a statement is kept
+            // also when it mends nothing by itself: without it the parser may
+            // read `CHECK_LAST` / `cudaMalloc(&p, n);` as one declaration
+            // without an error, while another region fails
+            if c < cost || (kind == 3 && c == cost) {
                 cost = c;
                 parsed.masked = trial;
                 parsed.tree = tree;
@@ -181,12 +185,12 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
         let same_line = masked[ls..r.start].trim_end();
         let after_statement = (!same_line.trim().is_empty() && same_line.ends_with([';', '{', '}']) && !same_line.trim_start().starts_with("for"))
             || masked[ls..r.start].trim().is_empty()
-            && (prev.is_empty()
-                || prev.ends_with([';', '{', '}', ':'])
-                || prev.ends_with("*/")
-                || prev.len() == accepted_end
-                || prev_line.trim_start().starts_with('#')
-                || prev_line.contains("//"));
+                && (prev.is_empty()
+                    || prev.ends_with([';', '{', '}', ':'])
+                    || prev.ends_with("*/")
+                    || prev.len() == accepted_end
+                    || prev_line.trim_start().starts_with('#')
+                    || prev_line.contains("//"));
         if !after_macro && !after_statement {
             continue;
         }
