@@ -168,6 +168,8 @@ pub fn global_kind(decl: Node, src: &str) -> Option<GlobalKind> {
             "__constant__" => kind = Some(GlobalKind::Constant),
             "__managed__" => kind = Some(GlobalKind::Managed),
             "__device__" if kind.is_none() => kind = Some(GlobalKind::Device),
+            // `__device__ __shared__`: work-group local memory, not a global
+            "__shared__" => return None,
             _ => {}
         }
     }
