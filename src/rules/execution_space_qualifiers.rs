@@ -6,7 +6,7 @@
 //! has it, from the helper header) and `__noinline__` becomes
 //! `SYCLIFY_NOINLINE`; `__device__` on a lambda is removed; `__align__(n)`
 //! becomes `alignas(n)`; `__grid_constant__` on a kernel parameter is
-//! removed; a macro that only stands for qualifiers (`#define HD
+//! removed, and so is `register` (removed from C++17, which SYCL needs); a macro that only stands for qualifiers (`#define HD
 //! __host__ __device__`) is emptied, and qualifiers inside other macro bodies
 //! are removed too.
 //!
@@ -50,6 +50,13 @@ pub fn run(ctx: &mut FileCtx) {
         match n.kind() {
             "__global__" | "__device__" | "__host__" | "__forceinline__" | "__noinline__" => qualifier_token(ctx, n),
             "preproc_arg" => macro_body(ctx, n),
+            // `register`: removed from C++17, which SYCL compilers build
+            // (Clang rejects it; nvcc only warns)
+            "storage_class_specifier" if ctx.text(n) == "register" => {
+                let end = skip_spaces(ctx.src, n.end_byte());
+                ctx.edits.delete(RULE, n.start_byte()..end);
+                ctx.count(RULE);
+            }
             // a kernel parameter in CUDA's read-only parameter space: a
             // SYCL kernel's captures are read-only copies already
             "__grid_constant__" => {
