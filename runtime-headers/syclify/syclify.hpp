@@ -379,9 +379,16 @@ template <class T> error_t malloc_host(T **p, std::size_t bytes) {
 // memcpy, memset) carry the prefix `usm_`: argument-dependent lookup would
 // otherwise make a user's own `free(events)` on an array of syclify types
 // ambiguous with ::free.
-// cudaFree / cudaFreeHost
+// cudaFree / cudaFreeHost (a null pointer is no error, as in CUDA)
 inline error_t usm_free(void *p) {
-  return detail::guarded([&] { sycl::free(p, default_queue()); });
+  return detail::guarded([&] {
+    if (p) sycl::free(p, default_queue());
+  });
+}
+// cudaFree / cudaFreeHost as a statement: frees nothing for a null pointer,
+// as CUDA does (SYCL implementations may report one as unknown)
+inline void usm_free(void *p, const sycl::queue &q) {
+  if (p) sycl::free(p, q);
 }
 // cudaMemcpy: synchronous, like CUDA's; the direction is implied by the USM pointers.
 inline error_t usm_memcpy(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default) {
