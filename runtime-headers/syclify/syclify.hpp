@@ -858,6 +858,15 @@ template <class T> void sincospi(T x, T *s, T *c) {
   *s = sycl::sinpi(x);
   *c = sycl::cospi(x);
 }
+// CUDA's math without a SYCL builtin of its own: rcbrt, rhypot, norm3d/4d
+// and their reciprocals, normcdf (the standard normal distribution).
+template <class T> T rcbrt(T x) { return T(1) / sycl::cbrt(x); }
+template <class T> T rhypot(T x, T y) { return T(1) / sycl::hypot(x, y); }
+template <class T> T norm3d(T a, T b, T c) { return sycl::sqrt(a * a + b * b + c * c); }
+template <class T> T rnorm3d(T a, T b, T c) { return sycl::rsqrt(a * a + b * b + c * c); }
+template <class T> T norm4d(T a, T b, T c, T d) { return sycl::sqrt(a * a + b * b + c * c + d * d); }
+template <class T> T rnorm4d(T a, T b, T c, T d) { return sycl::rsqrt(a * a + b * b + c * c + d * d); }
+template <class T> T normcdf(T x) { return T(0.5) * sycl::erfc(-x * T(0.70710678118654752440)); }
 // __sincosf: the fast (native) versions.
 inline void native_sincos(float x, float *s, float *c) {
   *s = sycl::native::sin(x);
