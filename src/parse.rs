@@ -316,7 +316,6 @@ fn bracket_balance(s: &str) -> (i64, i64) {
                 i += 1;
             }
         }
-        line_start = b.get(i) == Some(&b'\n');
         if i >= b.len() {
             break;
         }
@@ -342,6 +341,8 @@ fn bracket_balance(s: &str) -> (i64, i64) {
             b')' => parens -= 1,
             _ => {}
         }
+        // (a `//` comment or a directive leaves `i` at its newline)
+        line_start = b.get(i) == Some(&b'\n');
         i += 1;
     }
     (braces, parens)
@@ -579,4 +580,36 @@ pub fn parse_range(text: &str, range: std::ops::Range<usize>) -> Tree {
         p.set_included_ranges(&[]).expect("empty ranges are valid");
         tree
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bracket_balance_skips_comments_strings_and_directives() {
+        assert_eq!(bracket_balance("for (;;) {\n"), (1, 0));
+        assert_eq!(bracket_balance("// {\n#define F(x) ((x)\nint a = '(' + \"{\";\n"), (0, 0));
+        // a directive right after a line comment is still a directive
+        assert_eq!(bracket_balance("x(); // c\n#define G(x) {\n"), (0, 0));
+        assert_eq!(bracket_balance("/* { */ } else {\n"), (0, 0));
+    }
+
+    #[test]
+    fn conditional_groups_and_include_guards() {
+        let src = "#ifndef H\n#define H\n#ifdef A\nfor (;;) {\n#else\nwhile (1) {\n#endif\n}\n#endif\n";
+        let groups = conditional_groups(src);
+        assert_eq!(groups.len(), 2);
+        let inner = &groups[0];
+        assert_eq!(&src[inner.head.clone()], "#ifdef A");
+        assert_eq!(inner.branches.len(), 2);
+        assert_eq!(&src[inner.branches[0].1.clone()], "for (;;) {\n");
+        assert_eq!(&src[inner.branches[1].1.clone()], "while (1) {\n");
+        assert!(!is_include_guard(src, inner));
+        assert!(is_include_guard(src, &groups[1]));
+        // hiding one configuration of the inner group parses
+        let cands = branch_candidates(src, &(0..src.len()));
+        assert_eq!(cands.len(), 2);
+        assert!(cands.iter().all(|(_, m)| m.iter().all(|m| m.kind == MaskKind::InactiveBranch)));
+    }
 }
