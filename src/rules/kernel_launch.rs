@@ -220,10 +220,137 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     let Some(function) = call.child_by_field_name("function") else {
         return;
     };
+    let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
+    // a pointer to a kernel (`void (*kernel)(...) = &copy;`), not a kernel
+    if function.kind() == "identifier" && !index.is_kernel(&kname) && syntax::declared_in_scope(function, &kname, ctx.src) {
+        pointer_launch(ctx, view, call, function, &kname);
+        return;
+    }
+    if let Some(r) = render_launch(ctx, view, call, &kname) {
+        ctx.edits.replace(RULE, call.byte_range(), r);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}
+
+/// A launch through a variable that points to a kernel (`kernel<<<g,
+/// b>>>(args)` after `kernel = &copy;`): the kernels the enclosing function
+/// assigns to it (`p = &k`, `p = k`, its initializer, either side of `?:`)
+/// each have their own extra parameters, so the launch becomes a choice
+/// among launches of each by name, on the pointer's value; the assignments
+/// and comparisons (`p == &k`) cast the kernels to the pointer's type
+/// (function pointers convert both ways with `reinterpret_cast`). With no
+/// such assignment in sight the launch is SY0205.
+fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, var: &str) {
+    let body = syntax::ancestor_of_kind(call, &["function_definition"]);
+    let mut refs: Vec<Node> = Vec::new();
+    if let Some(body) = body {
+        for n in syntax::descendants(body) {
+            let value = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left").filter(|l| ctx.text(*l) == var).and(n.child_by_field_name("right")),
+                "init_declarator" => n
+                    .child_by_field_name("declarator")
+                    .and_then(|d| syntax::declarator_name(d, ctx.src))
+                    .filter(|(_, name)| *name == var)
+                    .and(n.child_by_field_name("value")),
+                "binary_expression" if matches!(n.child_by_field_name("operator").map(|o| ctx.text(o)), Some("==" | "!=")) => {
+                    let (l, r) = (n.child_by_field_name("left"), n.child_by_field_name("right"));
+                    match (l, r) {
+                        (Some(l), Some(r)) if ctx.text(l) == var => Some(r),
+                        (Some(l), Some(r)) if ctx.text(r) == var => Some(l),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some(v) = value {
+                kernel_refs(ctx, v, &mut refs);
+            }
+        }
+    }
+    let mut kernels: Vec<String> = Vec::new();
+    for r in &refs {
+        let name = ctx.text(*r).trim_start_matches('&').trim().to_string();
+        if !kernels.contains(&name) {
+            kernels.push(name);
+        }
+    }
+    if kernels.is_empty() {
+        ctx.diag(
+            Code::KernelPointerLaunch,
+            function.byte_range(),
+            RULE,
+            format!("`{var}` is a pointer to a kernel that this function does not assign: a launch through it is not migrated; launch each kernel by name"),
+        );
+        return;
+    }
+    // the kernels, where the pointer takes them: cast to its type
+    for r in refs {
+        let range = r.byte_range();
+        if ctx.edits.edits().iter().any(|e| e.range == range && e.rule == RULE) {
+            continue; // another launch through the same pointer did it
+        }
+        let name = ctx.text(r).trim_start_matches('&').trim().to_string();
+        ctx.edits.replace_text(RULE, range, format!("reinterpret_cast<decltype({var})>(&{name})"));
+    }
+    let nl = view.nl;
+    let mut out = Replacement::new();
+    out.push_text("(");
+    for k in &kernels {
+        let Some(r) = render_launch(ctx, view, call, k) else {
+            return;
+        };
+        out.push_text(&format!("reinterpret_cast<const void *>({var}) == reinterpret_cast<const void *>(&{k}) ? (void){nl}{}", view.indent));
+        out.extend(r);
+        out.push_text(&format!(" :{nl}{}", view.indent));
+    }
+    // none of them (a null pointer): nothing runs, as a failed CUDA launch
+    out.push_text("(void)0)");
+    ctx.edits.replace(RULE, call.byte_range(), out);
+    ctx.diag(
+        Code::KernelPointerDispatch,
+        function.byte_range(),
+        RULE,
+        format!(
+            "`{var}` points to a kernel: the launch chooses among {} by the pointer's value",
+            kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        ),
+    );
+    ctx.count(RULE);
+    ctx.needs_sycl = true;
+}
+
+/// The kernel names in `v` that a pointer takes (`&k`, `k`, inside `?:`
+/// and parentheses): the nodes to cast.
+fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let index = ctx.project.index;
+    match v.kind() {
+        "identifier" if index.is_kernel(ctx.text(v)) => out.push(v),
+        "pointer_expression"
+            if v.child_by_field_name("argument").is_some_and(|a| a.kind() == "identifier" && index.is_kernel(ctx.text(a))) && ctx.text(v).starts_with('&') =>
+        {
+            out.push(v)
+        }
+        "conditional_expression" | "parenthesized_expression" => {
+            for c in syntax::named_children(v) {
+                if c.kind() != "conditional_expression" || c.id() != v.id() {
+                    kernel_refs(ctx, c, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The launch `call` of kernel `kname` (its own name, or one a pointer
+/// takes), as the text that replaces the call.
+fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Option<Replacement> {
+    let index = ctx.project.index;
+    let function = call.child_by_field_name("function")?;
     let config_node = syntax::children(call).into_iter().find(|c| c.kind() == "kernel_call_syntax").expect("is_launch");
     let config: Vec<Node> = syntax::items(config_node);
     let args: Vec<Node> = syntax::call_arguments(call);
-    let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
+    let kname = kname.to_string();
     let targs: Vec<String> = if function.kind() == "template_function" {
         function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
     } else {
@@ -231,22 +358,12 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     };
     let call_range = call.byte_range();
     if config.len() < 2 {
-        return;
-    }
-    // a pointer to a kernel (`void (*kernel)(...) = &copy;`), not a kernel
-    if function.kind() == "identifier" && !index.is_kernel(&kname) && syntax::declared_in_scope(function, &kname, ctx.src) {
-        ctx.diag(
-            Code::KernelPointerLaunch,
-            function.byte_range(),
-            RULE,
-            format!("`{kname}` is a pointer to a kernel: a launch through it is not migrated; launch each kernel by name"),
-        );
-        return;
+        return None;
     }
     // arguments the grammar could not read (reported as SY0001): left as is,
     // and the leftover `<<<` says so
     if args.iter().any(|a| a.has_error() && !syntax::is_list_directive(*a)) {
-        return;
+        return None;
     }
     let is_macro_param = view.macro_params.contains(&kname);
     let facts = index.functions.get(&kname).filter(|f| f.is_kernel);
@@ -447,7 +564,12 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     }
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
-    r.push_source(function.byte_range());
+    if function.kind() == "identifier" && ctx.text(function) != kname {
+        // a pointer's launch of one of the kernels it may hold
+        r.push_text(&kname);
+    } else {
+        r.push_source(function.byte_range());
+    }
     r.push_text("(");
     let mut extras: Vec<String> = vec![item.to_string()];
     extras.extend(local_args);
@@ -480,7 +602,5 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     for d in dropped {
         r.push_discard(d);
     }
-    ctx.edits.replace(RULE, call_range, r);
-    ctx.count(RULE);
-    ctx.needs_sycl = true;
+    Some(r)
 }
