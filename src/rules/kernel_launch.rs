@@ -331,11 +331,16 @@ fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
         {
             out.push(v)
         }
-        "conditional_expression" | "parenthesized_expression" => {
-            for c in syntax::named_children(v) {
-                if c.kind() != "conditional_expression" || c.id() != v.id() {
+        "conditional_expression" => {
+            for field in ["consequence", "alternative"] {
+                if let Some(c) = v.child_by_field_name(field) {
                     kernel_refs(ctx, c, out);
                 }
+            }
+        }
+        "parenthesized_expression" => {
+            for c in syntax::named_children(v) {
+                kernel_refs(ctx, c, out);
             }
         }
         _ => {}
