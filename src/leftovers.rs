@@ -139,15 +139,8 @@ pub fn code_only(text: &str) -> String {
                 i += 1;
                 continue;
             }
-            let q = b[i];
             let s = i + 1;
-            i += 1;
-            while i < b.len() && b[i] != q && b[i] != b'\n' {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
+            i = crate::mask::literal_end(b, i);
             blank(&mut out, s..i.min(b.len()));
             i += 1;
         } else {

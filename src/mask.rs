@@ -132,12 +132,8 @@ fn launch_bounds_words(body: &str) -> Option<Vec<String>> {
         let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
         let word = &rest[..n];
         if word == "__launch_bounds__" {
-            let b = rest.as_bytes();
-            let open = skip_blanks(b, n);
-            if b.get(open) != Some(&b'(') {
-                return None;
-            }
-            rest = rest[matching_paren(b, open)? + 1..].trim_start();
+            let (_, end) = paren_group(rest, n)?;
+            rest = rest[end..].trim_start();
         } else if QUALIFIER_WORDS.contains(&word) {
             words.push(word.to_string());
             rest = rest[n..].trim_start();
@@ -258,14 +254,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                         continue;
                     }
                 }
-                i += 1;
-                while i < b.len() && b[i] != c && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
+                i = literal_end(b, i) + 1;
                 last_sig = c;
                 line_start = false;
                 continue;
@@ -375,7 +364,7 @@ fn qualifier_macro_use(text: &str, last_sig: u8, after_name: usize, has_words: b
 }
 
 /// `(…)` starting at or after `from` (after optional spaces): the inner text and the end offset.
-fn paren_group(text: &str, from: usize) -> Option<(&str, usize)> {
+pub fn paren_group(text: &str, from: usize) -> Option<(&str, usize)> {
     let b = text.as_bytes();
     let open = skip_blanks(b, from);
     if b.get(open) != Some(&b'(') {
@@ -383,6 +372,21 @@ fn paren_group(text: &str, from: usize) -> Option<(&str, usize)> {
     }
     let close = matching_paren(b, open)?;
     Some((&text[open + 1..close], close + 1))
+}
+
+/// The offset of the quote that closes the string or character literal
+/// opened at `open` (escapes skipped), or of the newline (or end) where an
+/// unterminated one stops.
+pub fn literal_end(b: &[u8], open: usize) -> usize {
+    let q = b[open];
+    let mut i = open + 1;
+    while i < b.len() && b[i] != q && b[i] != b'\n' {
+        if b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// The first offset at or after `i` that is not a space or a tab.
@@ -406,15 +410,7 @@ pub fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
                     return Some(i);
                 }
             }
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
+            b'"' | b'\'' => i = literal_end(b, i),
             _ => {}
         }
         i += 1;

@@ -326,15 +326,7 @@ fn bracket_balance(s: &str) -> (i64, i64) {
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1);
             }
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
+            b'"' | b'\'' => i = mask::literal_end(b, i),
             b'{' => braces += 1,
             b'}' => braces -= 1,
             b'(' => parens += 1,

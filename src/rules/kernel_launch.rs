@@ -268,11 +268,12 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
             }
         }
     }
+    // each reference with the kernel it names (`&k` or `k`)
+    let refs: Vec<(Node, String)> = refs.into_iter().map(|r| (r, ctx.text(r).trim_start_matches('&').trim().to_string())).collect();
     let mut kernels: Vec<String> = Vec::new();
-    for r in &refs {
-        let name = ctx.text(*r).trim_start_matches('&').trim().to_string();
-        if !kernels.contains(&name) {
-            kernels.push(name);
+    for (_, name) in &refs {
+        if !kernels.contains(name) {
+            kernels.push(name.clone());
         }
     }
     if kernels.is_empty() {
@@ -285,12 +286,11 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
         return;
     }
     // the kernels, where the pointer takes them: cast to its type
-    for r in refs {
+    for (r, name) in refs {
         let range = r.byte_range();
         if ctx.edits.edits().iter().any(|e| e.range == range && e.rule == RULE) {
             continue; // another launch through the same pointer did it
         }
-        let name = ctx.text(r).trim_start_matches('&').trim().to_string();
         ctx.edits.replace_text(RULE, range, format!("reinterpret_cast<decltype({var})>(&{name})"));
     }
     let nl = view.nl;

@@ -45,24 +45,22 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
         if word != "__launch_bounds__" {
             continue;
         }
-        let b = body.as_bytes();
-        let open = crate::mask::skip_blanks(b, range.end);
-        let Some(close) = (b.get(open) == Some(&b'(')).then(|| crate::mask::matching_paren(b, open)).flatten() else {
+        let Some((_, hint_end)) = crate::mask::paren_group(&body, range.end) else {
             continue;
         };
         let mut start = base + range.start;
-        let mut end = skip_spaces(ctx.src, base + close + 1);
-        if body[..range.start].trim().is_empty() && body[close + 1..].trim().is_empty() {
+        let mut end = skip_spaces(ctx.src, base + hint_end);
+        if body[..range.start].trim().is_empty() && body[hint_end..].trim().is_empty() {
             // the whole body: leave no trailing blank
             start = ctx.src[..base].trim_end_matches([' ', '\t']).len();
-            end = base + close + 1;
+            end = base + hint_end;
         }
         ctx.edits.delete(RULE, start..end);
         ctx.diag(
             Code::LaunchBoundsDropped,
-            start..base + close + 1,
+            start..base + hint_end,
             RULE,
-            format!("`{}` removed from a macro body: an occupancy hint with no portable SYCL equivalent", &body[range.start..close + 1]),
+            format!("`{}` removed from a macro body: an occupancy hint with no portable SYCL equivalent", &body[range.start..hint_end]),
         );
         ctx.count(RULE);
     }
