@@ -82,8 +82,8 @@ codes! {
         "a macro that expands to CUDA qualifiers was emptied",
         "A macro whose body only holds CUDA execution-space qualifiers (e.g.\n`#define HD __host__ __device__`) is rewritten to expand to nothing (or to `inline`\nfor `__forceinline__`), so every use of it keeps compiling under SYCL.";
     GlobalVariableNotMigrated = "SY0104", "device-global-variable", Error,
-        "a templated `__device__`/`__constant__` variable was left as is",
-        "Device global variables become helper-owned allocations (`syclify::symbol<T>`) passed into\nthe kernels that use them. A variable template would need one allocation per\ninstantiation, which syclify does not track; the declaration and its uses need a human.";
+        "a variable template in device memory cannot be migrated as written",
+        "Device global variables become helper-owned allocations (`syclify::symbol<T>`) passed into\nthe kernels that use them. A variable template (`template <class T> __constant__ T\nmask[5];`) becomes a template of such allocations: each function that uses it gets one\nparameter for the one instantiation it uses, and each launch passes `mask<float>`,\nwith the kernel's template arguments as the launch gives or C++ deduces them. Not\nmigrated: a `__managed__` variable template; a function using two instantiations;\na launch whose template arguments cannot be told. These need a human.";
     ExtendedLambda = "SY0105", "device-lambda", Note,
         "`__device__` was removed from a lambda",
         "An extended `__device__` lambda is an ordinary lambda in SYCL: device code is whatever\nis called from a kernel. The qualifier was removed.";

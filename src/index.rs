@@ -122,11 +122,29 @@ pub struct GlobalSymbol {
     pub elem_type: String,
     /// Array dimensions as written, outermost first; empty for a scalar.
     pub dims: Vec<String>,
-    /// Declared in a template (`template <class T> __device__ T v;`): not migrated.
-    pub templated: bool,
+    /// The template parameters of a variable template
+    /// (`template <class T> __constant__ T mask[5];` → `T`); empty otherwise.
+    pub template_params: Vec<String>,
 }
 
 impl GlobalSymbol {
+    /// A variable template (`mask<T>`)?
+    pub fn templated(&self) -> bool {
+        !self.template_params.is_empty()
+    }
+
+    /// The variable of template `self` with arguments `args` (its type with
+    /// the template parameters replaced); `self` when it is no template.
+    pub fn instantiated(&self, args: &[String]) -> GlobalSymbol {
+        let map: BTreeMap<String, String> = self.template_params.iter().cloned().zip(args.iter().cloned()).collect();
+        GlobalSymbol {
+            elem_type: substitute_words(&self.elem_type, &map),
+            dims: self.dims.iter().map(|d| substitute_words(d, &map)).collect(),
+            template_params: Vec::new(),
+            ..self.clone()
+        }
+    }
+
     /// The declared type, e.g. `float[4][8]`.
     pub fn full_type(&self) -> String {
         format!("{}{}", self.elem_type, self.dims.iter().map(|d| format!("[{d}]")).collect::<String>())
@@ -238,6 +256,9 @@ pub struct FunctionFacts {
     pub method_callees: Vec<String>,
     /// Every identifier the body uses (to find the device globals it reads).
     pub identifiers: BTreeSet<String>,
+    /// The template arguments of each name the body uses as a variable
+    /// template (`mask<T>[j]` → `mask`: `T`), as first written.
+    pub template_uses: BTreeMap<String, Vec<String>>,
     /// File (relative path) of the definition, for diagnostics.
     pub file: String,
     /// Files that declare it without a body (a prototype, usually in a header).
@@ -307,6 +328,9 @@ impl FunctionFacts {
         self.uses_extern_shared |= o.uses_extern_shared;
         extend_unique(&mut self.callees, o.callees);
         self.identifiers.extend(o.identifiers);
+        for (k, v) in o.template_uses {
+            self.template_uses.entry(k).or_insert(v);
+        }
         self.prototype_files.extend(o.prototype_files);
         if self.params.is_empty() || (o.has_definition && !o.params.is_empty()) {
             self.params = o.params;
@@ -537,21 +561,76 @@ impl ProjectIndex {
 
     /// A chain of calls from `f` to the owner of `r`, through functions that need it.
     fn path_to(&self, f: &str, r: &LocalRef, seen: &mut BTreeSet<String>, path: &mut Vec<CallEdge>) -> bool {
+        self.path_where(f, &|n: &Needs| n.locals.contains(r), &|callee: &str| callee == r.owner, seen, path)
+    }
+
+    /// A chain of calls from `f` through functions whose needs satisfy
+    /// `needed` to one that satisfies `target`.
+    fn path_where(
+        &self,
+        f: &str,
+        needed: &dyn Fn(&Needs) -> bool,
+        target: &dyn Fn(&str) -> bool,
+        seen: &mut BTreeSet<String>,
+        path: &mut Vec<CallEdge>,
+    ) -> bool {
         if !seen.insert(f.to_string()) {
             return false;
         }
         let Some(facts) = self.functions.get(f) else { return false };
         for e in &facts.calls {
-            if !self.needs.get(&e.callee).is_some_and(|n| n.locals.contains(r)) || self.is_kernel(&e.callee) {
+            if !self.needs.get(&e.callee).is_some_and(needed) || self.is_kernel(&e.callee) {
                 continue;
             }
             path.push(e.clone());
-            if e.callee == r.owner || self.path_to(&e.callee, r, seen, path) {
+            if target(&e.callee) || self.path_where(&e.callee, needed, target, seen, path) {
                 return true;
             }
             path.pop();
         }
         false
+    }
+
+    /// The template arguments of variable template `g` as function `f`
+    /// sees them: those of its own use (`mask<T>`), or of a use in a
+    /// callee, replaced call by call up to `f` as for local arrays (see
+    /// [`Self::local_array_in`]). Empty for a global that is no template.
+    /// `Err(p)`: template parameter `p` of a function on the way cannot be
+    /// told from the calls.
+    pub fn global_args_in(&self, f: &str, g: &str) -> Result<Vec<String>, String> {
+        let Some(sym) = self.globals.get(g).filter(|s| s.templated()) else {
+            return Ok(Vec::new());
+        };
+        let uses = |name: &str| self.functions.get(name).and_then(|x| x.template_uses.get(g));
+        if let Some(args) = uses(f) {
+            return Ok(args.clone());
+        }
+        let mut path = Vec::new();
+        let mut seen = BTreeSet::new();
+        if !self.path_where(f, &|n: &Needs| n.globals.iter().any(|x| x == g), &|callee: &str| uses(callee).is_some(), &mut seen, &mut path) {
+            return Err(sym.template_params[0].clone());
+        }
+        let mut out = uses(&path.last().expect("a path has a call").callee).cloned().unwrap_or_default();
+        for edge in path.iter().rev() {
+            let callee = &self.functions[&edge.callee];
+            let map = bind_template_params(callee, &edge.targs, |j| edge.args.get(j).cloned().flatten());
+            out = out.iter().map(|a| substitute_words(a, &map)).collect();
+            let unbound: Vec<String> = callee.template_params.iter().filter(|p| !map.contains_key(*p)).cloned().collect();
+            if let Some(p) = out.iter().find_map(|a| mentions_any(a, &unbound)) {
+                return Err(p);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Device global `g` typed as function `f` sees it (a variable
+    /// template instantiated with [`Self::global_args_in`]).
+    pub fn global_in(&self, f: &str, g: &str) -> Option<GlobalSymbol> {
+        let sym = self.globals.get(g)?;
+        if !sym.templated() {
+            return Some(sym.clone());
+        }
+        self.global_args_in(f, g).ok().map(|a| sym.instantiated(&a))
     }
 
     /// Does this function need `SYCL_EXTERNAL`: device code declared apart from
@@ -753,13 +832,13 @@ pub fn globals_of(decl: Node, src: &str, masks: &[Mask]) -> Vec<GlobalSymbol> {
     if decl.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some() {
         return vec![];
     }
-    let templated = decl.parent().is_some_and(|p| p.kind() == "template_declaration");
+    let tparams = template_params(decl, src);
     let mut c = decl.walk();
     let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
     declarators
         .into_iter()
         .filter_map(|d| array_declarator(decl, d, src))
-        .map(|(name, elem_type, dims)| GlobalSymbol { name, kind, elem_type, dims, templated })
+        .map(|(name, elem_type, dims)| GlobalSymbol { name, kind, elem_type, dims, template_params: tparams.clone() })
         .collect()
 }
 
@@ -964,6 +1043,17 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     f.uses_warp = true;
                 } else if macros.builtin_users.contains(t) {
                     f.uses_item = true;
+                }
+            }
+            // a variable template used (`mask<T>[j]`), not called
+            "template_function" if !n.parent().is_some_and(|p| p.kind() == "call_expression") => {
+                if let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments"))
+                    && name.kind() == "identifier"
+                    && !declared.contains(text(name, src))
+                {
+                    f.template_uses
+                        .entry(text(name, src).to_string())
+                        .or_insert_with(|| syntax::items(args).into_iter().map(|c| text(c, src).to_string()).collect());
                 }
             }
             "call_expression" => {

@@ -72,8 +72,9 @@ pub fn extra_params(index: &ProjectIndex, f: &str, needs: &Needs, item: &str) ->
         out.push(format!("unsigned char *{DYN_LOCAL}"));
     }
     for g in &needs.globals {
-        if let Some(sym) = index.globals.get(g) {
-            out.push(global_param_decl(sym));
+        // a variable template as `f` instantiates it (the launch reports what cannot be told)
+        if let Some(sym) = index.global_in(f, g).or_else(|| index.globals.get(g).cloned()) {
+            out.push(global_param_decl(&sym));
         }
     }
     out

@@ -12,7 +12,13 @@
 //! `__managed__` alone inside an `#if` before the declaration counts
 //! ([`crate::mask::MaskKind::SplitGlobal`]). Host code reaches it through `cudaMemcpyToSymbol/FromSymbol(Async)`
 //! and `cudaGetSymbolAddress` (mapping table), and reads a `__managed__`
-//! variable directly as `(*flag.get_ptr())`. Templated variables get SY0104.
+//! variable directly as `(*flag.get_ptr())`. A variable template
+//! (`template <class T> __constant__ T mask[5];`) becomes a template of
+//! symbols: a function using `mask<T>` gets one parameter `mask` typed for
+//! that instantiation ([`crate::index::ProjectIndex::global_in`], following
+//! the call graph as for `__shared__` arrays), its uses lose the `<T>`, and
+//! the launch passes `mask<float>` in the launch's types. SY0104 for a
+//! `__managed__` template and for a function using two instantiations.
 //!
 //! Why: SYCL 2020 has no device globals (DPC++'s `device_global` is an
 //! extension); explicit allocations passed like local memory work everywhere.
@@ -37,12 +43,12 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(first) = symbols.first() else {
             continue;
         };
-        if first.templated {
+        if first.templated() && first.kind == GlobalKind::Managed {
             ctx.diag(
                 Code::GlobalVariableNotMigrated,
                 decl.byte_range(),
                 RULE,
-                format!("templated device variable `{}` is not migrated; it was left as is", first.name),
+                format!("templated `__managed__` variable `{}` is not migrated; it was left as is", first.name),
             );
             continue;
         }
@@ -100,6 +106,44 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
+    // a variable template in device code (`mask<T>[j]`): the function's
+    // parameter of the same name stands for the one instantiation it uses
+    for &n in ctx.main_nodes().iter() {
+        if n.kind() != "template_function" || ctx.in_error(n) || n.parent().is_some_and(|p| p.kind() == "call_expression") {
+            continue;
+        }
+        let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments")) else {
+            continue;
+        };
+        let g = ctx.text(name);
+        if !index.globals.get(g).is_some_and(|s| s.templated()) || !ctx.in_device_code(n.start_byte()) {
+            continue;
+        }
+        let Some(scope) = ctx.scope_at(n.start_byte()) else {
+            continue;
+        };
+        if !index.needs_of(&scope.name).is_some_and(|x| x.globals.iter().any(|y| y == g)) {
+            continue;
+        }
+        let written: Vec<String> = crate::syntax::items(args).into_iter().map(|c| ctx.text(c).to_string()).collect();
+        let first = index.functions.get(&scope.name).and_then(|f| f.template_uses.get(g));
+        if first.is_some_and(|f| *f != written) {
+            let fname = scope.name.clone();
+            ctx.diag(
+                Code::GlobalVariableNotMigrated,
+                n.byte_range(),
+                RULE,
+                format!(
+                    "`{fname}` uses variable template `{g}` with two template argument lists (`<{}>` and `<{}>`); its one parameter `{g}` stands for the first",
+                    first.map(|f| f.join(", ")).unwrap_or_default(),
+                    written.join(", ")
+                ),
+            );
+            continue;
+        }
+        ctx.edits.delete(RULE, args.byte_range());
+        ctx.count(RULE);
+    }
     // host code reading a managed variable directly
     for &n in ctx.main_nodes().iter() {
         if n.kind() != "identifier" || ctx.in_error(n) {
@@ -109,7 +153,7 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(g) = index.globals.get(name) else {
             continue;
         };
-        if g.kind != GlobalKind::Managed || g.templated || ctx.in_device_code(n.start_byte()) || ctx.scope_at(n.start_byte()).is_none() {
+        if g.kind != GlobalKind::Managed || g.templated() || ctx.in_device_code(n.start_byte()) || ctx.scope_at(n.start_byte()).is_none() {
             continue;
         }
         // a local declaration of the same name, not a use

@@ -552,7 +552,32 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
 
     // device globals: their device allocation, passed as the parameter of the same name
     for g in &needs.globals {
-        r.push_text(&format!("{i1}auto {g}_ptr = {g}.get_ptr();{nl}"));
+        // a variable template: the instantiation the kernel uses, in the launch's types
+        let targs = match index.global_args_in(&kname, g) {
+            Ok(a) if a.is_empty() => String::new(),
+            Ok(a) => {
+                let a: Vec<String> = a.iter().map(|x| crate::index::substitute_words(x, &tmap)).collect();
+                if let Some(p) = a.iter().find_map(|x| crate::index::mentions_any(x, &unbound)) {
+                    ctx.diag(
+                        Code::GlobalVariableNotMigrated,
+                        call_range.clone(),
+                        RULE,
+                        format!("variable template `{g}` as `{kname}` uses it depends on template parameter `{p}`, which this launch does not give"),
+                    );
+                }
+                format!("<{}>", a.join(", "))
+            }
+            Err(p) => {
+                ctx.diag(
+                    Code::GlobalVariableNotMigrated,
+                    call_range.clone(),
+                    RULE,
+                    format!("the template arguments of variable template `{g}` in `{kname}` depend on template parameter `{p}`, which its calls do not give"),
+                );
+                String::new()
+            }
+        };
+        r.push_text(&format!("{i1}auto {g}_ptr = {g}{targs}.get_ptr();{nl}"));
         local_args.push(format!("*{g}_ptr"));
     }
 
