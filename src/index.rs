@@ -177,6 +177,32 @@ pub fn split_global(decl: Node, src: &str, masks: &[Mask]) -> Option<(GlobalKind
     Some((kind, m.range.clone()))
 }
 
+/// The memory space that qualifier macros just before a declaration
+/// (`#define MANAGED __managed__` … `MANAGED __device__ int n;`) give it:
+/// `__managed__` or `__constant__`; the parser does not see them.
+pub fn macro_global_kind(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) -> Option<GlobalKind> {
+    let mut start = decl.start_byte();
+    let mut kind = None;
+    for m in masks.iter().rev() {
+        if m.range.end > start {
+            continue;
+        }
+        let MaskKind::QualifierMacro(name) = &m.kind else { break };
+        if !src.get(m.range.end..start).is_some_and(|g| g.trim().is_empty()) {
+            break;
+        }
+        start = m.range.start;
+        for w in macros.qualifier.get(name).into_iter().flat_map(|q| &q.words) {
+            match w.as_str() {
+                "__managed__" => kind = Some(GlobalKind::Managed),
+                "__constant__" if kind.is_none() => kind = Some(GlobalKind::Constant),
+                _ => {}
+            }
+        }
+    }
+    kind
+}
+
 /// The CUDA memory-space qualifier of a variable declaration, if any.
 pub fn global_kind(decl: Node, src: &str) -> Option<GlobalKind> {
     let mut kind = None;
@@ -201,6 +227,8 @@ pub struct FileFacts {
     pub globals: Vec<GlobalSymbol>,
     /// `__shared__` variables declared at namespace scope (owner empty).
     pub shared_globals: Vec<SharedArray>,
+    /// `extern __shared__` arrays declared at namespace scope (dims empty).
+    pub extern_shared_globals: Vec<SharedArray>,
 }
 
 /// A static `__shared__` variable.
@@ -410,6 +438,10 @@ pub struct ProjectIndex {
     /// local memory that every kernel using them allocates and passes down
     /// under the variable's own name ([`LocalRef`] with an empty owner).
     pub shared_globals: BTreeMap<String, SharedArray>,
+    /// `extern __shared__` arrays declared at namespace scope, by name: a
+    /// function that uses one takes the dynamic local buffer and declares
+    /// it from that (element type migrated).
+    pub extern_shared_globals: BTreeMap<String, SharedArray>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: std::sync::Arc<MacroTable>,
 }
@@ -422,11 +454,16 @@ impl ProjectIndex {
         let mut functions: BTreeMap<String, FunctionFacts> = BTreeMap::new();
         let mut globals = BTreeMap::new();
         let mut shared_globals = BTreeMap::new();
+        let mut extern_shared_globals = BTreeMap::new();
         let mut all = Vec::new();
         for ff in files {
             for mut a in ff.shared_globals {
                 a.elem_type = mappings.migrate_type_text(&a.elem_type);
                 shared_globals.entry(a.name.clone()).or_insert(a);
+            }
+            for mut a in ff.extern_shared_globals {
+                a.elem_type = mappings.migrate_type_text(&a.elem_type);
+                extern_shared_globals.entry(a.name.clone()).or_insert(a);
             }
             for mut g in ff.globals {
                 g.elem_type = mappings.migrate_type_text(&g.elem_type);
@@ -447,7 +484,7 @@ impl ProjectIndex {
                 }
             }
         }
-        let mut idx = ProjectIndex { functions, globals, shared_globals, needs: BTreeMap::new(), macros };
+        let mut idx = ProjectIndex { functions, globals, shared_globals, extern_shared_globals, needs: BTreeMap::new(), macros };
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -482,7 +519,7 @@ impl ProjectIndex {
                 .map(|s| LocalRef { owner: f.name.clone(), name: s.name.clone() })
                 .chain(f.identifiers.iter().filter(|i| self.shared_globals.contains_key(*i)).map(|i| LocalRef { owner: String::new(), name: i.clone() }))
                 .collect(),
-            dynamic_local: f.uses_extern_shared,
+            dynamic_local: f.uses_extern_shared || f.identifiers.iter().any(|i| self.extern_shared_globals.contains_key(i)),
             globals: f.identifiers.iter().filter(|i| self.globals.contains_key(*i)).cloned().collect(),
         };
         let methods: Vec<&String> = f.method_callees.iter().filter(|m| self.functions.get(*m).is_some_and(|g| g.is_method)).collect();
@@ -825,8 +862,10 @@ fn is_internal(decl: Node, src: &str) -> bool {
 }
 
 /// The device globals a namespace-scope declaration declares.
-pub fn globals_of(decl: Node, src: &str, masks: &[Mask]) -> Vec<GlobalSymbol> {
-    let Some(kind) = global_kind(decl, src).or_else(|| split_global(decl, src, masks).map(|(k, _)| k)) else {
+pub fn globals_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) -> Vec<GlobalSymbol> {
+    // a qualifier macro before it (`MANAGED __device__ int n;`) says more than `__device__`
+    let Some(kind) = macro_global_kind(decl, src, masks, macros).or_else(|| global_kind(decl, src)).or_else(|| split_global(decl, src, masks).map(|(k, _)| k))
+    else {
         return vec![];
     };
     if decl.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some() {
@@ -876,18 +915,20 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
 pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
     let mut globals = Vec::new();
     let mut shared_globals = Vec::new();
+    let mut extern_shared_globals = Vec::new();
     for n in namespace_scope_declarations(root) {
-        globals.extend(globals_of(n, src, masks));
-        if shared_declaration(n, src) == Some(false) {
+        globals.extend(globals_of(n, src, masks, macros));
+        if let Some(is_extern) = shared_declaration(n, src) {
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
                 if let Some((name, elem_type, dims)) = array_declarator(n, d, src) {
-                    shared_globals.push(SharedArray { owner: String::new(), name, elem_type, dims });
+                    let a = SharedArray { owner: String::new(), name, elem_type, dims };
+                    if is_extern { extern_shared_globals.push(a) } else { shared_globals.push(a) }
                 }
             }
         }
     }
-    FileFacts { functions: index_functions(root, src, rel, masks, macros), globals, shared_globals }
+    FileFacts { functions: index_functions(root, src, rel, masks, macros), globals, shared_globals, extern_shared_globals }
 }
 
 /// Is `n` in the branch of a `__CUDACC__` test taken when CUDA is *not*

@@ -77,9 +77,12 @@ pub struct Mask {
     pub kind: MaskKind,
 }
 
-/// CUDA qualifier words a "qualifier macro" may consist of.
-const QUALIFIER_WORDS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static"];
-const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__"];
+/// CUDA qualifier words a "qualifier macro" may consist of; the memory
+/// spaces of device globals too (`#define MANAGED __managed__`, used as
+/// `MANAGED __device__ int flag;`).
+const QUALIFIER_WORDS: &[&str] =
+    &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static", "__managed__", "__constant__"];
+const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__managed__", "__constant__"];
 
 /// A macro that stands for CUDA qualifiers, found by [`find_qualifier_macros`].
 #[derive(Debug, Clone, PartialEq, Eq)]

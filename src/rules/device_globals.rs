@@ -39,7 +39,7 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(decl) {
             continue;
         }
-        let symbols = globals_of(decl, ctx.src, &ctx.parsed.masks);
+        let symbols = globals_of(decl, ctx.src, &ctx.parsed.masks, &index.macros);
         let Some(first) = symbols.first() else {
             continue;
         };

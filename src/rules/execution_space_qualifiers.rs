@@ -146,8 +146,19 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     let base = arg.start_byte();
     let body = ctx.text(arg);
     let mut changed = false;
+    // a qualifier macro's memory spaces (`#define MANAGED __managed__`): the
+    // device_globals rule migrates the declarations it stands before
+    let qualifier_macro = arg
+        .parent()
+        .filter(|d| d.kind() == "preproc_def")
+        .and_then(|d| d.child_by_field_name("name"))
+        .is_some_and(|n| ctx.project.index.macros.qualifier.contains_key(ctx.text(n)));
     for (range, word) in syntax::identifiers(body) {
-        let Some(rep) = replacement(word) else {
+        let rep = match word {
+            "__managed__" | "__constant__" if qualifier_macro => Some(""),
+            _ => replacement(word),
+        };
+        let Some(rep) = rep else {
             continue;
         };
         let start = base + range.start;

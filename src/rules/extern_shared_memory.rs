@@ -11,6 +11,10 @@
 //! Why: SYCL local memory is allocated by the command group; the kernel only
 //! sees a pointer to it.
 //!
+//! One declared at namespace scope becomes a comment; each function that
+//! uses it (not a local of the same name) takes the buffer and starts with
+//! that declaration.
+//!
 //! Example: `extern __shared__ int ivals[];` → `int *ivals = reinterpret_cast<int *>(dyn_local_mem);`
 
 use super::FileCtx;
@@ -30,6 +34,15 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         let Some(scope) = ctx.scope_at(n.start_byte()) else {
+            if crate::index::namespace_scope_declarations(ctx.root()).contains(&n) {
+                // at namespace scope: each function using it declares it (below)
+                ctx.edits.replace_text(
+                    RULE,
+                    n.byte_range(),
+                    format!("/* syclify: `{}` is declared by each function that uses it, from its dynamic local buffer */", ctx.text(n).replace("*/", "* /")),
+                );
+                ctx.count(RULE);
+            }
             continue;
         };
         if ctx.project.index.needs_of(&scope.name).is_none() {
@@ -55,5 +68,46 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.count(RULE);
         }
         ctx.needs_sycl = true;
+    }
+    namespace_scope_uses(ctx);
+}
+
+/// Functions of this file that use an `extern __shared__` array declared at
+/// namespace scope (`extern __shared__ float sdata[];` before the kernels):
+/// each declares it first thing from its dynamic local buffer, as a kernel's
+/// own declaration becomes.
+fn namespace_scope_uses(ctx: &mut FileCtx) {
+    let index = ctx.project.index;
+    if index.extern_shared_globals.is_empty() {
+        return;
+    }
+    for &n in ctx.main_nodes().iter() {
+        if n.kind() != "function_definition" || ctx.in_error(n) {
+            continue;
+        }
+        let Some(body) = n.child_by_field_name("body").filter(|b| b.kind() == "compound_statement") else {
+            continue;
+        };
+        let Some(scope) = ctx.scope_at(body.start_byte()) else {
+            continue;
+        };
+        if !index.needs_of(&scope.name).is_some_and(|x| x.dynamic_local) {
+            continue;
+        }
+        let mut used: Vec<&str> = Vec::new();
+        for d in syntax::descendants(body) {
+            let t = ctx.text(d);
+            if d.kind() == "identifier" && index.extern_shared_globals.contains_key(t) && !used.contains(&t)
+                // not a parameter or local of the same name
+                && !syntax::declaration_in_scope(d, t, ctx.src).is_some_and(|(decl, _)| decl.start_byte() >= n.start_byte())
+            {
+                used.push(t);
+            }
+        }
+        for name in used {
+            let elem = &index.extern_shared_globals[name].elem_type;
+            ctx.edits.insert(RULE, body.start_byte() + 1, format!(" {elem} *{name} = reinterpret_cast<{elem} *>({DYN_LOCAL});"));
+            ctx.count(RULE);
+        }
     }
 }

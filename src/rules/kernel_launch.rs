@@ -23,9 +23,11 @@
 //!   local-memory pointers and the device globals it uses.
 //!
 //! Launches inside macro bodies are migrated too (with line continuations).
-//! A kernel named by a macro parameter is assumed to need no local memory;
-//! the macro's uses in the same file are checked (SY0202 when one passes a
-//! kernel that does).
+//! A kernel named by a macro parameter: when the macro's uses in the file
+//! (directly or through other macros) pass kernels that need local memory or
+//! device globals, the launch chooses among a launch of each
+//! ([`macro_dispatch`]); otherwise it is migrated for a kernel that needs
+//! only the nd_item (SY0202 where a use passes one that needs more).
 //!
 //! Why: SYCL launches are command groups submitted to a queue; the global
 //! size is in work-items, not in blocks.
@@ -80,15 +82,19 @@ pub fn run(ctx: &mut FileCtx) {
             .map(|ps| syntax::named_children(ps).into_iter().map(|c| ctx.text(c).to_string()).collect())
             .unwrap_or_default();
         let view = View { nl: " \\\n", indent: "  ".into(), macro_params };
-        let mut any = false;
+        let mname = arg.parent().and_then(|d| d.child_by_field_name("name")).map(|n| ctx.text(n).to_string()).unwrap_or_default();
+        // the parameters that name kernels of launches migrated as usual
+        let mut kernel_params = Vec::new();
         for n in descendants(tree.root_node()) {
-            if is_launch(n) && !ctx.in_error(n) {
+            if is_launch(n) && !ctx.in_error(n) && !macro_dispatch(ctx, &view, n, &mname) {
                 launch(ctx, &view, n);
-                any = true;
+                if let Some(pos) = callee_name(n, ctx.src).and_then(|(_, k)| view.macro_params.iter().position(|p| p == k)) {
+                    kernel_params.push((pos, n.byte_range()));
+                }
             }
         }
-        if any && !view.macro_params.is_empty() {
-            check_macro_uses(ctx, arg, &view, tree);
+        if !kernel_params.is_empty() {
+            check_macro_uses(ctx, &mname, &kernel_params);
         }
     }
 }
@@ -97,52 +103,178 @@ fn is_launch(n: Node) -> bool {
     n.kind() == "call_expression" && syntax::children(n).iter().any(|c| c.kind() == "kernel_call_syntax")
 }
 
-/// For a macro whose launches name the kernel through parameter `k`: every use
-/// of the macro in this file must pass a kernel that needs no local memory.
-fn check_macro_uses(ctx: &mut FileCtx, arg: Node, view: &View, tree: &tree_sitter::Tree) {
-    let Some(def) = arg.parent() else { return };
-    let Some(mname) = def.child_by_field_name("name").map(|n| ctx.text(n).to_string()) else {
-        return;
+/// The kernels that uses of macro `mname` in this file pass as its argument
+/// `pos`: written at a use in code, or passed on by another macro's body
+/// (`#define call(k, g, b) call_s(k, g, b, 0)`) from that macro's uses.
+/// None when one of them is not a plain name.
+fn macro_kernel_args(ctx: &FileCtx, mname: &str, pos: usize, seen: &mut Vec<(String, usize)>) -> Option<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    if seen.iter().any(|(m, p)| m == mname && *p == pos) {
+        return Some(out);
+    }
+    seen.push((mname.to_string(), pos));
+    let add = |out: &mut Vec<String>, a: &str| -> bool {
+        let a = a.trim();
+        if a.is_empty() || !a.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            return false;
+        }
+        if !out.iter().any(|x| x == a) {
+            out.push(a.to_string());
+        }
+        true
     };
-    let mut kernel_param_positions = Vec::new();
-    for n in descendants(tree.root_node()) {
-        if is_launch(n) {
-            if let Some((_, k)) = callee_name(n, ctx.src) {
-                if let Some(pos) = view.macro_params.iter().position(|p| p == k) {
-                    kernel_param_positions.push(pos);
+    for &n in ctx.main_nodes().iter() {
+        if n.kind() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
+            continue;
+        }
+        let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+        if let Some(a) = args.get(pos)
+            && !add(&mut out, ctx.text(*a))
+        {
+            return None;
+        }
+    }
+    for (other, body) in crate::mask::macro_definitions(ctx.src) {
+        let Some((params, after)) = body.starts_with('(').then(|| crate::mask::paren_group(&body, 0)).flatten() else {
+            continue;
+        };
+        let params: Vec<&str> = params.split(',').map(str::trim).collect();
+        let body = &body[after..];
+        for (r, w) in syntax::identifiers(body) {
+            if w != mname {
+                continue;
+            }
+            let Some((inner, _)) = crate::mask::paren_group(body, r.end) else {
+                continue;
+            };
+            let Some(a) = split_top_level(inner).get(pos).map(|a| a.trim().to_string()) else {
+                continue;
+            };
+            match params.iter().position(|p| *p == a) {
+                Some(p2) => {
+                    for k in macro_kernel_args(ctx, &other, p2, seen)? {
+                        add(&mut out, &k);
+                    }
+                }
+                None => {
+                    if !add(&mut out, &a) {
+                        return None;
+                    }
                 }
             }
         }
     }
-    if kernel_param_positions.is_empty() {
-        return;
+    Some(out)
+}
+
+/// `s` split at its commas outside brackets.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
     }
+    out.push(&s[start..]);
+    out
+}
+
+/// A launch in macro `mname` whose kernel is a macro parameter (`k<<<g,
+/// b>>>()`) where the kernels its uses pass need more than the nd_item
+/// (local memory, device globals): like a launch through a kernel pointer
+/// ([`pointer_launch`]), a choice among a launch of each by name, on which
+/// function `k` names (decided by the compiler once the macro is expanded).
+/// Only where those kernels take the same parameters: each choice is
+/// compiled with every use's arguments.
+/// Another kernel (from a use syclify did not see) launches nothing and
+/// sets the error `cudaGetLastError` reports, as a launch of an invalid
+/// device function does. False when the launch is migrated as usual.
+fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bool {
     let index = ctx.project.index;
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "call_expression" {
-            continue;
-        }
-        let Some((_, name)) = callee_name(n, ctx.src) else {
-            continue;
+    let Some(function) = call.child_by_field_name("function").filter(|f| f.kind() == "identifier") else {
+        return false;
+    };
+    let k = ctx.text(function).to_string();
+    let Some(pos) = view.macro_params.iter().position(|p| *p == k) else {
+        return false;
+    };
+    let Some(kernels) = macro_kernel_args(ctx, mname, pos, &mut Vec::new()) else {
+        return false;
+    };
+    let needs_more = |n: &str| index.needs.get(n).is_some_and(|x| !x.locals.is_empty() || x.dynamic_local || !x.globals.is_empty());
+    if kernels.is_empty() || !kernels.iter().all(|n| index.is_kernel(n)) || !kernels.iter().any(|n| needs_more(n)) {
+        return false;
+    }
+    // every choice is compiled with every use's arguments: the kernels must
+    // take the same parameters (and be no templates)
+    let signature = |n: &str| index.functions.get(n).map(|f| (f.params.clone(), f.template_params.is_empty()));
+    let first = signature(&kernels[0]);
+    if !first.as_ref().is_some_and(|(_, plain)| *plain) || kernels.iter().any(|n| signature(n) != first) {
+        return false;
+    }
+    let nl = view.nl;
+    let mut out = Replacement::new();
+    out.push_text("(");
+    for kn in &kernels {
+        let Some(r) = render_launch(ctx, view, call, kn) else {
+            return false;
         };
-        if name != mname {
-            continue;
-        }
-        let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
-        for &pos in &kernel_param_positions {
-            let Some(a) = args.get(pos) else { continue };
+        out.push_text(&format!("reinterpret_cast<const void *>(&{k}) == reinterpret_cast<const void *>(&{kn}) ? (void){nl}{}", view.indent));
+        out.extend(r);
+        out.push_text(&format!(" :{nl}{}", view.indent));
+    }
+    out.push_text("(void)syclify::detail::record(syclify::error_invalid_device_function))");
+    ctx.edits.replace(RULE, call.byte_range(), out);
+    ctx.diag(
+        Code::KernelPointerDispatch,
+        function.byte_range(),
+        RULE,
+        format!(
+            "the kernel is macro parameter `{k}`: the launch chooses among {}, the kernels this file's uses of `{mname}` pass",
+            kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        ),
+    );
+    ctx.count(RULE);
+    ctx.needs_sycl = true;
+    true
+}
+
+/// For a macro whose launches name the kernel through parameter `k` (at
+/// `(position, launch range)`) and were migrated as usual: every kernel its
+/// uses pass must need no local memory or device globals.
+fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std::ops::Range<usize>)]) {
+    let index = ctx.project.index;
+    let needs_more = |k: &str| index.needs.get(k).is_some_and(|n| !n.locals.is_empty() || n.dynamic_local || !n.globals.is_empty());
+    let message =
+        |k: &str| format!("kernel `{k}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them");
+    for (pos, launch) in kernel_params {
+        let mut reported: Vec<String> = Vec::new();
+        // at the uses in code
+        for &n in ctx.main_nodes().iter() {
+            if n.kind() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
+                continue;
+            }
+            let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+            let Some(a) = args.get(*pos) else { continue };
             let kname = ctx.text(*a).split('<').next().unwrap_or("").trim().to_string();
-            if let Some(needs) = index.needs.get(&kname) {
-                if !needs.locals.is_empty() || needs.dynamic_local || !needs.globals.is_empty() {
-                    ctx.diag(
-                        Code::LocalMemoryUnresolved,
-                        a.byte_range(),
-                        RULE,
-                        format!(
-                            "kernel `{kname}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them"
-                        ),
-                    );
-                }
+            if needs_more(&kname) {
+                ctx.diag(Code::LocalMemoryUnresolved, a.byte_range(), RULE, message(&kname));
+                reported.push(kname);
+            }
+        }
+        // passed on by other macros: at the launch
+        for k in macro_kernel_args(ctx, mname, *pos, &mut Vec::new()).unwrap_or_default() {
+            if needs_more(&k) && !reported.contains(&k) {
+                ctx.diag(Code::LocalMemoryUnresolved, launch.clone(), RULE, message(&k));
+                reported.push(k);
             }
         }
     }
