@@ -157,7 +157,7 @@ pub fn code_only(text: &str) -> String {
 pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, String)> {
     let code = code_only(text);
     let mut out = Vec::new();
-    if let Some(p) = code.find("<<<") {
+    for (p, _) in code.match_indices("<<<") {
         out.push((p..p + 3, "<<<".to_string()));
     }
     // the start of the current line and whether it is a directive that

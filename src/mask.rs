@@ -69,6 +69,12 @@ pub enum MaskKind {
     /// its directive lines: one configuration is parsed, the other branches
     /// are read as blank (error recovery) and kept as written (SY0005).
     InactiveBranch,
+    /// A conditional group inside a launch's `<<<…>>>` (`<<<g, b` /
+    /// `#ifdef DYN` / `, bytes` / `#endif` / `>>>`), which the grammar
+    /// cannot read there: read as blank, with its directives and branches;
+    /// the launch repeats it around its local-memory size
+    /// ([`launch_config_branches`]).
+    LaunchConfigDirective,
 }
 
 #[derive(Debug, Clone)]
@@ -300,6 +306,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
         i += 1;
     }
     masks.extend(split_linkage(text));
+    masks.extend(launch_config_directives(text));
     masks.extend(split_qualifiers(text));
     masks.sort_by_key(|m| m.range.start);
     let mut out = text.as_bytes().to_vec();
@@ -313,6 +320,65 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
     }
     // Only ASCII bytes were replaced by ASCII spaces, so this stays UTF-8.
     (String::from_utf8(out).expect("masking keeps UTF-8"), masks)
+}
+
+/// Conditional groups between a launch's `<<<` and `>>>` (see
+/// [`MaskKind::LaunchConfigDirective`]): from the `#if` line to the end of
+/// the `#endif` line.
+fn launch_config_directives(text: &str) -> Vec<Mask> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("<<<").map(|p| from + p) {
+        let Some(close) = text[open..].find(">>>").map(|p| open + p) else { break };
+        from = close + 3;
+        let inner = &text[open + 3..close];
+        if !inner.contains('#') {
+            continue;
+        }
+        let mut start: Option<usize> = None;
+        let mut pos = open + 3;
+        for line in inner.split_inclusive('\n') {
+            let t = line.trim_start();
+            let word = t.strip_prefix('#').map(|r| r.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or(""));
+            match word {
+                Some("if" | "ifdef" | "ifndef") if start.is_none() => start = Some(pos + line.len() - t.len()),
+                Some("endif") => {
+                    if let Some(st) = start.take() {
+                        out.push(Mask { range: st..pos + line.trim_end().len(), kind: MaskKind::LaunchConfigDirective });
+                    }
+                }
+                _ => {}
+            }
+            pos += line.len();
+        }
+    }
+    out
+}
+
+/// The branches of a masked launch-configuration group (see
+/// [`MaskKind::LaunchConfigDirective`]): each directive line (`#ifdef X`,
+/// `#else`, …, the `#endif` last, with an empty text) with the text it
+/// governs. None when another conditional is nested in it.
+pub fn launch_config_branches(group: &str) -> Option<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in group.lines() {
+        let t = line.trim();
+        if let Some(r) = t.strip_prefix('#') {
+            let word = r.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+            match word {
+                "if" | "ifdef" | "ifndef" if !out.is_empty() => return None,
+                "if" | "ifdef" | "ifndef" | "else" | "elif" | "elifdef" | "elifndef" | "endif" => {
+                    out.push((t.to_string(), String::new()));
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let last = out.last_mut()?;
+        last.1.push_str(t);
+        last.1.push(' ');
+    }
+    Some(out)
 }
 
 /// `extern "C" {` and `}` each alone inside `#ifdef __cplusplus … #endif`

@@ -103,6 +103,7 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::SplitQualifiers
             | MaskKind::SplitGlobal(_)
             | MaskKind::InactiveBranch
+            | MaskKind::LaunchConfigDirective
             | MaskKind::DirectiveComment
             | MaskKind::DirectiveParen => {}
         }

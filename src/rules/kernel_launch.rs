@@ -497,6 +497,45 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     if config.len() < 2 {
         return None;
     }
+    // a conditional group inside `<<<…>>>` (read as blank): only one that
+    // gives the local-memory size, `(directive line, size)` per branch
+    let groups: Vec<std::ops::Range<usize>> = ctx
+        .parsed
+        .masks
+        .iter()
+        .filter(|m| {
+            m.kind == crate::mask::MaskKind::LaunchConfigDirective && config_node.start_byte() <= m.range.start && m.range.end <= config_node.end_byte()
+        })
+        .map(|m| m.range.clone())
+        .collect();
+    let conditional_size: Option<Vec<(String, Option<String>)>> = if groups.is_empty() {
+        None
+    } else {
+        let branches =
+            (groups.len() == 1 && config.len() == 2).then(|| crate::mask::launch_config_branches(&ctx.src[groups[0].clone()])).flatten().and_then(|bs| {
+                bs.into_iter()
+                    .map(|(d, body)| {
+                        let b = body.trim();
+                        if b.is_empty() {
+                            return Some((d, None));
+                        }
+                        let items = split_top_level(b.strip_prefix(',')?);
+                        (items.len() == 1).then(|| (d, Some(items[0].trim().to_string())))
+                    })
+                    .collect::<Option<Vec<_>>>()
+            });
+        if branches.is_none() {
+            let line = ctx.src[..groups[0].start].lines().count() + 1;
+            ctx.diag(
+                Code::ConditionalLaunchConfig,
+                call_range.clone(),
+                RULE,
+                format!("the conditional inside `<<<…>>>` (line {line}) gives more than the local-memory size; the launch was left as is"),
+            );
+            return None;
+        }
+        branches
+    };
     // arguments the grammar could not read (reported as SY0001): left as is,
     // and the leftover `<<<` says so
     if args.iter().any(|a| a.has_error() && !syntax::is_list_directive(*a)) {
@@ -665,20 +704,36 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     if needs.dynamic_local {
         let acc = format!("{DYN_LOCAL}_acc");
-        r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
-        match config.get(2) {
-            Some(s) => r.push_source(s.byte_range()),
-            None => {
-                r.push_text("0");
-                ctx.diag(
-                    Code::DynamicLocalMemoryWithoutSize,
-                    call_range.clone(),
-                    RULE,
-                    format!("kernel `{kname}` uses `extern __shared__` memory but this launch gives no size"),
-                );
+        if let Some(branches) = &conditional_size {
+            // the group again, around the allocation (size 0 where no branch gives one)
+            let mut has_else = false;
+            for (d, size) in branches {
+                let word = d.trim_start_matches('#').trim_start();
+                if word.starts_with("endif") && !has_else {
+                    r.push_text(&format!("#else{nl}{i1}auto {acc} = syclify::dynamic_local_memory(0, cgh);{nl}"));
+                }
+                has_else |= word.starts_with("else");
+                r.push_text(&format!("{d}{nl}"));
+                if !word.starts_with("endif") {
+                    r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory({}, cgh);{nl}", size.as_deref().unwrap_or("0")));
+                }
             }
+        } else {
+            r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
+            match config.get(2) {
+                Some(s) => r.push_source(s.byte_range()),
+                None => {
+                    r.push_text("0");
+                    ctx.diag(
+                        Code::DynamicLocalMemoryWithoutSize,
+                        call_range.clone(),
+                        RULE,
+                        format!("kernel `{kname}` uses `extern __shared__` memory but this launch gives no size"),
+                    );
+                }
+            }
+            r.push_text(&format!(", cgh);{nl}"));
         }
-        r.push_text(&format!(", cgh);{nl}"));
         local_args.push(format!("syclify::local_bytes({acc})"));
     }
 
