@@ -411,7 +411,7 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
     if kernels.is_empty() {
         ctx.diag(
             Code::KernelPointerLaunch,
-            function.byte_range(),
+            call.byte_range(),
             RULE,
             format!("`{var}` is a pointer to a kernel that this function does not assign: a launch through it is not migrated; launch each kernel by name"),
         );
