@@ -301,6 +301,10 @@ pub struct FunctionFacts {
     /// Calls in the body to other functions, with what they tell about the
     /// callee's template arguments.
     pub calls: Vec<CallEdge>,
+    /// Objects the body constructs, by class and number of arguments
+    /// (`Local l(p);` → `Local`, 1; `Alias(a, b)` of a local `typedef
+    /// Class<..> Alias;` → `Class`, 2); direct `Class(a)` calls are in `calls`.
+    pub constructions: Vec<(String, usize)>,
 }
 
 /// A type reduced to what template argument deduction looks at: the base
@@ -364,6 +368,7 @@ impl FunctionFacts {
             self.params = o.params;
         }
         self.calls.extend(o.calls);
+        self.constructions.extend(o.constructions);
         extend_unique(&mut self.arities, o.arities);
         extend_unique(&mut self.first_params, o.first_params);
     }
@@ -543,10 +548,18 @@ impl ProjectIndex {
         // entry, and local memory or device globals for one of them would
         // have to be allocated by every construction (SY0303 instead)
         if f.is_constructor && (!needs.locals.is_empty() || needs.dynamic_local || !needs.globals.is_empty()) {
-            needs = Needs::default();
+            needs = Needs { item: needs.item, warp: needs.warp, ..Needs::default() };
         }
         self.needs.insert(name.to_string(), needs.clone());
         needs
+    }
+
+    /// Does code of the project construct `class` with a number of
+    /// arguments in `arity` (declarations, `Class(args)` and alias calls)?
+    pub fn constructs(&self, class: &str, arity: std::ops::RangeInclusive<usize>) -> bool {
+        self.functions.values().any(|f| {
+            f.constructions.iter().any(|(c, k)| c == class && arity.contains(k)) || f.calls.iter().any(|e| e.callee == class && arity.contains(&e.args.len()))
+        })
     }
 
     pub fn needs_of(&self, name: &str) -> Option<&Needs> {
@@ -1107,6 +1120,14 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if syntax::is_functor_call(n, src) && !f.method_callees.iter().any(|c| c == "operator()") {
                     f.method_callees.push("operator()".to_string());
                 }
+                // `Alias(args)` of a local `typedef Class<..> Alias;`: a construction of `Class`
+                let aliased = callee_name(n, src).and_then(|(_, c)| aliases.get(c)).and_then(|t| aliased_class(t));
+                if let Some(class) = aliased {
+                    f.constructions.push((class.clone(), syntax::call_arguments(n).len()));
+                    if !f.callees.iter().any(|c| *c == class) {
+                        f.callees.push(class);
+                    }
+                }
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;
@@ -1126,10 +1147,25 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
             "declaration" => {
                 // a construction (`const Local l(p);`, `Local l;`): a call of
                 // the class's constructor
-                if let Some(class) = constructed_class(n, src)
-                    && !f.callees.iter().any(|c| c == class)
-                {
-                    f.callees.push(class.to_string());
+                if let Some(class) = constructed_class(n, src) {
+                    let mut c = n.walk();
+                    for d in n.children_by_field_name("declarator", &mut c) {
+                        let args = match d.kind() {
+                            "init_declarator" => d
+                                .child_by_field_name("value")
+                                .filter(|v| matches!(v.kind(), "argument_list" | "initializer_list"))
+                                .map(|v| syntax::items(v).len()),
+                            "function_declarator" => d.child_by_field_name("parameters").map(|p| syntax::items(p).len()),
+                            "identifier" => Some(0),
+                            _ => None,
+                        };
+                        if let Some(k) = args {
+                            f.constructions.push((class.to_string(), k));
+                        }
+                    }
+                    if !f.callees.iter().any(|c| c == class) {
+                        f.callees.push(class.to_string());
+                    }
                 }
                 if let Some(is_extern) = shared_declaration(n, src) {
                     if is_extern {
@@ -1155,6 +1191,29 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
 
 /// The class a local variable declaration constructs by name (`Local l(p);`,
 /// `const Local l;`, `Box<T> b{x};`): the base name of its type.
+/// The class a type alias names (`typename BlockLoad<float, 128>` →
+/// `BlockLoad`, `ns::Tile` → `Tile`), when it names one by name.
+pub fn aliased_class(ty: &str) -> Option<String> {
+    let t = ty.trim().trim_start_matches("typename ").trim_start_matches("const ").trim();
+    let base = t.split('<').next()?.trim();
+    let last = base.rsplit("::").next()?.trim();
+    (!last.is_empty() && last.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && !t[base.len()..].contains("::")).then(|| last.to_string())
+}
+
+/// The class that `name` stands for where `at` is: a type alias declared in
+/// the function around it (`typedef BlockLoad<float, 128> LoadFloat;`).
+pub fn local_alias_class(at: Node, name: &str, src: &str) -> Option<String> {
+    let def = syntax::ancestor_of_kind(at, &["function_definition"])?;
+    descendants(def).into_iter().find_map(|n| {
+        let (alias, ty) = match n.kind() {
+            "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type"))?,
+            "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type"))?,
+            _ => return None,
+        };
+        (text(alias, src) == name).then(|| aliased_class(text(ty, src))).flatten()
+    })
+}
+
 pub fn constructed_class<'a>(decl: Node, src: &'a str) -> Option<&'a str> {
     let ty = decl.child_by_field_name("type")?;
     let name = match ty.kind() {

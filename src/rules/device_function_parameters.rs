@@ -182,10 +182,18 @@ pub fn run(ctx: &mut FileCtx) {
                     let f = n.child_by_field_name("function")?;
                     (syntax::is_functor_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
                 };
+                // `Alias(args)` of a local `typedef Class<..> Alias;`: the class's constructor
+                let aliased = || {
+                    let (f, name) = callee_name(n, ctx.src)?;
+                    let class = crate::index::local_alias_class(n, name, ctx.src)?;
+                    let (key, _) = index.functions.get_key_value(&class).filter(|(_, f)| f.is_constructor)?;
+                    Some((f, key.as_str()))
+                };
                 let Some((_, callee)) = callee_name(n, ctx.src)
                     .filter(|(_, c)| index.functions.contains_key(*c))
                     .or_else(method)
                     .or_else(functor)
+                    .or_else(aliased)
                     .or_else(|| callee_name(n, ctx.src))
                 else {
                     continue;
@@ -215,6 +223,35 @@ pub fn run(ctx: &mut FileCtx) {
                     }
                     continue;
                 }
+                // a constructor gets only the nd_item: what it cannot pass on
+                let has = index.needs_of(&caller).cloned().unwrap_or_default();
+                let missing = Needs {
+                    item: needs.item && !has.item,
+                    warp: false,
+                    locals: needs.locals.iter().filter(|l| !has.locals.contains(l)).cloned().collect(),
+                    dynamic_local: needs.dynamic_local && !has.dynamic_local,
+                    globals: needs.globals.iter().filter(|g| !has.globals.contains(g)).cloned().collect(),
+                };
+                if missing.any() {
+                    let what = missing.describe();
+                    match unused_constructor(ctx, n, &caller) {
+                        Some(arity) => ctx.diag(
+                            Code::UnusedConstructorNotMigrated,
+                            n.byte_range(),
+                            RULE,
+                            format!(
+                                "`{callee}` needs {what}, which constructor `{caller}` is not given; no construction with {arity} uses it, so it was left as is"
+                            ),
+                        ),
+                        None => ctx.diag(
+                            Code::ExtraArgumentsUnavailable,
+                            n.byte_range(),
+                            RULE,
+                            format!("`{callee}` needs {what} but `{caller}` has none to pass here; left as is"),
+                        ),
+                    }
+                    continue;
+                }
                 let required = index.functions.get(callee).map(|f| f.required_params).unwrap_or(usize::MAX);
                 let extra = extra_args(needs, &caller, &item).join(", ");
                 if let Some(args) = n.child_by_field_name("arguments") {
@@ -225,6 +262,33 @@ pub fn run(ctx: &mut FileCtx) {
             _ => {}
         }
     }
+}
+
+/// When `call` stands in a constructor of `class` that no construction in
+/// the project uses (by its number of arguments): that number, in words.
+fn unused_constructor(ctx: &FileCtx, call: Node, class: &str) -> Option<String> {
+    let def = syntax::ancestor_of_kind(call, &["function_definition"])?;
+    let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
+    let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, ctx.src)?;
+    if name != class || !ctx.project.index.functions.get(class).is_some_and(|f| f.is_constructor) {
+        return None;
+    }
+    let params: Vec<Node> =
+        fd.child_by_field_name("parameters").map(syntax::items).unwrap_or_default().into_iter().filter(|p| ctx.text(*p) != "void").collect();
+    if params.iter().any(|p| p.kind() == "variadic_parameter_declaration" || ctx.text(*p) == "...") {
+        return None;
+    }
+    let required = params.iter().filter(|p| p.kind() != "optional_parameter_declaration").count();
+    let total = params.len();
+    if ctx.project.index.constructs(class, required..=total) {
+        return None;
+    }
+    Some(match (required, total) {
+        (0, 0) => "no arguments".to_string(),
+        (1, 1) => "1 argument".to_string(),
+        (r, t) if r == t => format!("{r} arguments"),
+        (r, t) => format!("{r} to {t} arguments"),
+    })
 }
 
 /// A local variable of a class whose device constructor receives extra
@@ -317,10 +381,19 @@ fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
     let name_text = ctx.text(name).to_string();
     let body = def.child_by_field_name("body").map(|b| ctx.text(b)).unwrap_or("");
     let takes_size = body.contains("sizeof") && syntax::contains_word(body, &name_text) || body.contains(&format!(": {name_text})"));
-    let template_params = syntax::ancestor_of_kind(def, &["template_declaration"])
-        .and_then(|t| t.child_by_field_name("parameters"))
-        .map(|ps| ctx.text(ps).to_string())
-        .unwrap_or_default();
+    // the function's template parameters and those of the class templates
+    // around it (`ITEMS_PER_THREAD` of a `BlockLoad<T, ITEMS_PER_THREAD>`:
+    // registers of a size fixed for the class, passed on as they are)
+    let mut template_params = String::new();
+    let mut up = def.parent();
+    while let Some(a) = up {
+        if a.kind() == "template_declaration"
+            && let Some(ps) = a.child_by_field_name("parameters")
+        {
+            template_params.push_str(ctx.text(ps));
+        }
+        up = a.parent();
+    }
     let size = inner.child_by_field_name("size").map(|s| ctx.text(s).to_string()).unwrap_or_default();
     let deducible = size.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && syntax::contains_word(&template_params, &size);
     if takes_size || deducible {
