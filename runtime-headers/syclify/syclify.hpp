@@ -15,7 +15,7 @@
 //   7. Warp primitives      shfl/shfl_up/shfl_down/shfl_xor with masks and widths,
 //                           all/any/ballot, activemask, match_any/match_all, syncwarp
 //   8. Atomics, fences      threadfence<scope>, atomic_add/sub/exch/min/max/inc/dec/and/or/xor/cas
-//   9. Math                 sincos, saturate, popc/clz/ffs/brev, sad, byte_perm,
+//   9. Math                 pow/powf (mixed types), sincos, saturate, popc/clz/ffs/brev, sad, byte_perm,
 //                           hadd/rhadd, min/max/abs with CUDA's mixed-type rules,
 //                           convert<T, rounding>, double_hi/lo, SIMD within a
 //                           word (vadd4, vcmpgtu2, vsads4, vimax3_s32, ...)
@@ -858,6 +858,24 @@ template <class T> void sincospi(T x, T *s, T *c) {
   *s = sycl::sinpi(x);
   *c = sycl::cospi(x);
 }
+// pow/powf with CUDA's overloads for mixed argument types (sycl::pow takes
+// one floating type): powf computes in float; pow keeps a float with an
+// integer exponent in float (CUDA's pow(float, int)) and otherwise computes
+// as std::pow does (in double where either is double or both integers).
+template <class T, class U> auto pow(T a, U b) {
+  if constexpr (std::is_same<T, U>::value && !std::is_integral<T>::value) {
+    return sycl::pow(a, b);
+  } else if constexpr (std::is_arithmetic<T>::value && std::is_arithmetic<U>::value) {
+    using C = typename std::conditional<
+        std::is_same<T, float>::value && std::is_integral<U>::value, float,
+        typename std::conditional<std::is_floating_point<T>::value && std::is_floating_point<U>::value,
+                                  typename std::common_type<T, U>::type, double>::type>::type;
+    return sycl::pow(static_cast<C>(a), static_cast<C>(b));
+  } else {
+    return sycl::pow(a, b);
+  }
+}
+template <class T, class U> float powf(T a, U b) { return sycl::pow(static_cast<float>(a), static_cast<float>(b)); }
 // CUDA's math without a SYCL builtin of its own: rcbrt, rhypot, norm3d/4d
 // and their reciprocals, normcdf (the standard normal distribution).
 template <class T> T rcbrt(T x) { return T(1) / sycl::cbrt(x); }
