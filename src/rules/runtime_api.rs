@@ -338,7 +338,11 @@ pub fn run(ctx: &mut FileCtx) {
                 // its own `#define CUDART_INF_F ...` stays the program's)
                 let own_macro = ctx.project.index.macros.names.contains(t);
                 let rep = if type_position { mappings.types.get(t) } else { None }
-                    .or_else(|| if n.kind() == "identifier" && !own_macro { mappings.enums.get(t) } else { None });
+                    // (a plain call of a function the table maps is the call's:
+                    // `cudaCreateChannelDesc(32, ...)`, not `...<float>()`)
+                    .or_else(|| {
+                        if n.kind() == "identifier" && !own_macro && !(is_callee && mappings.functions.contains_key(t)) { mappings.enums.get(t) } else { None }
+                    });
                 // the code's own type of that name (`typedef struct {..} double4;`
                 // where CUDA is not there) is not CUDA's
                 let declared_here = n.parent().is_some_and(|p| {
