@@ -341,7 +341,13 @@ pub fn run(ctx: &mut FileCtx) {
                     // (a plain call of a function the table maps is the call's:
                     // `cudaCreateChannelDesc(32, ...)`, not `...<float>()`)
                     .or_else(|| {
-                        if n.kind() == "identifier" && !own_macro && !(is_callee && mappings.functions.contains_key(t)) { mappings.enums.get(t) } else { None }
+                        // (nor the project's own function of that name: its `tex2D(...)`)
+                        let own_function = ctx.project.index.functions.contains_key(t);
+                        if n.kind() == "identifier" && !own_macro && !own_function && !(is_callee && mappings.functions.contains_key(t)) {
+                            mappings.enums.get(t)
+                        } else {
+                            None
+                        }
                     });
                 // the code's own type of that name (`typedef struct {..} double4;`
                 // where CUDA is not there) is not CUDA's
