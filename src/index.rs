@@ -271,8 +271,9 @@ pub struct FunctionFacts {
     /// A constructor or destructor. A device constructor that uses thread
     /// builtins receives the nd_item like any device function, and its
     /// constructions in device code (`const Local l(p);`, `Local(p)`) pass
-    /// it; one that needs local memory or device globals, and a destructor,
-    /// receive nothing (SY0303).
+    /// it; local memory or device globals it needs are not passed (a call
+    /// in it that needs them is SY0303/SY0304), and a destructor receives
+    /// nothing.
     pub is_constructor: bool,
     /// A member function (declared in a class body, or defined as `X::f`).
     pub is_method: bool,
