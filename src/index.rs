@@ -417,7 +417,12 @@ pub struct Needs {
 
 impl Needs {
     pub fn any(&self) -> bool {
-        self.item || !self.locals.is_empty() || self.dynamic_local || !self.globals.is_empty()
+        self.item || self.memory()
+    }
+    /// Local memory or device globals: what a launch allocates and passes
+    /// beyond the nd_item.
+    pub fn memory(&self) -> bool {
+        !self.locals.is_empty() || self.dynamic_local || !self.globals.is_empty()
     }
     /// What the extra parameters carry, in words (`the nd_item and local memory`).
     pub fn describe(&self) -> String {
@@ -548,7 +553,7 @@ impl ProjectIndex {
         // a constructor receives the nd_item only: its overloads share one
         // entry, and local memory or device globals for one of them would
         // have to be allocated by every construction (SY0303 instead)
-        if f.is_constructor && (!needs.locals.is_empty() || needs.dynamic_local || !needs.globals.is_empty()) {
+        if f.is_constructor && needs.memory() {
             needs = Needs { item: needs.item, warp: needs.warp, ..Needs::default() };
         }
         self.needs.insert(name.to_string(), needs.clone());
@@ -1125,7 +1130,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 let aliased = callee_name(n, src).and_then(|(_, c)| aliases.get(c)).and_then(|t| aliased_class(t));
                 if let Some(class) = aliased {
                     f.constructions.push((class.clone(), syntax::call_arguments(n).len()));
-                    if !f.callees.iter().any(|c| *c == class) {
+                    if !f.callees.contains(&class) {
                         f.callees.push(class);
                     }
                 }

@@ -209,7 +209,7 @@ fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bo
     let Some(kernels) = macro_kernel_args(ctx, mname, pos, &mut Vec::new()) else {
         return false;
     };
-    let needs_more = |n: &str| index.needs.get(n).is_some_and(|x| !x.locals.is_empty() || x.dynamic_local || !x.globals.is_empty());
+    let needs_more = |n: &str| index.needs.get(n).is_some_and(Needs::memory);
     if kernels.is_empty() || !kernels.iter().all(|n| index.is_kernel(n)) || !kernels.iter().any(|n| needs_more(n)) {
         return false;
     }
@@ -220,18 +220,9 @@ fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bo
     if !first.as_ref().is_some_and(|(_, plain)| *plain) || kernels.iter().any(|n| signature(n) != first) {
         return false;
     }
-    let nl = view.nl;
-    let mut out = Replacement::new();
-    out.push_text("(");
-    for kn in &kernels {
-        let Some(r) = render_launch(ctx, view, call, kn) else {
-            return false;
-        };
-        out.push_text(&format!("reinterpret_cast<const void *>(&{k}) == reinterpret_cast<const void *>(&{kn}) ? (void){nl}{}", view.indent));
-        out.extend(r);
-        out.push_text(&format!(" :{nl}{}", view.indent));
-    }
-    out.push_text("(void)syclify::detail::record(syclify::error_invalid_device_function))");
+    let Some(out) = launch_choice(ctx, view, call, &format!("&{k}"), &kernels, "(void)syclify::detail::record(syclify::error_invalid_device_function)") else {
+        return false;
+    };
     ctx.edits.replace(RULE, call.byte_range(), out);
     ctx.diag(
         Code::KernelPointerDispatch,
@@ -252,7 +243,7 @@ fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bo
 /// uses pass must need no local memory or device globals.
 fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std::ops::Range<usize>)]) {
     let index = ctx.project.index;
-    let needs_more = |k: &str| index.needs.get(k).is_some_and(|n| !n.locals.is_empty() || n.dynamic_local || !n.globals.is_empty());
+    let needs_more = |k: &str| index.needs.get(k).is_some_and(Needs::memory);
     let message =
         |k: &str| format!("kernel `{k}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them");
     for (pos, launch) in kernel_params {
@@ -425,19 +416,10 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
         }
         ctx.edits.replace_text(RULE, range, format!("reinterpret_cast<decltype({var})>(&{name})"));
     }
-    let nl = view.nl;
-    let mut out = Replacement::new();
-    out.push_text("(");
-    for k in &kernels {
-        let Some(r) = render_launch(ctx, view, call, k) else {
-            return;
-        };
-        out.push_text(&format!("reinterpret_cast<const void *>({var}) == reinterpret_cast<const void *>(&{k}) ? (void){nl}{}", view.indent));
-        out.extend(r);
-        out.push_text(&format!(" :{nl}{}", view.indent));
-    }
     // none of them (a null pointer): nothing runs, as a failed CUDA launch
-    out.push_text("(void)0)");
+    let Some(out) = launch_choice(ctx, view, call, var, &kernels, "(void)0") else {
+        return;
+    };
     ctx.edits.replace(RULE, call.byte_range(), out);
     ctx.diag(
         Code::KernelPointerDispatch,
@@ -450,6 +432,24 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
     );
     ctx.count(RULE);
     ctx.needs_sycl = true;
+}
+
+/// The launch `call` as a choice among a launch of each of `kernels` by
+/// name, on which function `function` (an expression: a pointer, `&k`)
+/// points to; `none` when it is none of them. None when a launch cannot be
+/// rendered.
+fn launch_choice(ctx: &mut FileCtx, view: &View, call: Node, function: &str, kernels: &[String], none: &str) -> Option<Replacement> {
+    let nl = view.nl;
+    let mut out = Replacement::new();
+    out.push_text("(");
+    for k in kernels {
+        let r = render_launch(ctx, view, call, k)?;
+        out.push_text(&format!("reinterpret_cast<const void *>({function}) == reinterpret_cast<const void *>(&{k}) ? (void){nl}{}", view.indent));
+        out.extend(r);
+        out.push_text(&format!(" :{nl}{}", view.indent));
+    }
+    out.push_text(&format!("{none})"));
+    Some(out)
 }
 
 /// The kernel names in `v` that a pointer takes (`&k`, `k`, inside `?:`

@@ -343,7 +343,7 @@ pub fn run(ctx: &mut FileCtx) {
                     .or_else(|| {
                         // (nor the project's own function of that name: its `tex2D(...)`)
                         let own_function = ctx.project.index.functions.contains_key(t);
-                        if n.kind() == "identifier" && !own_macro && !own_function && !(is_callee && mappings.functions.contains_key(t)) {
+                        if n.kind() == "identifier" && !own_macro && !own_function && (!is_callee || !mappings.functions.contains_key(t)) {
                             mappings.enums.get(t)
                         } else {
                             None
