@@ -424,19 +424,10 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         .collect();
 
     // Rewrite.
-    let migrated: Vec<(usize, String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = parsed
-        .par_iter()
-        .map(|(i, p)| {
-            let s = &sources[*i];
-            let (out, counts, diags) = rewrite_file(s, p, &projects[&cluster[*i]]);
-            (*i, out, counts, diags)
-        })
-        .collect();
+    let mut outputs: BTreeMap<usize, Rewritten> =
+        parsed.par_iter().map(|(i, p)| (*i, rewrite_file(&sources[*i], p, &projects[&cluster[*i]]))).collect::<Vec<_>>().into_iter().collect();
     phase("rewrite");
-    let mut outputs: BTreeMap<usize, (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>)> = BTreeMap::new();
-    for (i, out, counts, diags) in migrated {
-        outputs.insert(i, (out, counts, diags));
-    }
+    sycl_first(&sources, &mut outputs, &include_dirs, &by_rel);
     for (i, s) in sources.into_iter().enumerate() {
         match outputs.remove(&i) {
             Some((out, counts, diags)) => results.push(FileResult {
@@ -463,6 +454,41 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     }
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Migration { in_root, out_root, files: results })
+}
+
+/// A rewritten file: its text, rewrite counts per rule, diagnostics.
+type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
+
+/// A translation unit that reaches SYCL only through its includes (a host
+/// `.cpp` including a migrated header) gets SYCL's includes too, before its
+/// first directive: else a macro of its own (`#define T double`, before the
+/// include that reaches SYCL) would rewrite names inside SYCL's headers.
+/// Copied files so changed become migrated ones (keeping their name).
+fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, include_dirs: &[String], by_rel: &BTreeMap<String, usize>) {
+    const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
+    let has_sycl: Vec<bool> = (0..sources.len()).map(|i| outputs.get(&i).is_some_and(|(out, _, _)| out.contains("#include <sycl/sycl.hpp>"))).collect();
+    let mut reaches = has_sycl.clone();
+    let includes: Vec<Vec<usize>> =
+        sources.iter().map(|s| resolved_includes(&s.rel, &s.text, include_dirs, |c| by_rel.contains_key(c)).iter().map(|r| by_rel[r]).collect()).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..sources.len() {
+            if !reaches[i] && includes[i].iter().any(|&j| reaches[j]) {
+                reaches[i] = true;
+                changed = true;
+            }
+        }
+    }
+    for (i, s) in sources.iter().enumerate() {
+        if !reaches[i] || has_sycl[i] || !TU_EXT.contains(&ext_of(&s.rel)) {
+            continue;
+        }
+        let entry = outputs.entry(i).or_insert_with(|| (s.text.clone(), BTreeMap::new(), Vec::new()));
+        let at = crate::rules::includes::sycl_first_anchor(&entry.0);
+        entry.0.insert_str(at, &format!("// SYCL's headers first: this file reaches them through its includes\n{}", crate::rules::includes::SYCL_INCLUDES));
+        *entry.1.entry(crate::rules::includes::RULE).or_default() += 1;
+    }
 }
 
 /// What loading found worth reporting about a file that was read (a non-UTF-8 input).
@@ -515,7 +541,7 @@ fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
 }
 
 /// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.
-pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>) {
+pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> Rewritten {
     let macro_trees = rules::parse_macro_bodies(&s.text, p, project.mappings);
     let mut ctx = FileCtx::new(&s.text, &s.rel, p, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));

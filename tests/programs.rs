@@ -64,7 +64,8 @@ fn programs_host_compile_against_intel_sycl_headers() {
         let out = tempfile::tempdir().unwrap();
         let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
         assert!(syclify::emit::emit(&m).is_empty());
-        for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| o.ends_with(".dp.cpp"))) {
+        // every translation unit: migrated `.cu` files and host `.cpp` files
+        for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| [".cpp", ".cc", ".cxx"].iter().any(|e| o.ends_with(e)))) {
             let file = out.path().join(f.out_rel.as_ref().unwrap());
             compiled += 1;
             if let Err(e) = common::host_compile(&file, &[&out.path().join("include")]) {

@@ -84,6 +84,12 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     }
     let mut at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
+    // SYCL's headers must come before any macro of the program: a
+    // `#define T double` (directly, in a conditional, or in a project header
+    // included above) would rewrite names inside them
+    if let Some(h) = first_macro_hazard(ctx, at) {
+        at = ctx.src[..h].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    }
     // a masked `#if` (qualifiers split from their function) still opens a
     // conditional: the includes go before it
     if let Some(m) = ctx.parsed.masks.iter().find(|m| m.kind == crate::mask::MaskKind::SplitQualifiers && m.range.start < at) {
@@ -104,6 +110,76 @@ pub fn run(ctx: &mut FileCtx) {
             ),
         );
     }
+}
+
+/// The first directive before `at` that may define a macro SYCL's headers
+/// would then see: a `#define`/`#undef`, a conditional (other than the include
+/// guard), or an include of a project header (quoted, not a CUDA header).
+fn first_macro_hazard(ctx: &FileCtx, at: usize) -> Option<usize> {
+    let guard = guard(ctx);
+    ctx.main_nodes()
+        .iter()
+        .filter(|n| n.start_byte() < at && !ctx.in_error(**n))
+        .find(|n| match n.kind() {
+            "preproc_def" | "preproc_function_def" => guard.is_none_or(|(_, d)| d.id() != n.id()),
+            "preproc_if" | "preproc_ifdef" => guard.is_none_or(|(g, _)| g.id() != n.id()),
+            "preproc_call" => n.child_by_field_name("directive").is_some_and(|d| ctx.text(d) == "#undef"),
+            "preproc_include" => n.child_by_field_name("path").is_some_and(|p| {
+                let raw = ctx.text(p);
+                raw.starts_with('"') && !ctx.project.mappings.headers.contains_key(raw.trim_matches('"'))
+            }),
+            _ => false,
+        })
+        .map(|n| n.start_byte())
+}
+
+/// The include guard: `#ifndef G` whose first item is `#define G`, as the file's first item after comments.
+fn guard<'a>(ctx: &FileCtx<'a>) -> Option<(Node<'a>, Node<'a>)> {
+    let n = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind() != "comment")?;
+    if n.kind() != "preproc_ifdef" || !ctx.text(n).starts_with("#ifndef") {
+        return None;
+    }
+    let name = n.child_by_field_name("name").map(|x| ctx.text(x));
+    let first = syntax::items(n).into_iter().nth(1)?;
+    (first.kind() == "preproc_def" && first.child_by_field_name("name").map(|x| ctx.text(x)) == name).then_some((n, first))
+}
+
+/// Where a translation unit that reaches SYCL only through its includes gets
+/// the SYCL includes: before its first preprocessor directive (after leading
+/// comments, blank lines and an include guard). Text-level, for files that
+/// are not parsed (copied host sources) as much as for migrated ones.
+pub fn sycl_first_anchor(text: &str) -> usize {
+    let mut lines = Vec::new(); // (offset, trimmed line)
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((pos, line.trim()));
+        pos += line.len();
+    }
+    // the index of the first line at or after `i` that is not blank or comment
+    let skip = |mut i: usize| {
+        let mut in_block = false;
+        while i < lines.len() {
+            let t = lines[i].1;
+            if in_block || t.starts_with("/*") {
+                in_block = !t.contains("*/");
+            } else if !(t.is_empty() || t.starts_with("//")) {
+                break;
+            }
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(0);
+    let word = |i: usize, d: &str| lines.get(i).and_then(|(_, t)| t.strip_prefix(d)).map(str::trim);
+    if let Some(g) = word(i, "#ifndef").filter(|g| !g.is_empty()) {
+        let j = skip(i + 1);
+        if word(j, "#define") == Some(g) {
+            i = skip(j + 1);
+        }
+    } else if word(i, "#pragma").is_some_and(|p| p == "once") {
+        i = skip(i + 1);
+    }
+    lines.get(i).map_or(text.len(), |(o, _)| *o)
 }
 
 /// After an include guard's `#define` or `#pragma once`, else after leading comments.

@@ -48,6 +48,28 @@ pub fn sycl_include() -> PathBuf {
     }
 }
 
+/// A directory whose `sycl/sycl.hpp` includes the real one and then defines
+/// `SYCL_LANGUAGE_VERSION`, as a SYCL compiler's driver does (migrated
+/// `#ifdef __CUDACC__` tests read it); defined before Intel's headers, it
+/// would make a host compiler read them as the device compiler.
+fn sycl_wrapper() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = root().join("target/sycl-wrapper");
+        let file = dir.join("sycl/sycl.hpp");
+        let text = "#include_next <sycl/sycl.hpp>\n#ifndef SYCL_LANGUAGE_VERSION\n#define SYCL_LANGUAGE_VERSION 202012\n#endif\n";
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(text) {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            // written whole, then renamed: test binaries run at once
+            let tmp = tempfile::NamedTempFile::new_in(file.parent().unwrap()).unwrap();
+            std::fs::write(tmp.path(), text).unwrap();
+            tmp.persist(&file).unwrap();
+        }
+        dir
+    })
+    .clone()
+}
+
 /// Host-compiles `file` (-fsyntax-only) against the real SYCL headers; Err has the compiler output.
 pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
     let inc = sycl_include();
@@ -59,6 +81,7 @@ pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
     let mut cmd = std::process::Command::new(&cxx);
     cmd.args(["-std=c++17", "-fsyntax-only", "-Werror=return-type", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING", "-Wno-deprecated-declarations", "-Wno-attributes"]);
+    cmd.arg(format!("-I{}", sycl_wrapper().display()));
     cmd.arg(format!("-I{}", inc.display()));
     for d in include_dirs {
         cmd.arg(format!("-I{}", d.display()));
