@@ -111,7 +111,7 @@ pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, QualifierMacro> {
     let mut function_like: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
     for (name, body) in macro_definitions(text) {
         if body.starts_with('(') {
-            let words = body.find(')').and_then(|close| launch_bounds_words(&body[close + 1..]));
+            let words = body.find(')').and_then(|close| qualifier_body_words(&body[close + 1..]));
             let entry = function_like.entry(name).or_insert_with(|| Some(vec![]));
             match (entry.as_mut(), words) {
                 (Some(all), Some(words)) => all.extend(words.into_iter().filter(|w| !all.contains(w)).collect::<Vec<_>>()),
@@ -119,9 +119,10 @@ pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, QualifierMacro> {
             }
             continue;
         }
-        let words: Vec<&str> = body.split_whitespace().collect();
-        if !words.is_empty() && words.iter().all(|w| QUALIFIER_WORDS.contains(w)) && words.iter().any(|w| CUDA_QUALIFIERS.contains(w)) {
-            out.insert(name, QualifierMacro { words: words.iter().map(|w| w.to_string()).collect(), function_like: false });
+        // qualifier words, with attributes between them (`inline
+        // __attribute__((always_inline)) __device__`)
+        if let Some(words) = qualifier_body_words(&body).filter(|w| !w.is_empty() && w.iter().any(|w| CUDA_QUALIFIERS.contains(&w.as_str()))) {
+            out.insert(name, QualifierMacro { words, function_like: false });
         }
     }
     for (name, words) in function_like {
@@ -132,15 +133,16 @@ pub fn find_qualifier_macros(text: &str) -> BTreeMap<String, QualifierMacro> {
     out
 }
 
-/// The qualifier words of a function-like macro's body made only of those
-/// and `__launch_bounds__(…)` (possibly nothing); None for any other body.
-fn launch_bounds_words(body: &str) -> Option<Vec<String>> {
+/// The qualifier words of a macro body made only of those, attributes
+/// (`__attribute__((…))`, `__declspec(…)`) and `__launch_bounds__(…)`
+/// (possibly nothing); None for any other body.
+fn qualifier_body_words(body: &str) -> Option<Vec<String>> {
     let mut words = vec![];
     let mut rest = body.trim();
     while !rest.is_empty() {
         let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
         let word = &rest[..n];
-        if word == "__launch_bounds__" {
+        if matches!(word, "__launch_bounds__" | "__attribute__" | "__declspec") {
             let (_, end) = paren_group(rest, n)?;
             rest = rest[end..].trim_start();
         } else if QUALIFIER_WORDS.contains(&word) {

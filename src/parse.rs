@@ -103,9 +103,12 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
     // first, every macro use in statement position without `;` at once
     let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
+    // after a specifier-like use was hidden, every such use of that name
+    let mut every_use: Option<Vec<Mask>> = None;
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
         let regions = error_regions(&parsed.tree);
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
+        candidates.extend(every_use.take().map(|v| (7, v)));
         for region in &regions {
             candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names));
         }
@@ -136,6 +139,9 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
                 cost = c;
                 parsed.masked = trial;
                 parsed.tree = tree;
+                if kind == 2 {
+                    every_use = specifier_uses(text, &parsed.masked, &cand);
+                }
                 parsed.masks.extend(cand);
                 parsed.masks.sort_by_key(|m| m.range.start);
                 continue 'outer;
@@ -146,6 +152,25 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
         }
         break;
     }
+}
+
+/// A hidden macro use that stood before a name (`FORCE_INLINE void f()`, as
+/// a specifier): the other uses of that macro in such a position, to hide
+/// at once (one re-parse, where a file may have hundreds of them).
+fn specifier_uses(text: &str, masked: &str, hidden: &[Mask]) -> Option<Vec<Mask>> {
+    let [m] = hidden else { return None };
+    let name = &text[m.range.clone()];
+    let b = masked.as_bytes();
+    let before_name = |end: usize| b.get(mask::skip_blanks(b, end)).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+    if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') || !before_name(m.range.end) {
+        return None;
+    }
+    let uses: Vec<Mask> = crate::syntax::identifiers(masked)
+        .into_iter()
+        .filter(|(r, w)| *w == name && !mask::in_directive(masked, r.start) && before_name(r.end))
+        .map(|(r, _)| Mask { range: r, kind: MaskKind::Unparsed })
+        .collect();
+    (!uses.is_empty()).then_some(uses)
 }
 
 /// Is `w` named like a macro: one of the project's, an all-caps name, or a
