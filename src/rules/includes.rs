@@ -95,6 +95,8 @@ pub fn run(ctx: &mut FileCtx) {
     if let Some(m) = ctx.parsed.masks.iter().find(|m| m.kind == crate::mask::MaskKind::SplitQualifiers && m.range.start < at) {
         at = ctx.src[..m.range.start].rfind('\n').map(|p| p + 1).unwrap_or(0);
     }
+    // never before a byte-order mark
+    at = at.max(bom_len(ctx.src));
     ctx.edits.insert_first(RULE, at, SYCL_INCLUDES);
     // a program that forms names by token pasting may form CUDA's vector type
     // names (`PASTE(uchar, 3)`), which CUDA declares globally and the helper
@@ -150,8 +152,9 @@ fn guard<'a>(ctx: &FileCtx<'a>) -> Option<(Node<'a>, Node<'a>)> {
 /// are not parsed (copied host sources) as much as for migrated ones.
 pub fn sycl_first_anchor(text: &str) -> usize {
     let mut lines = Vec::new(); // (offset, trimmed line)
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
+    let mut pos = bom_len(text);
+    let text_after_bom = &text[pos..];
+    for line in text_after_bom.split_inclusive('\n') {
         lines.push((pos, line.trim()));
         pos += line.len();
     }
@@ -180,6 +183,11 @@ pub fn sycl_first_anchor(text: &str) -> usize {
         i = skip(i + 1);
     }
     lines.get(i).map_or(text.len(), |(o, _)| *o)
+}
+
+/// The length of a UTF-8 byte-order mark at the start of `text` (0 or 3).
+fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 }
 }
 
 /// After an include guard's `#define` or `#pragma once`, else after leading comments.
