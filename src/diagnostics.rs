@@ -153,6 +153,15 @@ codes! {
     UnknownDim3Form = "SY0501", "dim3-form", Warning,
         "a `dim3` initialisation was not recognised",
         "`dim3(x, y, z)` becomes `sycl::range<3>(z, y, x)`; this form could not be reordered\nsafely and was left as is.";
+    BuildFlagDropped = "SY0601", "build-flag-dropped", Note,
+        "an nvcc flag in a build file was dropped or changed",
+        "The flag has no SYCL equivalent (ptxas options, register limits, nvcc's host-compiler\nchoice, line information for CUDA's profilers) or needs a different value for a SYCL\ncompiler (the language standard is at least C++17). The migrated build file has a\n`# syclify:` comment above the line. The flag table is rules/nvcc_flags.yaml.";
+    BuildCudaLibrary = "SY0602", "build-cuda-library", Warning,
+        "a CUDA library linked in a build file is not available to SYCL",
+        "The build file links a CUDA library (cuBLAS, cuFFT, cuRAND, ...). It was dropped from\nthe migrated build file: the library's calls in the sources are not migrated yet (each\nhas its own diagnostic), and the program needs the oneAPI library that replaces it\n(oneMKL, oneDPL) once they are.";
+    BuildRelocatableDeviceCode = "SY0603", "build-relocatable-device-code", Note,
+        "relocatable device code (-rdc, -dc, -dlink) in a build file",
+        "nvcc's separate compilation of device code links device functions across translation\nunits. DPC++ does this by default (SYCL_EXTERNAL functions); AdaptiveCpp's generic\nsingle-pass target (--acpp-targets=generic) does too, but its CUDA multipass target\n(cuda:sm_XX) does not: with it, build the program as one translation unit or switch\nSYCL_TARGETS to generic. -dc became -c; -rdc and -dlink were dropped.";
 }
 
 impl Code {

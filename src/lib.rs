@@ -8,6 +8,7 @@ macro_rules! cached_regex {
     }};
 }
 
+pub mod build;
 pub mod diagnostics;
 pub mod edit;
 pub mod emit;

@@ -198,7 +198,8 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
             let is_file_like = entry.file_type().is_some_and(|t| !t.is_dir());
             if is_file_like {
                 let path = entry.into_path();
-                if is_source_name(path.file_name().and_then(|n| n.to_str()).unwrap_or("")) {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if is_source_name(name) || crate::build::is_build_file_name(name) {
                     files.insert(canonical_or_absolute(&path).parent().map(|d| d.join(path.file_name().unwrap_or_default())).unwrap_or(path));
                 }
             }
@@ -350,8 +351,12 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         .collect();
     let mut sources = Vec::new();
     let mut results = Vec::new();
+    let mut build_files = Vec::new();
     for l in loaded {
-        l.sort_into(&mut sources, &mut results);
+        match l {
+            Loaded::Text(s) if crate::build::is_build_file_name(s.rel.rsplit('/').next().unwrap_or("")) => build_files.push(s),
+            l => l.sort_into(&mut sources, &mut results),
+        }
     }
     // Files included with another extension (`#include "table.c"`, `"x.def"`)
     // are part of the program too: load them, so they are migrated or copied.
@@ -452,6 +457,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
             }),
         }
     }
+    results.extend(build_files.into_iter().map(migrate_build_file));
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Migration { in_root, out_root, files: results })
 }
@@ -488,6 +494,36 @@ fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, 
         let at = crate::rules::includes::sycl_first_anchor(&entry.0);
         entry.0.insert_str(at, &format!("// SYCL's headers first: this file reaches them through its includes\n{}", crate::rules::includes::SYCL_INCLUDES));
         *entry.1.entry(crate::rules::includes::RULE).or_default() += 1;
+    }
+}
+
+/// A build file: migrated when it builds CUDA (a Makefile calling nvcc),
+/// else copied as is.
+fn migrate_build_file(s: SourceFile) -> FileResult {
+    let depth = s.rel.matches('/').count();
+    let root_rel = if depth == 0 { ".".to_string() } else { vec![".."; depth].join("/") };
+    let notes = load_notes(&s);
+    match crate::build::makefile::migrate(&s.text, &root_rel) {
+        Some(m) => FileResult {
+            escaped: s.escaped.is_some(),
+            diagnostics: notes.into_iter().chain(m.diagnostics).collect(),
+            out_rel: Some(s.rel.clone()),
+            rel: s.rel.clone(),
+            status: Status::Migrated,
+            counts: BTreeMap::from([(crate::build::makefile::RULE, m.changes)]),
+            output: Some(m.text),
+            source: Some(s),
+        },
+        None => FileResult {
+            escaped: s.escaped.is_some(),
+            out_rel: Some(s.rel.clone()),
+            rel: s.rel.clone(),
+            status: Status::Copied,
+            counts: BTreeMap::new(),
+            diagnostics: notes,
+            output: Some(s.text.clone()),
+            source: Some(s),
+        },
     }
 }
 
