@@ -190,25 +190,17 @@ fn bom_len(text: &str) -> usize {
     if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 }
 }
 
-/// After an include guard's `#define` or `#pragma once`, else after leading comments.
+/// After an include guard's `#define` or `#pragma once`, else after leading
+/// comments (before any other conditional: `#ifdef __CUDACC__ #define DEV
+/// __device__` is not a guard).
 fn after_guard(ctx: &FileCtx) -> usize {
-    let root = ctx.root();
-    for n in syntax::named_children(root) {
+    if let Some((_, define)) = guard(ctx) {
+        return define.end_byte();
+    }
+    for n in syntax::named_children(ctx.root()) {
         match n.kind() {
             "comment" => continue,
-            "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => {
-                return n.end_byte();
-            }
-            "preproc_ifdef" => {
-                // a guard: `#ifndef G` then `#define G` first; any other
-                // conditional (`#ifdef __CUDACC__ #define DEV __device__`) is
-                // not, and the includes go before it
-                let name = n.child_by_field_name("name").map(|x| ctx.text(x));
-                let first = syntax::items(n).into_iter().nth(1);
-                let guard = ctx.text(n).starts_with("#ifndef")
-                    && first.is_some_and(|d| d.kind() == "preproc_def" && d.child_by_field_name("name").map(|x| ctx.text(x)) == name);
-                return if guard { first.map_or(n.start_byte(), |d| d.end_byte()) } else { n.start_byte() };
-            }
+            "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => return n.end_byte(),
             _ => return n.start_byte(),
         }
     }
