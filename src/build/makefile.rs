@@ -113,7 +113,9 @@ pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
             let action = &translation.actions[word_index];
             word_index += 1;
             let new = if is_nvcc(raw) {
-                Some("$(SYCLCXX) $(SYCL_FLAGS)".to_string())
+                // a recipe's `@`/`-`/`+` prefix stays
+                let prefix = &raw[..raw.len() - raw.trim_start_matches(['@', '-', '+']).len()];
+                Some(format!("{prefix}$(SYCLCXX) $(SYCL_FLAGS)"))
             } else {
                 match action {
                     Action::Keep => Some(renamed(raw).unwrap_or_else(|| raw.to_string())),
@@ -323,7 +325,8 @@ fn tokenize(s: &str, offset: usize) -> Vec<Token> {
 
 /// `nvcc`, or a path to it (`$(CUDA_HOME)/bin/nvcc`), as a command word.
 fn is_nvcc(word: &str) -> bool {
-    word == "nvcc" || word.ends_with("/nvcc") || word == "@nvcc" || word == "-nvcc"
+    let word = word.trim_start_matches(['@', '-', '+']);
+    word == "nvcc" || word.ends_with("/nvcc")
 }
 
 /// The text with CUDA file names renamed as the migration renames them:
@@ -395,6 +398,14 @@ mod tests {
     fn define_blocks_and_conditionals_are_kept() {
         let text = "CC = nvcc\ndefine RUN\nnvcc -arch=sm_70 x.cu\nendef\nifeq ($(DEBUG),yes)\n  CFLAGS += -G\nendif\n";
         assert_eq!(body(text), "CC = $(SYCLCXX) $(SYCL_FLAGS)\ndefine RUN\nnvcc -arch=sm_70 x.cu\nendef\nifeq ($(DEBUG),yes)\n  CFLAGS += -g\nendif\n");
+    }
+
+    #[test]
+    fn a_silenced_recipe_stays_silent() {
+        assert_eq!(
+            body("all:\n\t@nvcc -O2 main.cu -o main\n\t-@nvcc x.cu\n"),
+            "all:\n\t@$(SYCLCXX) $(SYCL_FLAGS) -O2 main.dp.cpp -o main\n\t-@$(SYCLCXX) $(SYCL_FLAGS) x.dp.cpp\n"
+        );
     }
 
     #[test]
