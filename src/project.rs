@@ -64,6 +64,34 @@ pub struct Migration {
 }
 
 impl FileResult {
+    /// A file rewritten into `out_rel` (load notes first, then its own diagnostics).
+    fn migrated(s: SourceFile, out_rel: String, (output, counts, diagnostics): Rewritten) -> Self {
+        FileResult {
+            escaped: s.escaped.is_some(),
+            diagnostics: load_notes(&s).into_iter().chain(diagnostics).collect(),
+            out_rel: Some(out_rel),
+            rel: s.rel.clone(),
+            status: Status::Migrated,
+            counts,
+            output: Some(output),
+            source: Some(s),
+        }
+    }
+
+    /// A file written unchanged under its own name.
+    fn copied(s: SourceFile) -> Self {
+        FileResult {
+            escaped: s.escaped.is_some(),
+            out_rel: Some(s.rel.clone()),
+            rel: s.rel.clone(),
+            status: Status::Copied,
+            counts: BTreeMap::new(),
+            diagnostics: load_notes(&s),
+            output: Some(s.text.clone()),
+            source: Some(s),
+        }
+    }
+
     /// A file that could not be loaded.
     fn failed(rel: String, d: Diagnostic) -> Self {
         FileResult { rel, out_rel: None, status: Status::Failed, counts: BTreeMap::new(), diagnostics: vec![d], source: None, output: None, escaped: false }
@@ -377,6 +405,9 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let outside = outside_includes(&sources, &in_root);
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
+    // every loaded file's includes of loaded files (by index)
+    let includes: Vec<Vec<usize>> =
+        sources.iter().map(|s| resolved_includes(&s.rel, &s.text, &include_dirs, |c| by_rel.contains_key(c)).iter().map(|r| by_rel[r]).collect()).collect();
     let mut migrate: BTreeSet<usize> = sources
         .iter()
         .enumerate()
@@ -386,8 +417,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut work: Vec<usize> = migrate.iter().copied().collect();
     let mut include_edges: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = work.pop() {
-        for rel in resolved_includes(&sources[i].rel, &sources[i].text, &include_dirs, |cand| by_rel.contains_key(cand)) {
-            let j = by_rel[&rel];
+        for &j in &includes[i] {
             include_edges.push((i, j));
             if migrate.insert(j) {
                 work.push(j);
@@ -432,30 +462,15 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut outputs: BTreeMap<usize, Rewritten> =
         parsed.par_iter().map(|(i, p)| (*i, rewrite_file(&sources[*i], p, &projects[&cluster[*i]]))).collect::<Vec<_>>().into_iter().collect();
     phase("rewrite");
-    sycl_first(&sources, &mut outputs, &include_dirs, &by_rel);
+    sycl_first(&sources, &mut outputs, &includes);
     for (i, s) in sources.into_iter().enumerate() {
-        match outputs.remove(&i) {
-            Some((out, counts, diags)) => results.push(FileResult {
-                escaped: s.escaped.is_some(),
-                diagnostics: load_notes(&s).into_iter().chain(diags).collect(),
-                out_rel: Some(output_rel(&s.rel, true)),
-                rel: s.rel.clone(),
-                status: Status::Migrated,
-                counts,
-                output: Some(out),
-                source: Some(s),
-            }),
-            None => results.push(FileResult {
-                escaped: s.escaped.is_some(),
-                out_rel: Some(s.rel.clone()),
-                rel: s.rel.clone(),
-                status: Status::Copied,
-                counts: BTreeMap::new(),
-                diagnostics: load_notes(&s),
-                output: Some(s.text.clone()),
-                source: Some(s),
-            }),
-        }
+        results.push(match outputs.remove(&i) {
+            Some(rewritten) => {
+                let out_rel = output_rel(&s.rel, true);
+                FileResult::migrated(s, out_rel, rewritten)
+            }
+            None => FileResult::copied(s),
+        });
     }
     results.extend(build_files.into_iter().map(migrate_build_file));
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -470,12 +485,10 @@ type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
 /// first directive: else a macro of its own (`#define T double`, before the
 /// include that reaches SYCL) would rewrite names inside SYCL's headers.
 /// Copied files so changed become migrated ones (keeping their name).
-fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, include_dirs: &[String], by_rel: &BTreeMap<String, usize>) {
+fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, includes: &[Vec<usize>]) {
     const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
     let has_sycl: Vec<bool> = (0..sources.len()).map(|i| outputs.get(&i).is_some_and(|(out, _, _)| out.contains("#include <sycl/sycl.hpp>"))).collect();
     let mut reaches = has_sycl.clone();
-    let includes: Vec<Vec<usize>> =
-        sources.iter().map(|s| resolved_includes(&s.rel, &s.text, include_dirs, |c| by_rel.contains_key(c)).iter().map(|r| by_rel[r]).collect()).collect();
     let mut changed = true;
     while changed {
         changed = false;
@@ -502,28 +515,12 @@ fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, 
 fn migrate_build_file(s: SourceFile) -> FileResult {
     let depth = s.rel.matches('/').count();
     let root_rel = if depth == 0 { ".".to_string() } else { vec![".."; depth].join("/") };
-    let notes = load_notes(&s);
     match crate::build::makefile::migrate(&s.text, &root_rel) {
-        Some(m) => FileResult {
-            escaped: s.escaped.is_some(),
-            diagnostics: notes.into_iter().chain(m.diagnostics).collect(),
-            out_rel: Some(s.rel.clone()),
-            rel: s.rel.clone(),
-            status: Status::Migrated,
-            counts: BTreeMap::from([(crate::build::makefile::RULE, m.changes)]),
-            output: Some(m.text),
-            source: Some(s),
-        },
-        None => FileResult {
-            escaped: s.escaped.is_some(),
-            out_rel: Some(s.rel.clone()),
-            rel: s.rel.clone(),
-            status: Status::Copied,
-            counts: BTreeMap::new(),
-            diagnostics: notes,
-            output: Some(s.text.clone()),
-            source: Some(s),
-        },
+        Some(m) => {
+            let out_rel = s.rel.clone();
+            FileResult::migrated(s, out_rel, (m.text, BTreeMap::from([(crate::build::makefile::RULE, m.changes)]), m.diagnostics))
+        }
+        None => FileResult::copied(s),
     }
 }
 

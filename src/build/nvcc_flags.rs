@@ -112,6 +112,10 @@ impl Translation {
     pub fn changed(&self) -> bool {
         self.actions.iter().any(|a| *a != Action::Keep)
     }
+
+    fn remark(&mut self, word: usize, kind: RemarkKind, message: String) {
+        self.remarks.push(Remark { word, kind, message });
+    }
 }
 
 /// Translates nvcc flags among `words`; words that are not nvcc flags are kept.
@@ -129,11 +133,7 @@ pub fn translate(words: &[&str]) -> Translation {
         // -I/-L into the CUDA toolkit
         if entry.is_none() && (w.starts_with("-I") || w.starts_with("-L")) && is_cuda_path(&w[2..]) {
             t.actions[i] = Action::Drop;
-            t.remarks.push(Remark {
-                word: i,
-                kind: RemarkKind::Dropped,
-                message: format!("`{w}`: a directory of the CUDA toolkit, not needed by the SYCL build"),
-            });
+            t.remark(i, RemarkKind::Dropped, format!("`{w}`: a directory of the CUDA toolkit, not needed by the SYCL build"));
             i += 1;
             continue;
         }
@@ -163,7 +163,7 @@ pub fn translate(words: &[&str]) -> Translation {
             set(&mut t, Action::Replace(repl.iter().map(|r| r.replace("{v}", &v)).collect::<Vec<_>>().join(" ")));
         } else if let Some(why) = &e.drop {
             set(&mut t, Action::Drop);
-            t.remarks.push(Remark { word: i, kind: RemarkKind::Dropped, message: format!("`{shown}` dropped: {why}") });
+            t.remark(i, RemarkKind::Dropped, format!("`{shown}` dropped: {why}"));
         } else if let Some(kind) = e.kind {
             let v = value.unwrap_or_default();
             match kind {
@@ -178,7 +178,7 @@ pub fn translate(words: &[&str]) -> Translation {
                         (Some(_), Some(_)) => format!("`{shown}`: the GPU architecture is SYCL_ARCH now"),
                         (None, _) => format!("`{shown}` dropped: SYCL_ARCH names the architecture"),
                     };
-                    t.remarks.push(Remark { word: i, kind: RemarkKind::Dropped, message });
+                    t.remark(i, RemarkKind::Dropped, message);
                     if let Some(a) = arch {
                         t.archs.push(a);
                     }
@@ -194,49 +194,29 @@ pub fn translate(words: &[&str]) -> Translation {
                     let word = if keep { format!("-std=c++{std}") } else { "-std=c++17".to_string() };
                     set(&mut t, Action::Replace(word));
                     if !keep {
-                        t.remarks.push(Remark {
-                            word: i,
-                            kind: RemarkKind::Dropped,
-                            message: format!("`{shown}` raised to -std=c++17: SYCL 2020 needs C++17"),
-                        });
+                        t.remark(i, RemarkKind::Dropped, format!("`{shown}` raised to -std=c++17: SYCL 2020 needs C++17"));
                     }
                 }
                 Kind::Rdc => {
                     // -dc compiles without linking, as -c does; -rdc/-dlink are dropped
                     set(&mut t, if name == "-dc" || name == "--device-c" { Action::Replace("-c".into()) } else { Action::Drop });
-                    t.remarks.push(Remark {
-                        word: i,
-                        kind: RemarkKind::Relocatable,
-                        message: format!(
+                    t.remark(i, RemarkKind::Relocatable, format!(
                             "`{shown}`: device code linked across translation units; DPC++ does this by default, AdaptiveCpp's generic target (--acpp-targets=generic) does, its CUDA multipass target does not"
-                        ),
-                    });
+                        ));
                 }
                 Kind::Lang => {
                     if v == "cu" || v == "cuda" {
                         set(&mut t, Action::Drop);
-                        t.remarks.push(Remark {
-                            word: i,
-                            kind: RemarkKind::Dropped,
-                            message: format!("`{shown}` dropped: migrated sources are C++ and compile as such"),
-                        });
+                        t.remark(i, RemarkKind::Dropped, format!("`{shown}` dropped: migrated sources are C++ and compile as such"));
                     }
                 }
                 Kind::Cudaruntime => {
                     set(&mut t, Action::Drop);
-                    t.remarks.push(Remark {
-                        word: i,
-                        kind: RemarkKind::Dropped,
-                        message: format!("`{shown}` dropped: CUDA's runtime, replaced by the SYCL runtime"),
-                    });
+                    t.remark(i, RemarkKind::Dropped, format!("`{shown}` dropped: CUDA's runtime, replaced by the SYCL runtime"));
                 }
                 Kind::Cudalib => {
                     set(&mut t, Action::Drop);
-                    t.remarks.push(Remark {
-                        word: i,
-                        kind: RemarkKind::CudaLibrary,
-                        message: format!("`{shown}` dropped: a CUDA library, not migrated yet; its calls are reported in the sources"),
-                    });
+                    t.remark(i, RemarkKind::CudaLibrary, format!("`{shown}` dropped: a CUDA library, not migrated yet; its calls are reported in the sources"));
                 }
             }
         }

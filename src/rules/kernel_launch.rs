@@ -220,22 +220,9 @@ fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bo
     if !first.as_ref().is_some_and(|(_, plain)| *plain) || kernels.iter().any(|n| signature(n) != first) {
         return false;
     }
-    let Some(out) = launch_choice(ctx, view, call, &format!("&{k}"), &kernels, "(void)syclify::detail::record(syclify::error_invalid_device_function)") else {
-        return false;
-    };
-    ctx.edits.replace(RULE, call.byte_range(), out);
-    ctx.diag(
-        Code::KernelPointerDispatch,
-        function.byte_range(),
-        RULE,
-        format!(
-            "the kernel is macro parameter `{k}`: the launch chooses among {}, the kernels this file's uses of `{mname}` pass",
-            kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
-        ),
-    );
-    ctx.count(RULE);
-    ctx.needs_sycl = true;
-    true
+    launch_choice(ctx, view, call, function, &format!("&{k}"), &kernels, "(void)syclify::detail::record(syclify::error_invalid_device_function)", |list| {
+        format!("the kernel is macro parameter `{k}`: the launch chooses among {list}, the kernels this file's uses of `{mname}` pass")
+    })
 }
 
 /// For a macro whose launches name the kernel through parameter `k` (at
@@ -417,39 +404,43 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
         ctx.edits.replace_text(RULE, range, format!("reinterpret_cast<decltype({var})>(&{name})"));
     }
     // none of them (a null pointer): nothing runs, as a failed CUDA launch
-    let Some(out) = launch_choice(ctx, view, call, var, &kernels, "(void)0") else {
-        return;
-    };
-    ctx.edits.replace(RULE, call.byte_range(), out);
-    ctx.diag(
-        Code::KernelPointerDispatch,
-        function.byte_range(),
-        RULE,
-        format!(
-            "`{var}` points to a kernel: the launch chooses among {} by the pointer's value",
-            kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
-        ),
-    );
-    ctx.count(RULE);
-    ctx.needs_sycl = true;
+    launch_choice(ctx, view, call, function, var, &kernels, "(void)0", |list| {
+        format!("`{var}` points to a kernel: the launch chooses among {list} by the pointer's value")
+    });
 }
 
-/// The launch `call` as a choice among a launch of each of `kernels` by
-/// name, on which function `function` (an expression: a pointer, `&k`)
-/// points to; `none` when it is none of them. None when a launch cannot be
-/// rendered.
-fn launch_choice(ctx: &mut FileCtx, view: &View, call: Node, function: &str, kernels: &[String], none: &str) -> Option<Replacement> {
+/// Replaces the launch `call` with a choice among a launch of each of
+/// `kernels` by name, on which function `function` (an expression: a
+/// pointer, `&k`) points to; `none` when it is none of them; and reports it
+/// (SY0206) at `at` with `describe` of the kernels' list. False when a
+/// launch cannot be rendered (nothing is changed).
+#[allow(clippy::too_many_arguments)]
+fn launch_choice(
+    ctx: &mut FileCtx,
+    view: &View,
+    call: Node,
+    at: Node,
+    function: &str,
+    kernels: &[String],
+    none: &str,
+    describe: impl FnOnce(&str) -> String,
+) -> bool {
     let nl = view.nl;
     let mut out = Replacement::new();
     out.push_text("(");
     for k in kernels {
-        let r = render_launch(ctx, view, call, k)?;
+        let Some(r) = render_launch(ctx, view, call, k) else { return false };
         out.push_text(&format!("reinterpret_cast<const void *>({function}) == reinterpret_cast<const void *>(&{k}) ? (void){nl}{}", view.indent));
         out.extend(r);
         out.push_text(&format!(" :{nl}{}", view.indent));
     }
     out.push_text(&format!("{none})"));
-    Some(out)
+    ctx.edits.replace(RULE, call.byte_range(), out);
+    let list = kernels.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+    ctx.diag(Code::KernelPointerDispatch, at.byte_range(), RULE, describe(&list));
+    ctx.count(RULE);
+    ctx.needs_sycl = true;
+    true
 }
 
 /// The kernel names in `v` that a pointer takes (`&k`, `k`, inside `?:`
