@@ -96,6 +96,12 @@ codes! {
     SyclBranchDisabled = "SY0108", "sycl-branch-disabled", Warning,
         "a test of a SYCL compiler's macro was replaced by its value under nvcc",
         "The original code tests a macro that only a SYCL compiler defines (`SYCL_LANGUAGE_VERSION`,\n`__SYCL_DEVICE_ONLY__`): a branch its authors wrote for SYCL, beside the one nvcc compiled.\nThe migrated code is the migration of what nvcc compiled, and the hand-written SYCL branch\nusually relies on a setup the CUDA program does not have (e.g. `using uchar4 = sycl::uchar4`\nwhere syclify's migrated vector types keep CUDA's `.x` members). So the test became what it\nwas under nvcc (`0`, or `1` for a negated `#ifndef`); the SYCL branch is kept in the output,\ninactive. Restore the test by hand if you prefer the hand-written branch.";
+    MemberAliasQualified = "SY0109", "member-alias-qualified", Note,
+        "a member alias named like the type it aliases now names that type `::`-qualified",
+        "Inside a class, `using Config = Config<int, float>;` makes `Config` mean the outer type\nwhere the alias uses it and the alias after it. C++ makes that ill-formed, no diagnostic\nrequired; nvcc and Clang accept it, GCC rejects it (\"changes meaning\"). The class is at\nglobal scope, so `::Config` finds what `Config` found there, and a qualified name changes\nno meaning: the migrated code builds with any host compiler.";
+    MemberAliasChangesMeaning = "SY0110", "member-alias-changes-meaning", Warning,
+        "a member alias named like the type it aliases, in a class that is not at global scope",
+        "As SY0109 (`using Config = Config<int, float>;` inside a class, which GCC rejects), in a\nclass inside a namespace, another class or a function, where the outer `Config` may come\nfrom more than one scope. The alias was left as written: qualify the aliased name with\nthe scope that declares it (`::Config`, `ns::Config`), or build with Clang-based\ncompilers only (DPC++, AdaptiveCpp).";
     UnknownKernel = "SY0201", "unknown-kernel", Warning,
         "the launched kernel is not defined in the migrated sources",
         "syclify could not find the definition of the launched kernel among the migrated files,\nso it cannot know whether the kernel uses `__shared__` memory or needs other extra\nparameters. The launch was migrated assuming it needs none; check the kernel's signature.";
@@ -153,13 +159,13 @@ codes! {
     UnknownDim3Form = "SY0501", "dim3-form", Warning,
         "a `dim3` initialisation was not recognised",
         "`dim3(x, y, z)` becomes `sycl::range<3>(z, y, x)`; this form could not be reordered\nsafely and was left as is.";
-    BuildFlagDropped = "SY0601", "build-flag-dropped", Note,
+    BuildFlagDropped = "SY0801", "build-flag-dropped", Note,
         "an nvcc flag in a build file was dropped or changed",
         "The flag has no SYCL equivalent (ptxas options, register limits, nvcc's host-compiler\nchoice, line information for CUDA's profilers) or needs a different value for a SYCL\ncompiler (the language standard is at least C++17). The migrated build file has a\n`# syclify:` comment above the line. The flag table is rules/nvcc_flags.yaml.";
-    BuildCudaLibrary = "SY0602", "build-cuda-library", Warning,
+    BuildCudaLibrary = "SY0802", "build-cuda-library", Warning,
         "a CUDA library linked in a build file is not available to SYCL",
         "The build file links a CUDA library (cuBLAS, cuFFT, cuRAND, ...). It was dropped from\nthe migrated build file: the library's calls in the sources are not migrated yet (each\nhas its own diagnostic), and the program needs the oneAPI library that replaces it\n(oneMKL, oneDPL) once they are.";
-    BuildRelocatableDeviceCode = "SY0603", "build-relocatable-device-code", Note,
+    BuildRelocatableDeviceCode = "SY0803", "build-relocatable-device-code", Note,
         "relocatable device code (-rdc, -dc, -dlink) in a build file",
         "nvcc's separate compilation of device code links device functions across translation\nunits. DPC++ does this by default (SYCL_EXTERNAL functions); AdaptiveCpp's generic\nsingle-pass target (--acpp-targets=generic) does too, but its CUDA multipass target\n(cuda:sm_XX) does not: with it, build the program as one translation unit or switch\nSYCL_TARGETS to generic. -dc became -c; -rdc and -dlink were dropped.";
 }
@@ -193,5 +199,25 @@ impl Diagnostic {
     /// Whether a comment is left in the migrated code next to it.
     pub fn needs_human(&self) -> bool {
         self.severity >= Severity::Warning
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// `syclify explain`, `--ignore` and the editor key on the code and the
+    /// name: each must name one diagnostic.
+    #[test]
+    fn codes_and_names_are_unique() {
+        let mut codes = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for c in Code::ALL {
+            let info = c.info();
+            assert!(codes.insert(info.code), "code {} used twice", info.code);
+            assert!(names.insert(info.name), "name {} used twice", info.name);
+            assert_eq!(Code::from_str(info.code), Some(*c));
+        }
     }
 }

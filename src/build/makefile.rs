@@ -380,7 +380,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            "CC = $(SYCLCXX) $(SYCL_FLAGS)\nARCH = sm_60\n# syclify: `-std=c++14` raised to -std=c++17: SYCL 2020 needs C++17 [SY0601]\n# syclify: `-arch=$(ARCH)`: the GPU architecture is SYCL_ARCH ($(ARCH)) now, set once for the whole build [SY0601]\nCFLAGS := -std=c++17 -Wall\n\nmain: main.o\n\t$(CC) $(CFLAGS) main.o -o $@\n\n%.o: %.dp.cpp k.dp.hpp\n\t$(CC) $(CFLAGS) -c $< -o $@\n"
+            "CC = $(SYCLCXX) $(SYCL_FLAGS)\nARCH = sm_60\n# syclify: `-std=c++14` raised to -std=c++17: SYCL 2020 needs C++17 [SY0801]\n# syclify: `-arch=$(ARCH)`: the GPU architecture is SYCL_ARCH ($(ARCH)) now, set once for the whole build [SY0801]\nCFLAGS := -std=c++17 -Wall\n\nmain: main.o\n\t$(CC) $(CFLAGS) main.o -o $@\n\n%.o: %.dp.cpp k.dp.hpp\n\t$(CC) $(CFLAGS) -c $< -o $@\n"
         );
         assert!(run("CC = nvcc\nX = -arch=$(ARCH)\n").contains("SYCL_ARCH ?= $(ARCH)\n"));
     }
@@ -390,7 +390,7 @@ mod tests {
         let out = body("NVCC = /usr/local/cuda/bin/nvcc # the compiler\nOBJ = a.o \\\n      b.o\nall:\n\tnvcc -O3 -lineinfo \\\n\t  main.cu -o main\n");
         assert_eq!(
             out,
-            "NVCC = $(SYCLCXX) $(SYCL_FLAGS) # the compiler\nOBJ = a.o \\\n      b.o\nall:\n# syclify: `-lineinfo` dropped: line information for profilers of device code; -g keeps it for a SYCL compiler [SY0601]\n\t$(SYCLCXX) $(SYCL_FLAGS) -O3 \\\n\t  main.dp.cpp -o main\n"
+            "NVCC = $(SYCLCXX) $(SYCL_FLAGS) # the compiler\nOBJ = a.o \\\n      b.o\nall:\n# syclify: `-lineinfo` dropped: line information for profilers of device code; -g keeps it for a SYCL compiler [SY0801]\n\t$(SYCLCXX) $(SYCL_FLAGS) -O3 \\\n\t  main.dp.cpp -o main\n"
         );
     }
 

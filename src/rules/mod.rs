@@ -6,6 +6,7 @@
 //! | [`execution_space_qualifiers`] | `__global__`/`__device__`/`__host__`/`__forceinline__`, lambda and macro qualifiers, `__align__` |
 //! | [`sycl_external`] | `SYCL_EXTERNAL` on device code declared apart from its definition |
 //! | [`launch_bounds`] | `__launch_bounds__` |
+//! | [`member_alias`] | `using T = T<…>;` in a class: `::T`, which GCC needs |
 //! | [`cuda_arch_macro`] | `__CUDA_ARCH__` in preprocessor conditions |
 //! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
 //! | [`device_globals`] | `__constant__`/`__device__`/`__managed__` variables |
@@ -35,6 +36,7 @@ pub mod fences;
 pub mod includes;
 pub mod kernel_launch;
 pub mod launch_bounds;
+pub mod member_alias;
 pub mod runtime_api;
 pub mod static_shared_memory;
 pub mod sycl_external;
@@ -365,6 +367,7 @@ pub fn run_all(ctx: &mut FileCtx) {
     sycl_external::run(ctx);
     execution_space_qualifiers::run(ctx);
     launch_bounds::run(ctx);
+    member_alias::run(ctx);
     cuda_arch_macro::run(ctx);
     device_function_parameters::run(ctx);
     device_globals::run(ctx);

@@ -1,0 +1,114 @@
+//! A class member type alias with the name of the type it aliases.
+//!
+//! What it does: in a class defined at global scope, `using Config =
+//! Config<int, float>;` (or `typedef Config<int, float> Config;`), where the
+//! aliased name is written unqualified and is the alias's own name, becomes
+//! `using Config = ::Config<int, float>;` (note SY0109). In a class inside a
+//! namespace, another class or a function, the global scope is not the only
+//! place the name may come from, so the alias is left as written with a
+//! warning (SY0110) that names the fix.
+//!
+//! Why: the name means the outer type where the alias uses it and the alias
+//! everywhere after it in the class, which C++ makes ill-formed with no
+//! diagnostic required ([basic.scope.class]). nvcc's front end accepts it and
+//! so does Clang, but GCC rejects it ("changes meaning"), and the migrated
+//! code must build with every host compiler a SYCL implementation may use.
+//! At global scope, the qualified name `::Config` finds what the unqualified
+//! one did (qualified lookup in the global namespace also follows its using
+//! directives), and a qualified name changes no meaning.
+//!
+//! Example: `struct S { using V = V<int>; };` → `struct S { using V = ::V<int>; };`.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use tree_sitter::Node;
+
+pub const RULE: &str = "member-alias";
+
+pub fn run(ctx: &mut FileCtx) {
+    for &n in ctx.main_nodes().iter() {
+        if !matches!(n.kind(), "alias_declaration" | "type_definition") || ctx.in_error(n) {
+            continue;
+        }
+        if n.parent().is_none_or(|p| p.kind() != "field_declaration_list") {
+            continue;
+        }
+        let Some((alias, aliased)) = alias_and_aliased(n) else {
+            continue;
+        };
+        if ctx.text(alias) != ctx.text(aliased) {
+            continue;
+        }
+        let name = ctx.text(alias).to_string();
+        if class_at_global_scope(n) {
+            ctx.edits.insert(RULE, aliased.start_byte(), "::");
+            ctx.diag(
+                Code::MemberAliasQualified,
+                aliased.byte_range(),
+                RULE,
+                format!(
+                    "`{name}` qualified as `::{name}`: a member alias named like the type it aliases changes the name's meaning in the class, which GCC rejects"
+                ),
+            );
+            ctx.count(RULE);
+        } else {
+            ctx.diag(
+                Code::MemberAliasChangesMeaning,
+                aliased.byte_range(),
+                RULE,
+                format!("the member alias `{name}` names the type it aliases unqualified, which GCC rejects (\"changes meaning\"); qualify it with the scope that declares `{name}`"),
+            );
+        }
+    }
+}
+
+/// The declared alias name and the name it aliases (the unqualified name of
+/// the aliased type, or of its template).
+fn alias_and_aliased(n: Node) -> Option<(Node, Node)> {
+    let (alias, ty) = if n.kind() == "alias_declaration" {
+        let ty = n.child_by_field_name("type")?.child_by_field_name("type")?;
+        (n.child_by_field_name("name")?, ty)
+    } else {
+        let mut c = n.walk();
+        let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        let [d] = declarators[..] else {
+            return None;
+        };
+        (d, n.child_by_field_name("type")?)
+    };
+    if alias.kind() != "type_identifier" {
+        return None;
+    }
+    let aliased = match ty.kind() {
+        "template_type" => ty.child_by_field_name("name")?,
+        "type_identifier" => ty,
+        _ => return None,
+    };
+    (aliased.kind() == "type_identifier").then_some((alias, aliased))
+}
+
+/// Is the class whose member `n` is defined at global scope (not in a
+/// namespace, another class or a function)?
+fn class_at_global_scope(n: Node) -> bool {
+    let Some(class) = n.parent().and_then(|l| l.parent()) else {
+        return false;
+    };
+    let mut cur = class.parent();
+    while let Some(p) = cur {
+        match p.kind() {
+            "translation_unit" => return true,
+            "template_declaration"
+            | "declaration"
+            | "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif"
+            | "preproc_elifdef"
+            | "linkage_specification" => {}
+            "declaration_list" if p.parent().is_some_and(|g| g.kind() == "linkage_specification") => {}
+            _ => return false,
+        }
+        cur = p.parent();
+    }
+    false
+}
