@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v g++ >/dev/null || { echo "g++ is required for the host-compile tests (apt-get install g++)" >&2; exit 1; }
 bash scripts/fetch-sycl-headers.sh
+# the CMake build-file tests configure with cmake: PyPI's when none is installed
+if ! command -v cmake >/dev/null; then
+  python3 -m pip install --quiet --target target/tools/cmake 'cmake>=3.18,<4'
+  export PATH="$PWD/target/tools/cmake/bin:$PATH" PYTHONPATH="$PWD/target/tools/cmake${PYTHONPATH:+:$PYTHONPATH}"
+fi
 export SYCLIFY_SYCL_INCLUDE="$PWD/target/sycl-headers/include"
 export INSTA_UPDATE=no   # snapshots are reviewed, never written by CI
 log=$(mktemp)

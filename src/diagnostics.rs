@@ -168,6 +168,15 @@ codes! {
     BuildRelocatableDeviceCode = "SY0803", "build-relocatable-device-code", Note,
         "relocatable device code (-rdc, -dc, -dlink) in a build file",
         "nvcc's separate compilation of device code links device functions across translation\nunits. DPC++ does this by default (SYCL_EXTERNAL functions); AdaptiveCpp's generic\nsingle-pass target (--acpp-targets=generic) does too, but its CUDA multipass target\n(cuda:sm_XX) does not: with it, build the program as one translation unit or switch\nSYCL_TARGETS to generic. -dc became -c; -rdc and -dlink were dropped.";
+    BuildCudaLeft = "SY0804", "build-cuda-left", Warning,
+        "a build script still names CUDA after migration",
+        "The migrated CMake script still names something of CUDA that syclify has no mapping for:\na CUDA variable (`CUDA_FOUND`, `CMAKE_CUDA_COMPILER`, `CUDAToolkit_INCLUDE_DIRS`), an\nimported target (`CUDA::nvml`) or nvcc. It was kept as written; in the SYCL build a\nCUDA variable is empty, so a condition on it is false and a list that holds it loses\nnothing else. Check what the script meant and adapt it.";
+    BuildUnknownCommand = "SY0805", "build-unknown-command", Note,
+        "a CMake command syclify does not know, kept as written",
+        "The command is neither one of CMake's nor a CUDA command syclify maps, nor a function or\nmacro defined in the same script (it may come from a module the project includes). It\nwas kept as written, with `.cu`/`.cuh` file names in its arguments renamed; if it\ncompiles CUDA itself (a project's own wrapper around nvcc), adapt it by hand.";
+    BuildFileUnparsed = "SY0806", "build-file-unparsed", Warning,
+        "a build script could not be read and was copied as is",
+        "The file is named like a CMake script (CMakeLists.txt, *.cmake) but is not written in\nCMake's language (cmake-language(7)): an unclosed parenthesis, quote or bracket, or\ntext where a command should start. It was copied to the out-root unchanged, not\nmigrated; the sources were migrated as usual. The message names the place.";
 }
 
 impl Code {

@@ -1,5 +1,6 @@
 //! Emit: writes the migrated tree under the out-root (atomically, file by
-//! file), the helper header, and nothing else.
+//! file), the helper header, the CMake module where a CMake script was
+//! migrated, and nothing else.
 
 use crate::project::Migration;
 use std::io::Write;
@@ -42,6 +43,14 @@ pub fn emit(m: &Migration) -> Vec<(String, String)> {
         .collect();
     if let Err(e) = write_atomic(&m.out_root.join(HELPER_HEADER_REL), HELPER_HEADER) {
         failures.push((HELPER_HEADER_REL.to_string(), e.to_string()));
+    }
+    // the CMake module, where a migrated CMake script includes it
+    let cmake = crate::build::cmake::RULE;
+    if m.files.iter().any(|f| f.counts.contains_key(cmake)) {
+        let rel = crate::build::cmake::MODULE_REL;
+        if let Err(e) = write_atomic(&m.out_root.join(rel), crate::build::cmake::MODULE) {
+            failures.push((rel.to_string(), e.to_string()));
+        }
     }
     failures
 }

@@ -386,6 +386,14 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
             l => l.sort_into(&mut sources, &mut results),
         }
     }
+    // the include directories the build files name, after those given
+    let mut include_dirs = include_dirs;
+    let build_texts: Vec<(&str, &str)> = build_files.iter().map(|s| (s.rel.as_str(), s.text.as_str())).collect();
+    for d in crate::build::include_dirs(&build_texts, |d| in_root.join(d).is_dir()) {
+        if !include_dirs.contains(&d) {
+            include_dirs.push(d);
+        }
+    }
     // Files included with another extension (`#include "table.c"`, `"x.def"`)
     // are part of the program too: load them, so they are migrated or copied.
     let mut known: BTreeSet<String> = sources.iter().map(|s| s.rel.clone()).chain(results.iter().map(|r| r.rel.clone())).collect();
@@ -462,6 +470,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     let mut outputs: BTreeMap<usize, Rewritten> =
         parsed.par_iter().map(|(i, p)| (*i, rewrite_file(&sources[*i], p, &projects[&cluster[*i]]))).collect::<Vec<_>>().into_iter().collect();
     phase("rewrite");
+    copied_includers(&sources, &mut outputs, &renames, &include_dirs);
     sycl_first(&sources, &mut outputs, &includes);
     for (i, s) in sources.into_iter().enumerate() {
         results.push(match outputs.remove(&i) {
@@ -475,6 +484,45 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     results.extend(build_files.into_iter().map(migrate_build_file));
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Migration { in_root, out_root, files: results })
+}
+
+/// A file that is not migrated but includes one that is renamed
+/// (`main.cpp` including `kernels.cuh`, now `kernels.dp.hpp`) gets the new
+/// name in its include, and so becomes a migrated file (keeping its name):
+/// else its include would name a file the out-root does not have.
+fn copied_includers(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, renames: &BTreeMap<String, String>, include_dirs: &[String]) {
+    for (i, s) in sources.iter().enumerate() {
+        if outputs.contains_key(&i) {
+            continue;
+        }
+        let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
+        let mut text = String::with_capacity(s.text.len());
+        let mut changed = 0;
+        for line in s.text.split_inclusive('\n') {
+            let renamed = (|| {
+                let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim_start().strip_prefix('"')?;
+                let name = &t[..t.find('"')?];
+                let target = include_candidates(dir, name, include_dirs).into_iter().find(|c| sources.iter().any(|x| &x.rel == c))?;
+                let new_rel = renames.get(&target).filter(|n| **n != target)?;
+                let new_file = new_rel.rsplit('/').next()?;
+                let new_name = match name.rsplit_once('/') {
+                    Some((d, _)) => format!("{d}/{new_file}"),
+                    None => new_file.to_string(),
+                };
+                Some(line.replacen(&format!("\"{name}\""), &format!("\"{new_name}\""), 1))
+            })();
+            match renamed {
+                Some(l) => {
+                    text.push_str(&l);
+                    changed += 1;
+                }
+                None => text.push_str(line),
+            }
+        }
+        if changed > 0 {
+            outputs.insert(i, (text, BTreeMap::from([(crate::rules::includes::RULE, changed)]), Vec::new()));
+        }
+    }
 }
 
 /// A rewritten file: its text, rewrite counts per rule, diagnostics.
@@ -510,15 +558,30 @@ fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, 
     }
 }
 
-/// A build file: migrated when it builds CUDA (a Makefile calling nvcc),
-/// else copied as is.
+/// A build file: migrated when it builds CUDA (a Makefile calling nvcc, a
+/// CMake script with CUDA), else copied as is.
 fn migrate_build_file(s: SourceFile) -> FileResult {
+    use crate::build::{cmake, makefile};
     let depth = s.rel.matches('/').count();
     let root_rel = if depth == 0 { ".".to_string() } else { vec![".."; depth].join("/") };
-    match crate::build::makefile::migrate(&s.text, &root_rel) {
+    let name = s.rel.rsplit('/').next().unwrap_or("");
+    let (rule, migrated) = if cmake::is_cmake_name(name) {
+        match cmake::migrate(&s.text, &root_rel) {
+            cmake::Outcome::Migrated(m) => (cmake::RULE, Some(m)),
+            cmake::Outcome::Unchanged => (cmake::RULE, None),
+            cmake::Outcome::Unparsed(d) => {
+                let mut r = FileResult::copied(s);
+                r.diagnostics.push(d);
+                return r;
+            }
+        }
+    } else {
+        (makefile::RULE, makefile::migrate(&s.text, &root_rel))
+    };
+    match migrated {
         Some(m) => {
             let out_rel = s.rel.clone();
-            FileResult::migrated(s, out_rel, (m.text, BTreeMap::from([(crate::build::makefile::RULE, m.changes)]), m.diagnostics))
+            FileResult::migrated(s, out_rel, (m.text, BTreeMap::from([(rule, m.changes)]), m.diagnostics))
         }
         None => FileResult::copied(s),
     }

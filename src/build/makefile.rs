@@ -22,6 +22,7 @@
 //! Makefile is the build most CUDA projects (and HeCBench) have.
 
 use super::nvcc_flags::{self, Action, RemarkKind};
+use super::{Migrated, rename_cuda_files as renamed};
 use crate::diagnostics::{Code, Diagnostic};
 use std::ops::Range;
 
@@ -30,15 +31,6 @@ pub const RULE: &str = "makefile";
 /// Is this file name a Makefile?
 pub fn is_makefile_name(name: &str) -> bool {
     matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk") || name.starts_with("Makefile.")
-}
-
-/// A migrated Makefile.
-#[derive(Debug)]
-pub struct Migrated {
-    pub text: String,
-    pub diagnostics: Vec<Diagnostic>,
-    /// How many lines changed.
-    pub changes: usize,
 }
 
 /// Migrates a Makefile's text. `root_rel` is the path from the Makefile's
@@ -283,6 +275,12 @@ fn comment_start(line: &str, from: usize) -> usize {
     b.len()
 }
 
+/// The words and blanks of `s` (offsets from `offset`): `(range, blank)`;
+/// a `$(…)`/`${…}` reference is part of its word.
+pub(crate) fn words(s: &str, offset: usize) -> Vec<(Range<usize>, bool)> {
+    tokenize(s, offset).into_iter().map(|t| (t.range, t.space)).collect()
+}
+
 struct Token {
     range: Range<usize>,
     space: bool,
@@ -327,32 +325,6 @@ fn tokenize(s: &str, offset: usize) -> Vec<Token> {
 fn is_nvcc(word: &str) -> bool {
     let word = word.trim_start_matches(['@', '-', '+']);
     word == "nvcc" || word.ends_with("/nvcc")
-}
-
-/// The text with CUDA file names renamed as the migration renames them:
-/// `x.cu` → `x.dp.cpp`, `x.cuh` → `x.dp.hpp` (also `%.cu`, `*.cu`,
-/// `$(SRC:.cu=.o)`); None when there is none.
-fn renamed(s: &str) -> Option<String> {
-    let re = cached_regex!(r"\.cuh?\b");
-    if !re.is_match(s) {
-        return None;
-    }
-    // `\b` also matches before `-`/`.`: only where no name character follows
-    let mut out = String::with_capacity(s.len() + 8);
-    let mut at = 0;
-    let mut any = false;
-    for m in re.find_iter(s) {
-        let next = s[m.end()..].chars().next();
-        if next.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-') {
-            continue;
-        }
-        out.push_str(&s[at..m.start()]);
-        out.push_str(if m.as_str() == ".cuh" { ".dp.hpp" } else { ".dp.cpp" });
-        at = m.end();
-        any = true;
-    }
-    out.push_str(&s[at..]);
-    any.then_some(out)
 }
 
 #[cfg(test)]

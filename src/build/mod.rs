@@ -1,11 +1,149 @@
-//! Build files: a project's Makefiles, migrated so that they build the
+//! Build files: a project's Makefiles and CMake scripts, migrated so that they build the
 //! migrated sources with a SYCL compiler. Text in, text out; no parsing of
 //! C++ (the source pipeline's renames are by suffix, `.cu` → `.dp.cpp`).
 
+pub mod cmake;
+pub mod cmake_lang;
 pub mod makefile;
 pub mod nvcc_flags;
 
+use crate::diagnostics::Diagnostic;
+
 /// Is this file name a build file syclify migrates?
 pub fn is_build_file_name(name: &str) -> bool {
-    makefile::is_makefile_name(name)
+    makefile::is_makefile_name(name) || cmake::is_cmake_name(name)
+}
+
+/// A migrated build file.
+#[derive(Debug)]
+pub struct Migrated {
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many places changed.
+    pub changes: usize,
+}
+
+/// The text with CUDA file names renamed as the migration renames them:
+/// `x.cu` → `x.dp.cpp`, `x.cuh` → `x.dp.hpp` (also `%.cu`, `*.cu`,
+/// `$(SRC:.cu=.o)`); None when there is none.
+pub(crate) fn rename_cuda_files(s: &str) -> Option<String> {
+    let re = cached_regex!(r"\.cuh?\b");
+    if !re.is_match(s) {
+        return None;
+    }
+    // `\b` also matches before `-`/`.`: only where no name character follows
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut at = 0;
+    let mut any = false;
+    for m in re.find_iter(s) {
+        let next = s[m.end()..].chars().next();
+        if next.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+            continue;
+        }
+        out.push_str(&s[at..m.start()]);
+        out.push_str(if m.as_str() == ".cuh" { ".dp.hpp" } else { ".dp.cpp" });
+        at = m.end();
+        any = true;
+    }
+    out.push_str(&s[at..]);
+    any.then_some(out)
+}
+
+/// The include directories a project's build files name (CMake's
+/// `include_directories`/`target_include_directories`, `-I` in Makefiles),
+/// in-root-relative, in order, each once: where the compiler finds quoted
+/// includes that are not beside the including file. Only directories that
+/// can be known without running the build count: relative paths and paths
+/// under `${CMAKE_CURRENT_SOURCE_DIR}`, `${CMAKE_CURRENT_LIST_DIR}`,
+/// `${PROJECT_SOURCE_DIR}`/`${CMAKE_SOURCE_DIR}` (the top-most
+/// CMakeLists.txt's directory); `is_dir` says which exist.
+pub fn include_dirs(files: &[(&str, &str)], is_dir: impl Fn(&str) -> bool) -> Vec<String> {
+    let dir_of = |rel: &str| rel.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+    let top = files
+        .iter()
+        .filter(|(rel, _)| rel.rsplit('/').next() == Some("CMakeLists.txt"))
+        .map(|(rel, _)| dir_of(rel))
+        .min_by_key(|d| (d.matches('/').count() + usize::from(!d.is_empty()), d.clone()));
+    let mut out: Vec<String> = Vec::new();
+    for (rel, text) in files {
+        let dir = dir_of(rel);
+        let mut candidates: Vec<String> = Vec::new();
+        let name = rel.rsplit('/').next().unwrap_or("");
+        if cmake::is_cmake_name(name) {
+            let Ok(commands) = cmake_lang::parse(text) else { continue };
+            for c in &commands {
+                let cmd = c.lower_name(text);
+                let skip = match cmd.as_str() {
+                    "include_directories" | "cuda_include_directories" => 0,
+                    "target_include_directories" => 1,
+                    _ => continue,
+                };
+                for a in c.args.iter().skip(skip) {
+                    let v = &text[a.content(text)];
+                    if matches!(v, "SYSTEM" | "BEFORE" | "AFTER" | "PRIVATE" | "PUBLIC" | "INTERFACE") {
+                        continue;
+                    }
+                    let mut v = v.replace("${CMAKE_CURRENT_SOURCE_DIR}", "@here").replace("${CMAKE_CURRENT_LIST_DIR}", "@here");
+                    if let Some(t) = &top {
+                        for var in ["${PROJECT_SOURCE_DIR}", "${CMAKE_SOURCE_DIR}", "${CMAKE_HOME_DIRECTORY}"] {
+                            v = v.replace(var, &format!("@top{t}"));
+                        }
+                    }
+                    candidates.push(v);
+                }
+            }
+        } else {
+            let re = cached_regex!(r"(?:^|\s)-I[ \t]*([^\s\\]+)");
+            candidates.extend(re.captures_iter(text).map(|c| c[1].to_string()));
+        }
+        for v in candidates {
+            if v.contains('$') || v.starts_with('/') || v.contains('<') {
+                continue;
+            }
+            let path = if let Some(rest) = v.strip_prefix("@here") {
+                format!("{dir}{rest}")
+            } else if let Some(rest) = v.strip_prefix("@top") {
+                rest.to_string()
+            } else if dir.is_empty() {
+                v
+            } else {
+                format!("{dir}/{v}")
+            };
+            if let Some(d) = normalized_inside(&path).filter(|d| !d.is_empty() && !out.contains(d) && is_dir(d)) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// `a/./b/../c` → `a/c`; None when it leaves the root.
+fn normalized_inside(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            _ => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_dirs_from_cmake_and_makefiles() {
+        let files = [
+            ("CMakeLists.txt", "include_directories(${CUDA_INCLUDE_DIRS} ${CMAKE_CURRENT_SOURCE_DIR}/include)\n"),
+            ("lib/CMakeLists.txt", "target_include_directories(k PUBLIC ${PROJECT_SOURCE_DIR}/common \"detail\" /usr/include)\n"),
+            ("app/Makefile", "CFLAGS = -I../include -I $(CUDA)/include -I../../outside -Ilocal\n"),
+        ];
+        let dirs = include_dirs(&files, |d| d != "app/local");
+        assert_eq!(dirs, vec!["include", "common", "lib/detail"]);
+    }
 }

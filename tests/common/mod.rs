@@ -17,12 +17,14 @@ pub fn migrate(inputs: &[&Path]) -> Migration {
     project::migrate(&opts).expect("valid options")
 }
 
-/// Every output and the diagnostics, as one reviewable text.
+/// Every output and the diagnostics, as one reviewable text. Build files
+/// (Makefiles, CMake scripts) are left out: `tests/build_files.rs` pins them.
 pub fn render(m: &Migration) -> String {
     let report = syclify::report::build(m);
+    let is_build = |rel: &str| syclify::build::is_build_file_name(rel.rsplit('/').next().unwrap_or(""));
     let mut s = String::new();
     for f in &m.files {
-        if f.status != project::Status::Migrated {
+        if f.status != project::Status::Migrated || is_build(&f.rel) {
             continue;
         }
         s.push_str(&format!("// ==== {} -> {} ====\n", f.rel, f.out_rel.as_deref().unwrap_or("-")));
@@ -32,7 +34,7 @@ pub fn render(m: &Migration) -> String {
         }
     }
     s.push_str("// ==== diagnostics ====\n");
-    for f in &report.files {
+    for f in report.files.iter().filter(|f| !is_build(&f.path)) {
         for d in &f.diagnostics {
             s.push_str(&format!("// {}\n", d.gcc()));
         }

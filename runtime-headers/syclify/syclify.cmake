@@ -1,0 +1,73 @@
+# syclify.cmake: builds targets of a CMake project migrated by syclify
+# with a SYCL 2020 compiler. syclify
+# writes it to <out-root>/include/syclify/syclify.cmake, beside its helper
+# header; each migrated CMakeLists.txt includes it after project().
+#
+# Cache variables (set them with -D on cmake's command line):
+#   SYCL_IMPL     dpcpp: DPC++ (icpx, or clang++ built with SYCL): -fsycl
+#                 acpp:  AdaptiveCpp: find_package(AdaptiveCpp) and
+#                        add_sycl_to_target (set AdaptiveCpp_DIR if needed)
+#                 empty (default): acpp when the C++ compiler is acpp/syclcc
+#                 or AdaptiveCpp_DIR is set, else dpcpp
+#   SYCL_ARCH     the NVIDIA GPU architecture, sm_XX (default: the original
+#                 project's CUDA architecture, else sm_80)
+#   SYCL_TARGETS  the implementation's targets (default: that NVIDIA GPU;
+#                 e.g. spir64 for DPC++ on Intel GPUs, generic or
+#                 cuda:sm_90 for AdaptiveCpp)
+#
+# syclify_add_sycl(<target>) makes a target's sources compile as SYCL: C++17,
+# the helper header's directory, nvcc flags migrated from CUDA_NVCC_FLAGS
+# (SYCLIFY_NVCC_FLAGS), and the implementation's compile and link flags.
+include_guard(GLOBAL)
+
+get_filename_component(SYCLIFY_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+if(NOT SYCLIFY_DEFAULT_ARCH)
+  set(SYCLIFY_DEFAULT_ARCH sm_80)
+endif()
+set(SYCL_ARCH "${SYCLIFY_DEFAULT_ARCH}" CACHE STRING "NVIDIA GPU architecture of the SYCL build (sm_XX)")
+set(SYCL_IMPL "" CACHE STRING "SYCL implementation: dpcpp or acpp (empty: guessed from the C++ compiler)")
+set(SYCL_TARGETS "" CACHE STRING "targets of the SYCL implementation (empty: the NVIDIA GPU SYCL_ARCH)")
+
+if(NOT SYCL_IMPL)
+  get_filename_component(_syclify_cxx "${CMAKE_CXX_COMPILER}" NAME)
+  if(_syclify_cxx MATCHES "acpp|syclcc" OR AdaptiveCpp_DIR)
+    set(SYCL_IMPL acpp)
+  else()
+    set(SYCL_IMPL dpcpp)
+  endif()
+endif()
+
+if(SYCL_IMPL STREQUAL "acpp")
+  if(NOT SYCL_TARGETS)
+    set(SYCL_TARGETS "cuda:${SYCL_ARCH}")
+  endif()
+  if(NOT ACPP_TARGETS)
+    set(ACPP_TARGETS "${SYCL_TARGETS}" CACHE STRING "AdaptiveCpp's targets (from SYCL_TARGETS)" FORCE)
+  endif()
+  find_package(AdaptiveCpp CONFIG REQUIRED)
+elseif(SYCL_IMPL STREQUAL "dpcpp")
+  if(NOT SYCL_TARGETS)
+    set(SYCL_TARGETS nvptx64-nvidia-cuda)
+  endif()
+  set(SYCLIFY_SYCL_FLAGS -fsycl "-fsycl-targets=${SYCL_TARGETS}")
+  if(SYCL_TARGETS MATCHES "nvptx")
+    list(APPEND SYCLIFY_SYCL_FLAGS "SHELL:-Xsycl-target-backend=nvptx64-nvidia-cuda --cuda-gpu-arch=${SYCL_ARCH}")
+  endif()
+else()
+  message(FATAL_ERROR "SYCL_IMPL is '${SYCL_IMPL}': use dpcpp or acpp")
+endif()
+message(STATUS "syclify: SYCL_IMPL=${SYCL_IMPL} SYCL_TARGETS=${SYCL_TARGETS}")
+
+function(syclify_add_sycl target)
+  target_compile_features(${target} PRIVATE cxx_std_17)
+  target_include_directories(${target} PRIVATE "${SYCLIFY_INCLUDE_DIR}")
+  if(SYCLIFY_NVCC_FLAGS)
+    target_compile_options(${target} PRIVATE ${SYCLIFY_NVCC_FLAGS})
+  endif()
+  if(SYCL_IMPL STREQUAL "acpp")
+    add_sycl_to_target(TARGET ${target})
+  else()
+    target_compile_options(${target} PRIVATE ${SYCLIFY_SYCL_FLAGS})
+    target_link_options(${target} PRIVATE ${SYCLIFY_SYCL_FLAGS})
+  endif()
+endfunction()
