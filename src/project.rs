@@ -491,6 +491,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
 /// name in its include, and so becomes a migrated file (keeping its name):
 /// else its include would name a file the out-root does not have.
 fn copied_includers(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, renames: &BTreeMap<String, String>, include_dirs: &[String]) {
+    let loaded: BTreeSet<&str> = sources.iter().map(|s| s.rel.as_str()).collect();
     for (i, s) in sources.iter().enumerate() {
         if outputs.contains_key(&i) {
             continue;
@@ -502,7 +503,7 @@ fn copied_includers(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewrit
             let renamed = (|| {
                 let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim_start().strip_prefix('"')?;
                 let name = &t[..t.find('"')?];
-                let target = include_candidates(dir, name, include_dirs).into_iter().find(|c| sources.iter().any(|x| &x.rel == c))?;
+                let target = include_candidates(dir, name, include_dirs).into_iter().find(|c| loaded.contains(c.as_str()))?;
                 let new_rel = renames.get(&target).filter(|n| **n != target)?;
                 let new_file = new_rel.rsplit('/').next()?;
                 let new_name = match name.rsplit_once('/') {

@@ -290,7 +290,7 @@ impl<'a> Migration<'a> {
                 let words = self.flag_words(c, if name.starts_with("target_") { 1 } else { 0 });
                 self.translate(c, &words, true);
             }
-            "add_executable" | "add_library" => self.add_target(c, name),
+            "add_executable" | "add_library" => self.add_target(c),
             "include_directories" => self.include_directories(c, 0),
             "target_include_directories" => self.include_directories(c, 1),
             _ => self.plain(c),
@@ -595,7 +595,7 @@ impl<'a> Migration<'a> {
     /// `add_executable`/`add_library` (also renamed from FindCUDA's): the
     /// target builds with SYCL; `OPTIONS` (FindCUDA's nvcc flags) become its
     /// compile options.
-    fn add_target(&mut self, c: &Command, name: &str) {
+    fn add_target(&mut self, c: &Command) {
         let Some(target) = c.args.first() else {
             return self.plain(c);
         };
@@ -644,7 +644,6 @@ impl<'a> Migration<'a> {
                 after.push_str(&format!("\n{indent}target_compile_options({target_text} PRIVATE {})", kept.join(" ")));
             }
         }
-        let _ = name;
         self.edits.push((c.range.end..c.range.end, after));
         self.changes += 1;
     }
