@@ -22,6 +22,8 @@ enum DiagFormat {
     Gcc,
     /// The JSON report on stdout.
     Json,
+    /// Every diagnostic as a GitHub Actions annotation (`::warning file=…,line=…::…`) on stdout.
+    Github,
 }
 
 #[derive(Subcommand)]
@@ -175,6 +177,13 @@ fn main() -> ExitCode {
                     }
                 }
                 DiagFormat::Json => print!("{}", report::to_json(&r)),
+                DiagFormat::Github => {
+                    for f in &r.files {
+                        for d in &f.diagnostics {
+                            println!("{}", d.github());
+                        }
+                    }
+                }
             }
             eprint!("{}", report::summary(&r, &out_root, 12));
             ExitCode::from(code as u8)

@@ -176,6 +176,28 @@ impl JsonDiagnostic {
     pub fn gcc(&self) -> String {
         format!("{}:{}:{}: {}: {} [{}]", self.file, self.line, self.column, self.severity.as_str(), self.message, self.code)
     }
+
+    /// A GitHub Actions workflow command (`::warning file=…,line=…::message`),
+    /// which GitHub shows as an annotation on the line. The file is relative
+    /// to the in-root: run syclify from the repository root for the
+    /// annotations to land on the right files.
+    pub fn github(&self) -> String {
+        let level = match self.severity {
+            Severity::Note => "notice",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        format!(
+            "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+            github_property(&self.file),
+            self.line,
+            self.column,
+            self.end_line,
+            self.end_column,
+            github_property(&format!("{} {}", self.code, self.name)),
+            github_data(&format!("{} [{}]", self.message, self.code))
+        )
+    }
 }
 
 /// The one-screen summary printed on stderr.
@@ -201,4 +223,14 @@ pub fn summary(r: &JsonReport, out_root: &str, max_lines: usize) -> String {
     }
     let _ = writeln!(s, "  report: {out_root}/syclify-report.md (and .json)");
     s
+}
+
+/// Escapes a workflow command's message (GitHub's `escapeData`).
+fn github_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (GitHub's `escapeProperty`).
+fn github_property(s: &str) -> String {
+    github_data(s).replace(':', "%3A").replace(',', "%2C")
 }

@@ -178,6 +178,22 @@ fn gcc_diagnostics_and_comments_for_humans() {
 }
 
 #[test]
+fn github_annotations() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n}\n").unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "github"]);
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.lines().any(|l| l
+            == "::warning file=a.cu,line=3,col=3,endLine=3,endColumn=37,title=SY0401 unsupported-api::`cudaGraphAddEmptyNode` is not migrated; the call was left as is [SY0401]"),
+        "{stdout}"
+    );
+    assert!(stdout.lines().all(|l| l.starts_with("::notice ") || l.starts_with("::warning ") || l.starts_with("::error ")), "{stdout}");
+}
+
+#[test]
 fn explain_prints_codes() {
     let o = syclify(&["explain", "SY0202"]);
     assert_eq!(o.status.code(), Some(0));
