@@ -20,6 +20,7 @@ pub mod parse;
 pub mod project;
 pub mod report;
 pub mod rules;
+pub mod sarif;
 pub mod source;
 pub mod syntax;
 pub mod validate;

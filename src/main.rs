@@ -24,6 +24,8 @@ enum DiagFormat {
     Json,
     /// Every diagnostic as a GitHub Actions annotation (`::warning file=…,line=…::…`) on stdout.
     Github,
+    /// A SARIF 2.1.0 log on stdout, for code scanning.
+    Sarif,
 }
 
 #[derive(Subcommand)]
@@ -184,6 +186,7 @@ fn main() -> ExitCode {
                         }
                     }
                 }
+                DiagFormat::Sarif => print!("{}", syclify::sarif::to_json(&r, &m.in_root)),
             }
             eprint!("{}", report::summary(&r, &out_root, 12));
             ExitCode::from(code as u8)

@@ -278,3 +278,75 @@ fn shared_headers_outside_the_program() {
     assert!(out2.join("common/vec.dp.hpp").is_file());
     assert_eq!(tree_snapshot(&root), before, "inputs unchanged");
 }
+
+/// The official SARIF 2.1.0 schema, as shipped in the serde-sarif crate's
+/// package (a dev-dependency, fetched from crates.io like every crate).
+fn sarif_schema() -> serde_json::Value {
+    // the host's packages only: they are fetched already (building the tests needed them)
+    let rustc = std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into())).arg("-vV").output().expect("rustc -vV runs");
+    let host = String::from_utf8_lossy(&rustc.stdout).lines().find_map(|l| l.strip_prefix("host: ").map(str::to_string)).expect("rustc names its host");
+    let meta = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    let meta: serde_json::Value = serde_json::from_slice(&meta.stdout).expect("cargo metadata prints JSON");
+    let pkg = meta["packages"].as_array().unwrap().iter().find(|p| p["name"] == "serde-sarif").expect("serde-sarif is a dev-dependency");
+    let dir = std::path::Path::new(pkg["manifest_path"].as_str().unwrap()).parent().unwrap().to_path_buf();
+    let schema: serde_json::Value = serde_json::from_str(&fs::read_to_string(dir.join("src/schema.json")).unwrap()).unwrap();
+    assert_eq!(schema["$id"], "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json");
+    // The published schema's patterns for `language` have a stray `]`
+    // (`^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$`), which is not a valid
+    // regular expression once formats are checked: put in the one meant.
+    fn fix(v: &mut serde_json::Value, fixed: &mut usize) {
+        match v {
+            serde_json::Value::String(s) if s == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" => {
+                *s = "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$".to_string();
+                *fixed += 1;
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| fix(x, fixed)),
+            serde_json::Value::Object(o) => o.values_mut().for_each(|x| fix(x, fixed)),
+            _ => {}
+        }
+    }
+    let mut schema = schema;
+    let mut fixed = 0;
+    fix(&mut schema, &mut fixed);
+    assert!(fixed >= 1);
+    schema
+}
+
+#[test]
+fn sarif_output_is_valid_sarif_2_1_0() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("dir with space");
+    fs::create_dir_all(&src).unwrap();
+    // a warning, an error and notes, one file name that needs percent-encoding
+    fs::write(src.join("a b.cu"), "__global__ void __launch_bounds__(64) k(float *p) { p[threadIdx.x] = 1; }\nint main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n  k<<<1, 64>>>(0);\n}\n").unwrap();
+    fs::write(src.join("Makefile"), "all:\n\tnvcc -lineinfo -o a 'a b.cu'\n").unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "sarif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is one JSON document");
+    let validator = jsonschema::options().should_validate_formats(true).build(&sarif_schema()).expect("the schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "not valid SARIF 2.1.0:\n{}", errors.join("\n"));
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "syclify");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    assert!(results.len() >= 3, "{results:?}");
+    for r in results {
+        // each result names its rule, which carries the explanation as help
+        let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], r["ruleId"]);
+        assert!(!rule["help"]["text"].as_str().unwrap().is_empty());
+        assert!(r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap() >= 1);
+    }
+    let unsupported = results.iter().find(|r| r["ruleId"] == "SY0401").expect("the unsupported call is reported");
+    let loc = &unsupported["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "a%20b.cu");
+    assert_eq!(loc["region"]["startLine"], 4);
+    assert!(run["originalUriBaseIds"]["SRCROOT"]["uri"].as_str().unwrap().ends_with("/dir%20with%20space/"));
+    assert!(results.iter().any(|r| r["level"] == "note" && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "Makefile"));
+}
