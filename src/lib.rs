@@ -18,6 +18,7 @@ pub mod mapping;
 pub mod mask;
 pub mod parse;
 pub mod project;
+pub mod query;
 pub mod report;
 pub mod rules;
 pub mod sarif;

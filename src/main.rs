@@ -118,6 +118,16 @@ enum Command {
     },
     /// Print the long explanation of a diagnostic code (e.g. SY0202), or list all codes.
     Explain { code: Option<String> },
+    /// What a CUDA API, intrinsic, type, enumerator, header or construct becomes, with an example migrated live.
+    ///
+    /// Exit code 1 when the name is unknown (the closest known names are suggested).
+    Query {
+        /// A CUDA name: `cudaMemcpy`, `__shfl_down_sync`, `threadIdx`, `cudaStream_t`, `__shared__`, `cuda_fp16.h`
+        name: String,
+        /// Extra mapping rules (as for migrate)
+        #[arg(long = "rule-file")]
+        rule_files: Vec<PathBuf>,
+    },
     /// Print the syntax tree of a file (for debugging rules).
     #[command(hide = true)]
     DumpTree { path: PathBuf },
@@ -257,6 +267,23 @@ fn main() -> ExitCode {
                     eprintln!("syclify: error: {e}");
                     ExitCode::from(2)
                 }
+            }
+        }
+        Command::Query { name, rule_files } => {
+            let mut mappings = Mappings::builtin();
+            for f in &rule_files {
+                if let Err(e) = mappings.load_file(f) {
+                    eprintln!("syclify: error: rule file {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            let (text, known) = syclify::query::render(&name, &mappings);
+            if known {
+                print!("{text}");
+                ExitCode::SUCCESS
+            } else {
+                eprint!("{text}");
+                ExitCode::from(1)
             }
         }
         Command::Explain { code } => match code {

@@ -194,6 +194,22 @@ fn github_annotations() {
 }
 
 #[test]
+fn query_known_and_unknown_names() {
+    let o = syclify(&["query", "__syncthreads"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("src/rules/syncthreads.rs") && out.contains("sycl::group_barrier(item.get_group())"), "{out}");
+    let o = syclify(&["query", "cudaMemcpy"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("as a statement:") && out.contains(".memcpy(a0, a1, a2).wait()"), "{out}");
+    let o = syclify(&["query", "__syncthread"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("closest known: __syncthreads"), "{err}");
+}
+
+#[test]
 fn explain_prints_codes() {
     let o = syclify(&["explain", "SY0202"]);
     assert_eq!(o.status.code(), Some(0));
