@@ -158,7 +158,10 @@ fn main() -> ExitCode {
                 }
             }
             let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs };
-            let m = match project::migrate(&opts) {
+            let bar = ProgressBar::new();
+            let m = project::migrate_with_progress(&opts, &bar);
+            bar.finish();
+            let m = match m {
                 Ok(m) => m,
                 Err(e) => {
                     eprintln!("syclify: error: {}", e.0);
@@ -352,5 +355,52 @@ fn main() -> ExitCode {
             print!("{}", syclify::syntax::dump(parsed.tree.root_node(), &text));
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// The progress bar on stderr: drawn only when stderr is a terminal and the
+/// migration has taken over a second (CI logs and short runs stay clean; the
+/// tests lower the second with `SYCLIFY_PROGRESS_AFTER_MS`).
+struct ProgressBar {
+    bar: indicatif::ProgressBar,
+    started: std::time::Instant,
+    after: std::time::Duration,
+    shown: std::sync::atomic::AtomicBool,
+    terminal: bool,
+}
+
+impl ProgressBar {
+    fn new() -> Self {
+        use std::io::IsTerminal;
+        let bar = indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::hidden());
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} migrating [{bar:30}] {pos}/{len} steps ({elapsed})") {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        let after = std::env::var("SYCLIFY_PROGRESS_AFTER_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+        ProgressBar {
+            bar,
+            started: std::time::Instant::now(),
+            after: std::time::Duration::from_millis(after),
+            shown: false.into(),
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl project::Progress for ProgressBar {
+    fn start(&self, steps: usize) {
+        self.bar.set_length(steps as u64);
+    }
+
+    fn step(&self) {
+        use std::sync::atomic::Ordering;
+        if self.terminal && !self.shown.load(Ordering::Relaxed) && self.started.elapsed() >= self.after && !self.shown.swap(true, Ordering::Relaxed) {
+            self.bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        self.bar.inc(1);
     }
 }

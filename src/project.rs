@@ -357,8 +357,27 @@ fn normalize(path: &str) -> String {
     parts.join("/")
 }
 
+/// Told how far a migration is: the number of steps (two per migrated
+/// file: parse, rewrite), then each step done, from any thread.
+pub trait Progress: Sync {
+    fn start(&self, steps: usize);
+    fn step(&self);
+}
+
+struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: usize) {}
+    fn step(&self) {}
+}
+
 /// Runs the whole migration in memory (nothing is written here).
 pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
+    migrate_with_progress(opts, &NoProgress)
+}
+
+/// [`migrate`], reporting its progress.
+pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<Migration, UsageError> {
     let timing = std::env::var_os("SYCLIFY_TIMING").is_some();
     let t0 = std::time::Instant::now();
     let phase = |name: &str| {
@@ -440,7 +459,15 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
     for &i in &migrate {
         macros.scan(&sources[i].text);
     }
-    let parsed: Vec<(usize, Parsed)> = migrate.par_iter().map(|&i| (i, parse::parse_file(&sources[i].text, &macros.qualifier, &macros.names))).collect();
+    progress.start(2 * migrate.len());
+    let parsed: Vec<(usize, Parsed)> = migrate
+        .par_iter()
+        .map(|&i| {
+            let p = parse::parse_file(&sources[i].text, &macros.qualifier, &macros.names);
+            progress.step();
+            (i, p)
+        })
+        .collect();
     let facts: Vec<(usize, index::FileFacts)> =
         parsed.par_iter().map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))).collect();
     phase("parse");
@@ -467,8 +494,16 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
         .collect();
 
     // Rewrite.
-    let mut outputs: BTreeMap<usize, Rewritten> =
-        parsed.par_iter().map(|(i, p)| (*i, rewrite_file(&sources[*i], p, &projects[&cluster[*i]]))).collect::<Vec<_>>().into_iter().collect();
+    let mut outputs: BTreeMap<usize, Rewritten> = parsed
+        .par_iter()
+        .map(|(i, p)| {
+            let r = rewrite_file(&sources[*i], p, &projects[&cluster[*i]]);
+            progress.step();
+            (*i, r)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
     phase("rewrite");
     copied_includers(&sources, &mut outputs, &renames, &include_dirs);
     sycl_first(&sources, &mut outputs, &includes);

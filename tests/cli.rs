@@ -366,3 +366,30 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     assert!(run["originalUriBaseIds"]["SRCROOT"]["uri"].as_str().unwrap().ends_with("/dir%20with%20space/"));
     assert!(results.iter().any(|r| r["level"] == "note" && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "Makefile"));
 }
+
+/// The progress bar is drawn on a terminal only (here after 0 ms instead of
+/// a second); a pipe, as in CI, gets the summary and nothing else.
+#[test]
+fn progress_bar_only_on_a_terminal() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    let piped = Command::new(env!("CARGO_BIN_EXE_syclify"))
+        .args(["migrate", &format!("{root}/fixtures/programs"), "-o", out.to_str().unwrap()])
+        .env("SYCLIFY_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    let err = stderr(&piped);
+    assert!(!err.contains("migrating [") && !err.contains('\r'), "{err}");
+    // `script` (util-linux) runs the command on a pseudo-terminal
+    let command = format!("{} migrate {root}/fixtures/programs -o {}", env!("CARGO_BIN_EXE_syclify"), t.path().join("out2").display());
+    let tty = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("SYCLIFY_PROGRESS_AFTER_MS", "0")
+        .output()
+        .expect("`script` (util-linux) is installed");
+    assert_eq!(tty.status.code(), Some(0));
+    let shown = String::from_utf8_lossy(&tty.stdout);
+    assert!(shown.contains("migrating [") && shown.contains(" steps"), "{shown}");
+}
