@@ -9,6 +9,7 @@ macro_rules! cached_regex {
 }
 
 pub mod build;
+pub mod check;
 pub mod diagnostics;
 pub mod edit;
 pub mod emit;

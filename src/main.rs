@@ -28,6 +28,20 @@ enum DiagFormat {
     Sarif,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum CheckFormat {
+    /// A table on stderr.
+    Table,
+    /// The check (totals, per name, per file) and every diagnostic, as JSON on stdout.
+    Json,
+    /// Every diagnostic as a SARIF 2.1.0 log on stdout.
+    Sarif,
+    /// Every diagnostic as `file:line:col: severity: message [CODE]` on stdout.
+    Gcc,
+    /// Every diagnostic as a GitHub Actions annotation on stdout.
+    Github,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Migrate CUDA files or directories into a SYCL tree under --out-root.
@@ -55,6 +69,27 @@ enum Command {
         /// and includes of them follow their new names.
         #[arg(short = 'I', long = "include-dir")]
         include_dirs: Vec<PathBuf>,
+    },
+    /// How much work a migration is, writing nothing: per file and per CUDA name, what migrates
+    /// automatically, what needs review and what is unsupported, with an effort estimate.
+    ///
+    /// Exit code: 0 nothing unsupported, 1 something unsupported (an error), 2 usage error.
+    Check {
+        /// Files or directories (walked, honouring .gitignore).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The project root (default: the common directory of PATHs).
+        #[arg(long)]
+        in_root: Option<PathBuf>,
+        /// Extra mapping rules (as for migrate).
+        #[arg(long = "rule-file")]
+        rule_files: Vec<PathBuf>,
+        /// Directories searched for quoted includes (as for migrate).
+        #[arg(short = 'I', long = "include-dir")]
+        include_dirs: Vec<PathBuf>,
+        /// The table on stderr (default), or on stdout: the check as JSON, or every diagnostic as SARIF, gcc lines or GitHub annotations.
+        #[arg(long, value_enum, default_value = "table")]
+        format: CheckFormat,
     },
     /// Build the CUDA project with nvcc and its migration with a SYCL compiler, run both, compare.
     ///
@@ -271,6 +306,46 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+        }
+        Command::Check { paths, in_root, rule_files, include_dirs, format } => {
+            let mut mappings = Mappings::builtin();
+            for f in &rule_files {
+                if let Err(e) = mappings.load_file(f) {
+                    eprintln!("syclify: error: rule file {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            // the migration stays in memory: this out-root is never written
+            let Ok(scratch) = tempfile::tempdir() else {
+                eprintln!("syclify: error: cannot create a temporary directory");
+                return ExitCode::from(2);
+            };
+            let opts = Options { inputs: paths, in_root, out_root: scratch.path().join("never-written"), mappings, include_dirs };
+            let bar = ProgressBar::new();
+            let m = project::migrate_with_progress(&opts, &bar);
+            bar.finish();
+            let m = match m {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("syclify: error: {}", e.0);
+                    return ExitCode::from(2);
+                }
+            };
+            let c = syclify::check::check(&m);
+            let r = report::build(&m);
+            match format {
+                CheckFormat::Table => eprint!("{}", syclify::check::table(&c)),
+                CheckFormat::Json => print!("{}", syclify::check::to_json(&c, &r)),
+                CheckFormat::Sarif => print!("{}", syclify::sarif::to_json(&r, &m.in_root)),
+                CheckFormat::Gcc | CheckFormat::Github => {
+                    for f in &r.files {
+                        for d in &f.diagnostics {
+                            println!("{}", if matches!(format, CheckFormat::Gcc) { d.gcc() } else { d.github() });
+                        }
+                    }
+                }
+            }
+            ExitCode::from(if c.errors > 0 { 1 } else { 0 })
         }
         Command::Query { name, rule_files } => {
             let mut mappings = Mappings::builtin();

@@ -393,3 +393,35 @@ fn progress_bar_only_on_a_terminal() {
     let shown = String::from_utf8_lossy(&tty.stdout);
     assert!(shown.contains("migrating [") && shown.contains(" steps"), "{shown}");
 }
+
+#[test]
+fn check_counts_constructs_writes_nothing_and_gates() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("app");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("ok.cu"), KERNEL).unwrap();
+    let before = tree_snapshot(t.path());
+    let o = syclify(&["check", src.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stderr(&o);
+    assert!(table.contains("migrate automatically (100.0 %)") && table.contains("nothing unsupported"), "{table}");
+    assert!(table.lines().any(|l| l.starts_with("threadIdx") && l.split_whitespace().collect::<Vec<_>>() == ["threadIdx", "1", "1", "0", "0"]), "{table}");
+    // an API left for review (SY0401, a warning) and a grid sync (SY0701, an error)
+    fs::write(
+        src.join("grid.cu"),
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *p) { cg::this_grid().sync(); p[threadIdx.x] = 0; }\nvoid run(int *p) { cudaGraphAddEmptyNode(0, 0, 0, 0); k<<<1, 1>>>(p); }\n",
+    )
+    .unwrap();
+    let o = syclify(&["check", src.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = &v["check"];
+    assert!(c["errors"].as_u64().unwrap() >= 1, "{c}");
+    assert_eq!(c["by_name"]["cudaGraphAddEmptyNode"]["review"], 1, "{c}");
+    assert!(c["totals"]["automatic"].as_u64().unwrap() >= 5);
+    assert!(c["estimated_hours"].as_f64().unwrap() > 0.0);
+    assert!(v["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "SY0701"), "{v}");
+    // nothing was written anywhere: the tree holds what it held (and the new input)
+    let after = tree_snapshot(t.path());
+    assert_eq!(after.len(), before.len() + 1, "check wrote files");
+}
