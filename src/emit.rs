@@ -54,3 +54,139 @@ pub fn emit(m: &Migration) -> Vec<(String, String)> {
     }
     failures
 }
+
+/// Where the manifest of the last migration lies, under the out-root.
+pub const MANIFEST_REL: &str = ".syclify-manifest.json";
+
+/// What the last migration into an out-root wrote: the tool's version, a
+/// fingerprint of its options, each input's and each output's content hash.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Manifest {
+    pub version: String,
+    pub options: String,
+    pub inputs: std::collections::BTreeMap<String, String>,
+    pub outputs: std::collections::BTreeMap<String, String>,
+}
+
+/// A content hash (xxh3, 64 bits, hex).
+pub fn hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
+/// What an incremental emit did.
+#[derive(Debug, Default)]
+pub struct EmitStats {
+    /// Outputs written (new or changed), in-out-root paths.
+    pub written: Vec<String>,
+    /// Outputs whose bytes were already there.
+    pub unchanged: usize,
+    /// Outputs edited by hand since the last migration whose new text is
+    /// what that migration wrote: the edit is kept.
+    pub kept_edited: Vec<String>,
+    /// Outputs edited by hand since the last migration that had to change:
+    /// the edit is overwritten.
+    pub overwritten_edits: Vec<String>,
+    /// Outputs of the last migration that this one does not produce (their
+    /// input is gone): reported, not deleted.
+    pub stale: Vec<String>,
+    /// The manifest was absent or unreadable (a first migration).
+    pub first_run: bool,
+    /// The tool's version or the options differ from the last migration's.
+    pub options_changed: bool,
+    pub failures: Vec<(String, String)>,
+}
+
+/// Writes the migration into its out-root, touching only what changed
+/// since the last migration there (by the manifest at [`MANIFEST_REL`]):
+/// every output (`extra` adds the reports), the helper header, the CMake
+/// module. A file whose bytes are already on disk is not written; one that
+/// was edited by hand since the last migration keeps the edit when its new
+/// text is what that migration wrote. Outputs of the last migration that
+/// this one lacks are listed as stale, never deleted.
+pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]) -> EmitStats {
+    use rayon::prelude::*;
+    let manifest_path = m.out_root.join(MANIFEST_REL);
+    let old: Option<Manifest> = std::fs::read_to_string(&manifest_path).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let mut stats = EmitStats { first_run: old.is_none(), ..Default::default() };
+    let old = old.unwrap_or_default();
+    stats.options_changed = !stats.first_run && (old.version != env!("CARGO_PKG_VERSION") || old.options != options);
+    // every output and its bytes
+    let mut outputs: Vec<(String, std::borrow::Cow<[u8]>)> = Vec::new();
+    for f in &m.files {
+        if let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) {
+            let bytes: std::borrow::Cow<[u8]> = if f.escaped { crate::source::encode_lossless(text).into() } else { text.as_bytes().into() };
+            outputs.push((out_rel.clone(), bytes));
+        }
+    }
+    outputs.push((HELPER_HEADER_REL.to_string(), HELPER_HEADER.as_bytes().into()));
+    if m.files.iter().any(|f| f.counts.contains_key(crate::build::cmake::RULE)) {
+        outputs.push((crate::build::cmake::MODULE_REL.to_string(), crate::build::cmake::MODULE.as_bytes().into()));
+    }
+    for (rel, text) in extra {
+        outputs.push((rel.clone(), text.as_bytes().into()));
+    }
+    enum Done {
+        Written,
+        Unchanged,
+        KeptEdit,
+        OverwroteEdit,
+        Failed(String),
+    }
+    let done: Vec<(String, String, Done)> = outputs
+        .par_iter()
+        .map(|(rel, bytes)| {
+            let path = m.out_root.join(rel);
+            debug_assert!(path.starts_with(&m.out_root));
+            let new = hash(bytes);
+            let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
+            let before = old.outputs.get(rel);
+            let outcome = if on_disk.as_ref() == Some(&new) {
+                Done::Unchanged
+            } else if on_disk.is_some() && before == Some(&new) {
+                Done::KeptEdit
+            } else {
+                let edited = on_disk.is_some() && before.is_some() && on_disk.as_ref() != before;
+                match write_atomic_bytes(&path, bytes) {
+                    Ok(()) if edited => Done::OverwroteEdit,
+                    Ok(()) => Done::Written,
+                    Err(e) => Done::Failed(e.to_string()),
+                }
+            };
+            (rel.clone(), new, outcome)
+        })
+        .collect();
+    let mut manifest = Manifest { version: env!("CARGO_PKG_VERSION").to_string(), options: options.to_string(), ..Default::default() };
+    for f in &m.files {
+        if let Some(s) = &f.source {
+            manifest.inputs.insert(f.rel.clone(), hash(s.text.as_bytes()));
+        }
+    }
+    for (rel, new, outcome) in done {
+        match outcome {
+            Done::Written => stats.written.push(rel.clone()),
+            Done::Unchanged => stats.unchanged += 1,
+            Done::KeptEdit => stats.kept_edited.push(rel.clone()),
+            Done::OverwroteEdit => {
+                stats.written.push(rel.clone());
+                stats.overwritten_edits.push(rel.clone());
+            }
+            Done::Failed(e) => {
+                stats.failures.push((rel.clone(), e));
+                continue;
+            }
+        }
+        manifest.outputs.insert(rel, new);
+    }
+    stats.stale = old.outputs.keys().filter(|r| !manifest.outputs.contains_key(*r) && m.out_root.join(r).exists()).cloned().collect();
+    // the manifest keeps naming stale outputs, so later runs still report them
+    for r in &stats.stale {
+        manifest.outputs.insert(r.clone(), old.outputs[r].clone());
+    }
+    let text = serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n";
+    if std::fs::read_to_string(&manifest_path).ok().as_deref() != Some(text.as_str()) {
+        if let Err(e) = write_atomic(&manifest_path, &text) {
+            stats.failures.push((MANIFEST_REL.to_string(), e.to_string()));
+        }
+    }
+    stats
+}

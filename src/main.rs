@@ -203,17 +203,17 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let failures = emit::emit(&m);
             let r = report::build(&m);
             let out_root = m.out_root.display().to_string();
             let mut code = m.exit_code();
-            for (name, text) in [("syclify-report.json", report::to_json(&r)), ("syclify-report.md", report::to_markdown(&r))] {
-                if let Err(e) = emit::write_atomic(&m.out_root.join(name), &text) {
-                    eprintln!("syclify: error: cannot write {name}: {e}");
-                    code = 1;
-                }
+            // what the outputs depend on besides the inputs: the options and the rule files' text
+            let mut options = format!("in-root={} include-dirs={:?}", m.in_root.display(), opts.include_dirs);
+            for f in &rule_files {
+                options.push_str(&format!(" rule-file={}:{}", f.display(), emit::hash(&std::fs::read(f).unwrap_or_default())));
             }
-            for (f, e) in &failures {
+            let reports = vec![("syclify-report.json".to_string(), report::to_json(&r)), ("syclify-report.md".to_string(), report::to_markdown(&r))];
+            let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports);
+            for (f, e) in &stats.failures {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");
                 code = 1;
             }
@@ -237,6 +237,7 @@ fn main() -> ExitCode {
                 DiagFormat::Sarif => print!("{}", syclify::sarif::to_json(&r, &m.in_root)),
             }
             eprint!("{}", report::summary(&r, &out_root, 12));
+            eprint!("{}", incremental_summary(&stats));
             ExitCode::from(code as u8)
         }
         Command::Validate {
@@ -478,4 +479,29 @@ impl project::Progress for ProgressBar {
         }
         self.bar.inc(1);
     }
+}
+
+/// What an incremental emit did, for stderr (nothing on a first migration
+/// that wrote everything).
+fn incremental_summary(s: &emit::EmitStats) -> String {
+    let mut out = String::new();
+    if s.first_run && s.stale.is_empty() && s.kept_edited.is_empty() {
+        return out;
+    }
+    if s.written.is_empty() {
+        out.push_str("  incremental: nothing changed since the last migration; no file written\n");
+    } else {
+        let why = if s.options_changed { " (the options or syclify's version changed)" } else { "" };
+        out.push_str(&format!("  incremental: {} written, {} unchanged{why}\n", s.written.len(), s.unchanged));
+    }
+    for f in &s.kept_edited {
+        out.push_str(&format!("  kept: {f} was edited by hand since the last migration, and its input has not changed\n"));
+    }
+    for f in &s.overwritten_edits {
+        out.push_str(&format!("  overwritten: {f} had been edited by hand, and its input changed\n"));
+    }
+    for f in &s.stale {
+        out.push_str(&format!("  stale: {f} comes from an input that is gone; not deleted\n"));
+    }
+    out
 }

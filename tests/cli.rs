@@ -425,3 +425,46 @@ fn check_counts_constructs_writes_nothing_and_gates() {
     let after = tree_snapshot(t.path());
     assert_eq!(after.len(), before.len() + 1, "check wrote files");
 }
+
+/// A second migration into the same out-root writes only what changed.
+#[test]
+fn incremental_migration_writes_only_what_changed() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("app");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("a.cu"), KERNEL).unwrap();
+    fs::write(src.join("b.cu"), "__global__ void b(int *p) { p[threadIdx.x] = 2; }\n").unwrap();
+    let out = t.path().join("out");
+    let run = || {
+        let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0));
+        stderr(&o)
+    };
+    let first = run();
+    assert!(!first.contains("incremental:"), "{first}");
+    assert!(out.join(".syclify-manifest.json").is_file());
+    let mtimes = |names: &[&str]| -> Vec<std::time::SystemTime> { names.iter().map(|n| fs::metadata(out.join(n)).unwrap().modified().unwrap()).collect() };
+    let all = ["a.dp.cpp", "b.dp.cpp", "include/syclify/syclify.hpp", "syclify-report.json", "syclify-report.md", ".syclify-manifest.json"];
+    let before = mtimes(&all);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = run();
+    assert!(second.contains("incremental: nothing changed since the last migration; no file written"), "{second}");
+    assert_eq!(mtimes(&all), before, "an unchanged project rewrote files");
+    // one input changes: its output is rewritten, the other is not
+    fs::write(src.join("b.cu"), "__global__ void b(int *p) { p[threadIdx.x] = 3; }\n").unwrap();
+    let third = run();
+    assert!(third.contains("incremental:") && third.contains(" written"), "{third}");
+    assert!(fs::read_to_string(out.join("b.dp.cpp")).unwrap().contains("= 3;"));
+    assert_eq!(mtimes(&["a.dp.cpp"]), before[..1].to_vec());
+    // an output edited by hand whose input did not change is kept
+    let edited = fs::read_to_string(out.join("a.dp.cpp")).unwrap() + "// tuned by hand\n";
+    fs::write(out.join("a.dp.cpp"), &edited).unwrap();
+    let fourth = run();
+    assert!(fourth.contains("kept: a.dp.cpp was edited by hand"), "{fourth}");
+    assert_eq!(fs::read_to_string(out.join("a.dp.cpp")).unwrap(), edited);
+    // an input that is gone: its output is reported stale, not deleted
+    fs::remove_file(src.join("b.cu")).unwrap();
+    let fifth = run();
+    assert!(fifth.contains("stale: b.dp.cpp comes from an input that is gone; not deleted"), "{fifth}");
+    assert!(out.join("b.dp.cpp").is_file());
+}
