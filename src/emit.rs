@@ -183,10 +183,9 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
         manifest.outputs.insert(r.clone(), old.outputs[r].clone());
     }
     let text = serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n";
-    if std::fs::read_to_string(&manifest_path).ok().as_deref() != Some(text.as_str()) {
-        if let Err(e) = write_atomic(&manifest_path, &text) {
-            stats.failures.push((MANIFEST_REL.to_string(), e.to_string()));
-        }
+    let unchanged = std::fs::read_to_string(&manifest_path).ok().as_deref() == Some(text.as_str());
+    if let Err(e) = if unchanged { Ok(()) } else { write_atomic(&manifest_path, &text) } {
+        stats.failures.push((MANIFEST_REL.to_string(), e.to_string()));
     }
     stats
 }
