@@ -10,6 +10,7 @@ macro_rules! cached_regex {
 
 pub mod build;
 pub mod check;
+pub mod compile_db;
 pub mod diagnostics;
 pub mod edit;
 pub mod emit;

@@ -46,8 +46,8 @@ enum CheckFormat {
 enum Command {
     /// Migrate CUDA files or directories into a SYCL tree under --out-root.
     Migrate {
-        /// Files or directories (walked, honouring .gitignore).
-        #[arg(required = true)]
+        /// Files or directories (walked, honouring .gitignore); with -p, extra inputs.
+        #[arg(required_unless_present = "compile_commands")]
         paths: Vec<PathBuf>,
         /// Where the migrated tree is written (mirrors the in-root).
         #[arg(long, short = 'o')]
@@ -69,14 +69,18 @@ enum Command {
         /// and includes of them follow their new names.
         #[arg(short = 'I', long = "include-dir")]
         include_dirs: Vec<PathBuf>,
+        /// A compilation database (compile_commands.json): migrate exactly its translation units
+        /// and the project headers they include, with each one's -I, -D, -U, -include and -std.
+        #[arg(short = 'p', long = "compile-commands")]
+        compile_commands: Option<PathBuf>,
     },
     /// How much work a migration is, writing nothing: per file and per CUDA name, what migrates
     /// automatically, what needs review and what is unsupported, with an effort estimate.
     ///
     /// Exit code: 0 nothing unsupported, 1 something unsupported (an error), 2 usage error.
     Check {
-        /// Files or directories (walked, honouring .gitignore).
-        #[arg(required = true)]
+        /// Files or directories (walked, honouring .gitignore); with -p, extra inputs.
+        #[arg(required_unless_present = "compile_commands")]
         paths: Vec<PathBuf>,
         /// The project root (default: the common directory of PATHs).
         #[arg(long)]
@@ -87,6 +91,9 @@ enum Command {
         /// Directories searched for quoted includes (as for migrate).
         #[arg(short = 'I', long = "include-dir")]
         include_dirs: Vec<PathBuf>,
+        /// A compilation database (as for migrate).
+        #[arg(short = 'p', long = "compile-commands")]
+        compile_commands: Option<PathBuf>,
         /// The table on stderr (default), or on stdout: the check as JSON, or every diagnostic as SARIF, gcc lines or GitHub annotations.
         #[arg(long, value_enum, default_value = "table")]
         format: CheckFormat,
@@ -181,7 +188,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs } => {
+        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs, compile_commands } => {
             if let Some(j) = jobs {
                 let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
             }
@@ -192,7 +199,16 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs };
+            let opts = match with_compile_db(
+                Options { inputs: paths, in_root, out_root, mappings, include_dirs, unit_defines: Default::default() },
+                compile_commands.as_deref(),
+            ) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("syclify: error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let bar = ProgressBar::new();
             let m = project::migrate_with_progress(&opts, &bar);
             bar.finish();
@@ -308,7 +324,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { paths, in_root, rule_files, include_dirs, format } => {
+        Command::Check { paths, in_root, rule_files, include_dirs, compile_commands, format } => {
             let mut mappings = Mappings::builtin();
             for f in &rule_files {
                 if let Err(e) = mappings.load_file(f) {
@@ -321,7 +337,15 @@ fn main() -> ExitCode {
                 eprintln!("syclify: error: cannot create a temporary directory");
                 return ExitCode::from(2);
             };
-            let opts = Options { inputs: paths, in_root, out_root: scratch.path().join("never-written"), mappings, include_dirs };
+            let opts =
+                Options { inputs: paths, in_root, out_root: scratch.path().join("never-written"), mappings, include_dirs, unit_defines: Default::default() };
+            let opts = match with_compile_db(opts, compile_commands.as_deref()) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("syclify: error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let bar = ProgressBar::new();
             let m = project::migrate_with_progress(&opts, &bar);
             bar.finish();
@@ -504,4 +528,32 @@ fn incremental_summary(s: &emit::EmitStats) -> String {
         out.push_str(&format!("  stale: {f} comes from an input that is gone; not deleted\n"));
     }
     out
+}
+
+/// Adds a compilation database's units (and their `-include` files) to the
+/// inputs, its include directories after those given, and each unit's
+/// `-D`/`-U`/`-std`.
+fn with_compile_db(mut opts: Options, db: Option<&std::path::Path>) -> Result<Options, String> {
+    let Some(path) = db else { return Ok(opts) };
+    let db = syclify::compile_db::load(path)?;
+    if db.files.is_empty() {
+        return Err(format!("{}: the compilation database lists no translation unit", path.display()));
+    }
+    for f in &db.files {
+        if !f.is_file() {
+            return Err(format!("{}: it lists {}, which is not a file", path.display(), f.display()));
+        }
+    }
+    for f in db.files.iter().chain(db.flags.values().flat_map(|u| u.forced_includes.iter())) {
+        if f.is_file() && !opts.inputs.contains(f) {
+            opts.inputs.push(f.clone());
+        }
+    }
+    for d in db.include_dirs {
+        if !opts.include_dirs.contains(&d) {
+            opts.include_dirs.push(d);
+        }
+    }
+    opts.unit_defines = db.flags.into_iter().map(|(f, u)| (f, u.defines)).collect();
+    Ok(opts)
 }

@@ -35,13 +35,73 @@ pub struct Parsed {
 /// while regions do not parse, tries to read through the macro uses in them
 /// (see [`recover`]). `macro_names` are the project's macros.
 pub fn parse_file(text: &str, qualifier_macros: &BTreeMap<String, mask::QualifierMacro>, macro_names: &BTreeSet<String>) -> Parsed {
+    parse_file_with(text, qualifier_macros, macro_names, &Defines::new())
+}
+
+/// Macros known to be defined (`Some(value)`; `-DX` is `"1"`) or undefined
+/// (`None`) for a file, as a compilation database's `-D`/`-U` say.
+pub type Defines = BTreeMap<String, Option<String>>;
+
+/// [`parse_file`], where a conditional whose branches split braces is
+/// parsed in the configuration `defines` select when they decide it.
+pub fn parse_file_with(text: &str, qualifier_macros: &BTreeMap<String, mask::QualifierMacro>, macro_names: &BTreeSet<String>, defines: &Defines) -> Parsed {
     let (masked, masks) = mask::mask(text, qualifier_macros);
     let tree = parse_text(&masked);
     let mut parsed = Parsed { masked, masks, tree };
     if parsed.tree.root_node().has_error() {
-        recover(text, &mut parsed, macro_names);
+        recover(text, &mut parsed, macro_names, defines);
     }
     parsed
+}
+
+/// The value of a simple condition line under `defines`: `#ifdef X`,
+/// `#ifndef X`, `#if [!]defined(X)`, `#if [!]X`, `#if X OP N`; None when it
+/// is not one of those or names a macro `defines` does not decide.
+pub fn condition_value(line: &str, defines: &Defines) -> Option<bool> {
+    let t = line.trim_start().strip_prefix('#')?.trim_start();
+    let (kw, rest) = t.split_once(|c: char| c.is_whitespace()).unwrap_or((t, ""));
+    let rest = rest.split("//").next().unwrap_or("").split("/*").next().unwrap_or("").trim();
+    let is_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !s.starts_with(|c: char| c.is_ascii_digit());
+    let defined = |x: &str| -> Option<bool> { is_name(x).then(|| defines.get(x).map(|v| v.is_some()))? };
+    let int = |s: &str| -> Option<i64> {
+        let s = s.trim().trim_end_matches(['L', 'l', 'U', 'u']);
+        s.parse().ok().or_else(|| s.strip_prefix("0x").and_then(|h| i64::from_str_radix(h, 16).ok()))
+    };
+    let value = |x: &str| -> Option<i64> {
+        match defines.get(x)? {
+            None => Some(0),
+            Some(v) => int(v),
+        }
+    };
+    match kw {
+        "ifdef" => defined(rest),
+        "ifndef" => defined(rest).map(|d| !d),
+        "if" => {
+            let (neg, e) = match rest.strip_prefix('!') {
+                Some(e) => (true, e.trim()),
+                None => (false, rest),
+            };
+            let v = if let Some(inner) = e.strip_prefix("defined") {
+                defined(inner.trim().trim_start_matches('(').trim_end_matches(')').trim())
+            } else if is_name(e) {
+                value(e).map(|v| v != 0)
+            } else {
+                let re = cached_regex!(r"^(\w+)\s*(==|!=|>=|<=|>|<)\s*(\w+)$");
+                let c = re.captures(e)?;
+                let (a, b) = (value(&c[1]).or_else(|| int(&c[1]))?, value(&c[3]).or_else(|| int(&c[3]))?);
+                Some(match &c[2] {
+                    "==" => a == b,
+                    "!=" => a != b,
+                    ">=" => a >= b,
+                    "<=" => a <= b,
+                    ">" => a > b,
+                    _ => a < b,
+                })
+            };
+            v.map(|v| v != neg)
+        }
+        _ => None,
+    }
 }
 
 /// How much of a tree did not parse: bytes of error regions plus a weight per
@@ -97,7 +157,7 @@ const RECOVERY_PARSES: usize = 64;
 /// of the file at once ([`statement_macro_ends`]). A try is kept only when
 /// the re-parse has fewer errors; hidden text is kept as written in the
 /// output (the macro's definition is migrated where it is defined).
-fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
+fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defines: &Defines) {
     let mut parses = 0;
     let mut cost = error_cost(&parsed.tree);
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
@@ -110,7 +170,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>) {
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
         candidates.extend(every_use.take().map(|v| (7, v)));
         for region in &regions {
-            candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names));
+            candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines));
         }
         for (kind, cand) in candidates {
             if !tried.insert((cand.first().map_or(0, |m| m.range.start), kind)) {
@@ -380,7 +440,7 @@ fn is_include_guard(masked: &str, g: &ConditionalGroup) -> bool {
 /// `#endif` … `#ifdef FUSED` / `}` / `#endif`). First the last branch of
 /// each (the `#else`, or none: the usual default of a debugging switch),
 /// then the first. The other branches and the directive lines are hidden.
-fn branch_candidates(masked: &str, region: &std::ops::Range<usize>) -> Vec<(u8, Vec<Mask>)> {
+fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines) -> Vec<(u8, Vec<Mask>)> {
     let groups: Vec<ConditionalGroup> = conditional_groups(masked)
         .into_iter()
         .filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start)
@@ -398,10 +458,27 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>) -> Vec<(u8, 
             let (line, _) = g.branches.last()?;
             masked[line.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("else").then(|| g.branches.len() - 1)
         };
-        for choice in [0u8, 1] {
+        // the configuration the compilation database's flags select, first
+        let decided = |g: &ConditionalGroup| -> Option<Option<usize>> {
+            match condition_value(&masked[g.head.clone()], defines)? {
+                true => Some(Some(0)),
+                false if g.branches.len() == 1 => Some(None),
+                false if g.branches.len() == 2 => keep_last(g).map(Some),
+                false => None,
+            }
+        };
+        let selected: Option<Vec<Option<usize>>> = same.iter().map(|g| decided(g)).collect();
+        for choice in [2u8, 0, 1] {
+            if choice == 2 && selected.is_none() {
+                continue;
+            }
             let mut masks = Vec::new();
-            for g in &same {
-                let kept = if choice == 0 { keep_last(g) } else { Some(0) };
+            for (n, g) in same.iter().enumerate() {
+                let kept = match choice {
+                    2 => selected.as_ref().and_then(|s| s[n]),
+                    0 => keep_last(g),
+                    _ => Some(0),
+                };
                 masks.push(Mask { range: g.head.clone(), kind: MaskKind::InactiveBranch });
                 for (i, (line, body)) in g.branches.iter().enumerate() {
                     if i > 0 {
@@ -414,7 +491,7 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>) -> Vec<(u8, 
                 masks.push(Mask { range: g.end.clone(), kind: MaskKind::InactiveBranch });
             }
             masks.sort_by_key(|m| m.range.start);
-            out.push((7 + choice, masks));
+            out.push((if choice == 2 { 9 } else { 7 + choice }, masks));
         }
     }
     out
@@ -422,9 +499,9 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>) -> Vec<(u8, 
 
 /// Candidate masks for one error region, in the order they are tried, each
 /// with a kind tag (0 statement, 4 type arguments, 1 arguments, 2 whole use,
-/// 5 `defined(…)` parentheses, 6 misplaced qualifiers, 7/8 one configuration
+/// 5 `defined(…)` parentheses, 6 misplaced qualifiers, 7/8 one configuration (9: the one a compilation database selects)
 /// of conditional branches).
-fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>, macro_names: &BTreeSet<String>) -> Vec<(u8, Vec<Mask>)> {
+fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>, macro_names: &BTreeSet<String>, defines: &Defines) -> Vec<(u8, Vec<Mask>)> {
     let b = masked.as_bytes();
     // from the start of the line before the region's line to its end (a
     // missing `;` is reported at the next token)
@@ -502,7 +579,7 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
             out.push((2, vec![Mask { range: start..end, kind: MaskKind::Unparsed }]));
         }
     }
-    out.extend(branch_candidates(masked, &region));
+    out.extend(branch_candidates(masked, &region, defines));
     out
 }
 
@@ -625,8 +702,27 @@ mod tests {
         assert!(!is_include_guard(src, inner));
         assert!(is_include_guard(src, &groups[1]));
         // hiding one configuration of the inner group parses
-        let cands = branch_candidates(src, &(0..src.len()));
+        let cands = branch_candidates(src, &(0..src.len()), &Defines::new());
         assert_eq!(cands.len(), 2);
         assert!(cands.iter().all(|(_, m)| m.iter().all(|m| m.kind == MaskKind::InactiveBranch)));
+    }
+}
+
+#[cfg(test)]
+mod condition_tests {
+    use super::*;
+
+    #[test]
+    fn conditions_under_defines() {
+        let d: Defines =
+            [("FAST".to_string(), Some("1".to_string())), ("N".to_string(), Some("4".to_string())), ("DEBUG".to_string(), None)].into_iter().collect();
+        assert_eq!(condition_value("#ifdef FAST", &d), Some(true));
+        assert_eq!(condition_value("# ifndef DEBUG // why", &d), Some(true));
+        assert_eq!(condition_value("#if defined(DEBUG)", &d), Some(false));
+        assert_eq!(condition_value("#if !defined FAST", &d), Some(false));
+        assert_eq!(condition_value("#if N >= 4", &d), Some(true));
+        assert_eq!(condition_value("#if DEBUG", &d), Some(false));
+        assert_eq!(condition_value("#ifdef OTHER", &d), None);
+        assert_eq!(condition_value("#if FAST && N", &d), None);
     }
 }

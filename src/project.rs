@@ -22,6 +22,10 @@ pub struct Options {
     /// Directories searched for quoted includes after the including file's
     /// own directory and the in-root (the compiler's `-I`).
     pub include_dirs: Vec<PathBuf>,
+    /// Per translation unit (its path as given), the macros a compilation
+    /// database defines or undefines for it: they choose the configuration
+    /// of conditionals that no single parse can hold.
+    pub unit_defines: BTreeMap<PathBuf, crate::parse::Defines>,
 }
 
 /// A usage error (exit code 2): nothing was written.
@@ -460,10 +464,15 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         macros.scan(&sources[i].text);
     }
     progress.start(2 * migrate.len());
+    // a compilation database's -D/-U per unit, by in-root-relative path
+    let unit_defines: BTreeMap<String, &parse::Defines> =
+        opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d))).collect();
+    let no_defines = parse::Defines::new();
     let parsed: Vec<(usize, Parsed)> = migrate
         .par_iter()
         .map(|&i| {
-            let p = parse::parse_file(&sources[i].text, &macros.qualifier, &macros.names);
+            let defines = unit_defines.get(&sources[i].rel).copied().unwrap_or(&no_defines);
+            let p = parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines);
             progress.step();
             (i, p)
         })

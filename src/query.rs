@@ -163,7 +163,14 @@ pub fn migrate_example(cuda: &str, mappings: &Mappings) -> Result<(String, Vec<S
     let input = dir.path().join("in");
     std::fs::create_dir_all(&input).map_err(|e| e.to_string())?;
     std::fs::write(input.join("example.cu"), cuda).map_err(|e| e.to_string())?;
-    let opts = Options { inputs: vec![input.clone()], in_root: None, out_root: dir.path().join("out"), mappings: mappings.clone(), include_dirs: vec![] };
+    let opts = Options {
+        inputs: vec![input.clone()],
+        in_root: None,
+        out_root: dir.path().join("out"),
+        mappings: mappings.clone(),
+        include_dirs: vec![],
+        unit_defines: Default::default(),
+    };
     let m = project::migrate(&opts).map_err(|e| e.0)?;
     let report = crate::report::build(&m);
     let f = m.files.iter().find(|f| f.rel == "example.cu" && f.status == Status::Migrated).ok_or("the example was not migrated")?;

@@ -468,3 +468,59 @@ fn incremental_migration_writes_only_what_changed() {
     assert!(fifth.contains("stale: b.dp.cpp comes from an input that is gone; not deleted"), "{fifth}");
     assert!(out.join("b.dp.cpp").is_file());
 }
+
+/// `-p compile_commands.json`: exactly the listed units and the headers they
+/// include (found through the database's -I), each parsed in the
+/// configuration its -D selects; a malformed database is an error naming the
+/// file and the line.
+#[test]
+fn compile_commands_choose_units_include_dirs_and_configurations() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("proj");
+    for d in ["src", "include", "build"] {
+        fs::create_dir_all(p.join(d)).unwrap();
+    }
+    fs::write(p.join("include/k.cuh"), "__device__ inline float twice(float x) { return 2 * x; }\n").unwrap();
+    let split = "#include \"k.cuh\"\n__global__ void scale(float *v, int n) {\n#ifdef FAST\n  for (int i = threadIdx.x; i < n; i += blockDim.x) {\n#else\n  for (int i = 0; i < n; i++) {\n#endif\n    v[i] = twice(v[i]);\n  }\n}\n";
+    fs::write(p.join("src/a.cu"), split).unwrap();
+    fs::write(p.join("src/unlisted.cu"), KERNEL).unwrap();
+    let db = p.join("build/compile_commands.json");
+    fs::write(
+        &db,
+        format!(r#"[{{"directory": "{}", "file": "../src/a.cu", "command": "nvcc -I../include -DFAST -c ../src/a.cu -o a.o"}}]"#, p.join("build").display()),
+    )
+    .unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", "-p", db.to_str().unwrap(), "--in-root", p.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let a = fs::read_to_string(out.join("src/a.dp.cpp")).unwrap();
+    assert!(a.contains("for (int i = item.get_local_id(2); i < n; i += item.get_local_range(2)) {"), "{a}");
+    assert!(a.contains("#include \"k.dp.hpp\""), "{a}");
+    assert!(out.join("include/k.dp.hpp").is_file(), "the header the unit includes through -I is migrated");
+    assert!(!out.join("src/unlisted.dp.cpp").exists(), "a unit the database does not list is not migrated");
+    // without -DFAST the other configuration is parsed (and the FAST one kept as written)
+    fs::write(
+        &db,
+        format!(
+            r#"[{{"directory": "{}", "file": "../src/a.cu", "arguments": ["nvcc", "-I../include", "-UFAST", "-c", "../src/a.cu"]}}]"#,
+            p.join("build").display()
+        ),
+    )
+    .unwrap();
+    let out2 = t.path().join("out2");
+    let o = syclify(&["migrate", "-p", db.to_str().unwrap(), "--in-root", p.to_str().unwrap(), "-o", out2.to_str().unwrap()]);
+    let a = fs::read_to_string(out2.join("src/a.dp.cpp")).unwrap();
+    assert!(a.contains("  for (int i = threadIdx.x; i < n; i += blockDim.x) {"), "{a}");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("src/a.cu:4:1: warning: this conditional branch (1 line) was kept as written"), "{}", stderr(&o));
+    // a malformed database: file and line, exit 2, nothing written
+    fs::write(&db, "[\n  {\"directory\": \"/x\",\n   \"file\": 42}\n]\n").unwrap();
+    let out3 = t.path().join("out3");
+    let o = syclify(&["migrate", "-p", db.to_str().unwrap(), "-o", out3.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("{}:3:", db.display())), "{}", stderr(&o));
+    assert!(!out3.exists());
+    let o = syclify(&["migrate", "-p", t.path().join("missing.json").to_str().unwrap(), "-o", out3.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read the compilation database"), "{}", stderr(&o));
+}

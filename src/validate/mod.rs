@@ -165,8 +165,14 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
         Some(m) => m.canonicalize().map_err(|e| format!("{}: {e}", m.display()))?,
         None => {
             let out = o.out_root.clone().unwrap_or_else(|| work.join("migrated"));
-            let opts =
-                crate::project::Options { inputs: vec![project.clone()], in_root: None, out_root: out, mappings: o.mappings.clone(), include_dirs: vec![] };
+            let opts = crate::project::Options {
+                inputs: vec![project.clone()],
+                in_root: None,
+                out_root: out,
+                mappings: o.mappings.clone(),
+                include_dirs: vec![],
+                unit_defines: Default::default(),
+            };
             let m = crate::project::migrate(&opts).map_err(|e| e.0)?;
             let failures = crate::emit::emit(&m);
             if !failures.is_empty() {

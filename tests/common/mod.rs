@@ -12,8 +12,14 @@ pub fn root() -> PathBuf {
 /// Migrates `inputs` in memory (nothing is written).
 pub fn migrate(inputs: &[&Path]) -> Migration {
     let out = std::env::temp_dir().join("syclify-test-never-written");
-    let opts =
-        Options { inputs: inputs.iter().map(|p| p.to_path_buf()).collect(), in_root: None, out_root: out, mappings: Mappings::builtin(), include_dirs: vec![] };
+    let opts = Options {
+        inputs: inputs.iter().map(|p| p.to_path_buf()).collect(),
+        in_root: None,
+        out_root: out,
+        mappings: Mappings::builtin(),
+        include_dirs: vec![],
+        unit_defines: Default::default(),
+    };
     project::migrate(&opts).expect("valid options")
 }
 
