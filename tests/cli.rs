@@ -524,3 +524,26 @@ fn compile_commands_choose_units_include_dirs_and_configurations() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot read the compilation database"), "{}", stderr(&o));
 }
+
+/// A build script that is not CMake is copied as is with a warning naming
+/// the place; the sources are migrated all the same. An unknown command in
+/// a readable script is kept, with a note.
+#[test]
+fn broken_and_unknown_cmake_input() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("app");
+    fs::create_dir_all(src.join("sub")).unwrap();
+    fs::write(src.join("main.cu"), KERNEL).unwrap();
+    let broken = "project(app LANGUAGES CUDA\nadd_executable(app main.cu)\n";
+    fs::write(src.join("CMakeLists.txt"), broken).unwrap();
+    fs::write(src.join("sub/CMakeLists.txt"), "add_library(k k.cu)\nmy_company_wrapper(k FAST)\n").unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "gcc"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let diags = String::from_utf8_lossy(&o.stdout);
+    assert!(diags.contains("CMakeLists.txt:1:8: warning: not read as CMake (this `(` is never closed): copied as is, not migrated [SY0806]"), "{diags}");
+    assert_eq!(fs::read_to_string(out.join("CMakeLists.txt")).unwrap(), broken);
+    assert!(out.join("main.dp.cpp").is_file());
+    assert!(diags.contains("sub/CMakeLists.txt:2:1: note: `my_company_wrapper` is not a CMake command syclify knows"), "{diags}");
+    assert!(fs::read_to_string(out.join("sub/CMakeLists.txt")).unwrap().contains("my_company_wrapper(k FAST)\n"));
+}

@@ -52,7 +52,9 @@ pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
             }
             continue;
         }
-        let segment = if s.starts_with('\t') && in_recipe {
+        // a recipe line; also a tab-indented nvcc command where make sees no
+        // rule (a broken Makefile: its command is migrated all the same)
+        let segment = if s.starts_with('\t') && (in_recipe || is_nvcc(first_word(trimmed))) {
             Some((line.start + 1, line.end))
         } else if trimmed.is_empty() || trimmed.starts_with('#') {
             None
@@ -384,6 +386,19 @@ mod tests {
     fn renames_only_cuda_suffixes() {
         assert_eq!(renamed("main.cu kernel.cuh $(SRC:.cu=.o) %.cu"), Some("main.dp.cpp kernel.dp.hpp $(SRC:.dp.cpp=.o) %.dp.cpp".into()));
         assert_eq!(renamed("a.cuda b.cu-x c.cu_y"), None);
+    }
+
+    /// Text make itself would reject is kept line for line, never lost; the
+    /// nvcc lines around it are still migrated.
+    #[test]
+    fn broken_makefile_syntax_loses_nothing() {
+        let text = "all\n\tnvcc -O2 a.cu -o a\nX = $(unclosed\nY := nvcc -arch=sm_70\ndefine NEVER_ENDED\nnvcc b.cu\n\\\n";
+        let out = body(text);
+        assert!(out.starts_with("all\n\t$(SYCLCXX) $(SYCL_FLAGS) -O2 a.dp.cpp -o a\nX = $(unclosed\n"), "{out}");
+        assert!(out.contains("Y := $(SYCLCXX) $(SYCL_FLAGS)\n"), "{out}");
+        // the unterminated define's body is kept as written
+        assert!(out.ends_with("define NEVER_ENDED\nnvcc b.cu\n\\\n"), "{out}");
+        assert!(migrate("\t\t\n\\", ".").is_none());
     }
 
     #[test]
