@@ -525,7 +525,11 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             None => FileResult::copied(s),
         });
     }
-    results.extend(build_files.into_iter().map(migrate_build_file));
+    let mut cmake_facts = crate::build::cmake::ProjectFacts::default();
+    for b in build_files.iter().filter(|b| crate::build::cmake::is_cmake_name(b.rel.rsplit('/').next().unwrap_or(""))) {
+        cmake_facts.scan(&b.text);
+    }
+    results.extend(build_files.into_iter().map(|b| migrate_build_file(b, &cmake_facts)));
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Migration { in_root, out_root, files: results })
 }
@@ -605,13 +609,13 @@ fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, 
 
 /// A build file: migrated when it builds CUDA (a Makefile calling nvcc, a
 /// CMake script with CUDA), else copied as is.
-fn migrate_build_file(s: SourceFile) -> FileResult {
+fn migrate_build_file(s: SourceFile, cmake_facts: &crate::build::cmake::ProjectFacts) -> FileResult {
     use crate::build::{cmake, makefile};
     let depth = s.rel.matches('/').count();
     let root_rel = if depth == 0 { ".".to_string() } else { vec![".."; depth].join("/") };
     let name = s.rel.rsplit('/').next().unwrap_or("");
     let (rule, migrated) = if cmake::is_cmake_name(name) {
-        match cmake::migrate(&s.text, &root_rel) {
+        match cmake::migrate_in(&s.text, &root_rel, cmake_facts) {
             cmake::Outcome::Migrated(m) => (cmake::RULE, Some(m)),
             cmake::Outcome::Unchanged => (cmake::RULE, None),
             cmake::Outcome::Unparsed(d) => {

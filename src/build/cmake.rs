@@ -129,14 +129,52 @@ struct Migration<'a> {
     changes: usize,
     /// Something of CUDA changed (not only the SYCL setup of a target).
     cuda: bool,
-    /// Commands the file defines (lower case).
+    /// Commands the file and the project define (lower case).
     defined: BTreeSet<String>,
+    /// Variables the file and the project set themselves.
+    own_variables: BTreeSet<String>,
     unknown_reported: BTreeSet<String>,
 }
 
-/// Migrates a CMake script. `root_rel` is the path from its directory to
-/// the out-root (`.` or `../..`).
+/// What the project's CMake scripts define, for every script: the
+/// functions and macros (a call of one is not an unknown command) and the
+/// variables they `set` (a project's own `CUDA_VARIANT_DIR` is not CUDA's).
+#[derive(Debug, Default, Clone)]
+pub struct ProjectFacts {
+    pub commands: BTreeSet<String>,
+    pub variables: BTreeSet<String>,
+}
+
+impl ProjectFacts {
+    /// Adds what one script defines (nothing when it is not CMake).
+    pub fn scan(&mut self, text: &str) {
+        let Ok(commands) = cmake_lang::parse(text) else { return };
+        for c in &commands {
+            let name = c.lower_name(text);
+            let Some(first) = c.args.first() else { continue };
+            let first = &text[first.content(text)];
+            match name.as_str() {
+                "function" | "macro" => {
+                    self.commands.insert(first.to_ascii_lowercase());
+                }
+                "set" | "option" if !table().variables.contains_key(first) => {
+                    self.variables.insert(first.to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Migrates a CMake script on its own (as [`migrate_in`] with no project).
 pub fn migrate(text: &str, root_rel: &str) -> Outcome {
+    migrate_in(text, root_rel, &ProjectFacts::default())
+}
+
+/// Migrates a CMake script. `root_rel` is the path from its directory to
+/// the out-root (`.` or `../..`); `project` is what all the project's
+/// scripts define.
+pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome {
     let commands = match cmake_lang::parse(text) {
         Ok(c) => c,
         Err(e) => {
@@ -155,7 +193,8 @@ pub fn migrate(text: &str, root_rel: &str) -> Outcome {
         archs: Vec::new(),
         changes: 0,
         cuda: false,
-        defined: BTreeSet::new(),
+        defined: project.commands.clone(),
+        own_variables: project.variables.clone(),
         unknown_reported: BTreeSet::new(),
     };
     for c in &commands {
@@ -163,11 +202,29 @@ pub fn migrate(text: &str, root_rel: &str) -> Outcome {
         if (name == "function" || name == "macro") && !c.args.is_empty() {
             m.defined.insert(text[c.args[0].range.clone()].to_ascii_lowercase());
         }
+        if (name == "set" || name == "option") && !c.args.is_empty() && !table().variables.contains_key(&text[c.args[0].range.clone()]) {
+            m.own_variables.insert(text[c.args[0].range.clone()].to_string());
+        }
     }
+    // after the first project(): at top level, else after the outermost
+    // block (`if`, `foreach`, ...) that holds it, so that every path has it
     let mut block_at = None;
+    let mut depth = 0usize;
+    let mut pending = false;
     for c in &commands {
         let name = c.lower_name(text);
-        if name == "project" && block_at.is_none() {
+        match name.as_str() {
+            "if" | "foreach" | "while" | "function" | "macro" | "block" => depth += 1,
+            "endif" | "endforeach" | "endwhile" | "endfunction" | "endmacro" | "endblock" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if name == "project" && block_at.is_none() && !pending {
+            if depth == 0 {
+                block_at = Some(c.range.end);
+            } else {
+                pending = true;
+            }
+        } else if pending && depth == 0 && block_at.is_none() {
             block_at = Some(c.range.end);
         }
         m.command(c, &name);
@@ -317,7 +374,7 @@ impl<'a> Migration<'a> {
             self.edit(w.range.clone(), new.clone());
         }
         let final_text = new.as_deref().unwrap_or(raw);
-        if let Some(left) = cuda_left(final_text) {
+        if let Some(left) = cuda_left(final_text).filter(|l| !self.own_variables.contains(*l)) {
             self.diagnostics.push(Diagnostic::new(
                 Code::BuildCudaLeft,
                 w.range.clone(),
@@ -968,6 +1025,22 @@ mod tests {
         assert!(out.contains("# target_compile_options(k PRIVATE -lineinfo)\n"), "{out}");
         assert!(out.contains("include_directories(inc)\n"), "{out}");
         assert!(out.contains("# target_include_directories(k PRIVATE ${CUDAToolkit_INCLUDE_DIRS})\n"), "{out}");
+    }
+
+    #[test]
+    fn a_project_that_enables_cuda_in_a_branch() {
+        let text = "if(HIP)\n  project(p LANGUAGES CXX HIP)\nelse()\n  project(p LANGUAGES CXX)\nendif()\nset(CUDA_VARIANT_DIR x)\nenable_language(CUDA)\nadd_bench(NAME a)\n";
+        let project = {
+            let mut f = ProjectFacts::default();
+            f.scan("function(add_bench)\nendfunction()\n");
+            f
+        };
+        let Outcome::Migrated(m) = migrate_in(text, ".", &project) else { panic!() };
+        // the block comes after the `if` that holds project(), on every path
+        assert!(m.text.starts_with("if(HIP)\n  project(p LANGUAGES CXX HIP)\nelse()\n  project(p LANGUAGES CXX)\nendif()\n# ---- syclify"), "{}", m.text);
+        // a project's own CUDA_-named variable and command are neither CUDA left nor unknown
+        let codes: Vec<&str> = m.diagnostics.iter().map(|d| d.code.code()).collect();
+        assert!(!codes.contains(&"SY0804") && !codes.contains(&"SY0805"), "{:?}", m.diagnostics);
     }
 
     #[test]
