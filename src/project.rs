@@ -458,10 +458,13 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
 
-    // Pre-scan macros, parse, index.
-    let mut macros = MacroTable::default();
+    // Pre-scan macros, parse, index. A program's macros are its own: each
+    // group of files connected by includes has its table (one program's
+    // `#define min(a, b)` must not change how another is migrated).
+    let include_group = clusters(sources.len(), &include_edges);
+    let mut macro_tables: BTreeMap<usize, MacroTable> = BTreeMap::new();
     for &i in &migrate {
-        macros.scan(&sources[i].text);
+        macro_tables.entry(include_group[i]).or_default().scan(&sources[i].text);
     }
     progress.start(2 * migrate.len());
     // a compilation database's -D/-U per unit, by in-root-relative path
@@ -472,13 +475,16 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         .par_iter()
         .map(|&i| {
             let defines = unit_defines.get(&sources[i].rel).copied().unwrap_or(&no_defines);
+            let macros = &macro_tables[&include_group[i]];
             let p = parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines);
             progress.step();
             (i, p)
         })
         .collect();
-    let facts: Vec<(usize, index::FileFacts)> =
-        parsed.par_iter().map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macros))).collect();
+    let facts: Vec<(usize, index::FileFacts)> = parsed
+        .par_iter()
+        .map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])))
+        .collect();
     phase("parse");
     // Files connected by includes form one program part whose functions may
     // call each other, and so do files of one directory that one links
@@ -493,9 +499,15 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     for (i, f) in facts {
         by_cluster.entry(cluster[i]).or_default().push(f);
     }
-    let macros = std::sync::Arc::new(macros);
-    let indexes: BTreeMap<usize, ProjectIndex> =
-        by_cluster.into_iter().map(|(c, files)| (c, ProjectIndex::build(files, macros.clone(), &opts.mappings))).collect();
+    // files linked across directories' units join their macro tables too
+    let mut cluster_macros: BTreeMap<usize, MacroTable> = BTreeMap::new();
+    for &i in &migrate {
+        cluster_macros.entry(cluster[i]).or_default().scan(&sources[i].text);
+    }
+    let indexes: BTreeMap<usize, ProjectIndex> = by_cluster
+        .into_iter()
+        .map(|(c, files)| (c, ProjectIndex::build(files, std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default()), &opts.mappings)))
+        .collect();
     phase("index");
     let projects: BTreeMap<usize, ProjectCtx> = indexes
         .iter()

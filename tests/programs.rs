@@ -156,3 +156,26 @@ fn programs_migrated_together_match_programs_migrated_alone() {
     }
     assert!(compared >= 27);
 }
+
+/// Macros are a program's own: one program's `#define min(a, b)` (or a
+/// token-pasting macro) does not change how another program in the same
+/// tree, which includes nothing of it, is migrated.
+#[test]
+fn one_programs_macros_do_not_reach_another() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(
+        a.join("main.cu"),
+        "#define min(x, y) ((x) < (y) ? (x) : (y))\n#define CAT(p, q) p##q\n__global__ void k(int *v) { v[threadIdx.x] = min(v[0], 3); }\n",
+    )
+    .unwrap();
+    std::fs::write(b.join("main.cu"), "__global__ void k(int *v, int n) { int m = min(n, 4); v[threadIdx.x] = m; }\n").unwrap();
+    let together = common::migrate(&[t.path()]);
+    let alone = common::migrate(&[&b]);
+    let out = |m: &syclify::project::Migration, rel: &str| m.files.iter().find(|f| f.rel == rel).and_then(|f| f.output.clone()).unwrap();
+    let b_alone = out(&alone, "main.cu");
+    assert!(b_alone.contains("syclify::min(n, 4)") || b_alone.contains("sycl::min(n, 4)"), "{b_alone}");
+    assert_eq!(out(&together, "b/main.cu"), b_alone);
+}
