@@ -350,6 +350,17 @@ impl<'a> Migration<'a> {
             "add_executable" | "add_library" => self.add_target(c),
             "include_directories" => self.include_directories(c, 0),
             "target_include_directories" => self.include_directories(c, 1),
+            // a project's own command (HeCBench's `add_hecbench_benchmark(…
+            // COMPILE_OPTIONS -use_fast_math)`): nvcc's flags among its
+            // arguments are mapped like compile options
+            _ if !t.builtin_commands.contains(name) => {
+                let args: Vec<Arg> = c.args.iter().filter(|a| a.kind == ArgKind::Unquoted).cloned().collect();
+                let words: Vec<Word> = args.iter().map(|a| Word { range: a.range.clone(), whole: true, genex: None }).collect();
+                self.translate(c, &words, false);
+                for a in c.args.iter().filter(|a| a.kind == ArgKind::Quoted) {
+                    self.keep_word(&Word { range: a.range.clone(), whole: true, genex: None });
+                }
+            }
             _ => self.plain(c),
         }
     }
@@ -1041,6 +1052,12 @@ mod tests {
         // a project's own CUDA_-named variable and command are neither CUDA left nor unknown
         let codes: Vec<&str> = m.diagnostics.iter().map(|d| d.code.code()).collect();
         assert!(!codes.contains(&"SY0804") && !codes.contains(&"SY0805"), "{:?}", m.diagnostics);
+    }
+
+    #[test]
+    fn nvcc_flags_in_a_projects_own_command() {
+        let out = body("add_bench(NAME a SOURCES main.cu COMPILE_OPTIONS -use_fast_math -lineinfo -O3)\n");
+        assert!(out.contains("add_bench(NAME a SOURCES main.dp.cpp COMPILE_OPTIONS -ffast-math -O3)\n"), "{out}");
     }
 
     #[test]
