@@ -18,6 +18,13 @@
 # syclify_add_sycl(<target>) makes a target's sources compile as SYCL: C++17,
 # the helper header's directory, nvcc flags migrated from CUDA_NVCC_FLAGS
 # (SYCLIFY_NVCC_FLAGS), and the implementation's compile and link flags.
+#
+# syclify_link_device_code(<target>...) is what CUDA's separable compilation
+# (CUDA_SEPARABLE_COMPILATION; SYCLIFY_LINK_DEVICE_CODE for every target)
+# became: device code called across translation units. DPC++ and
+# AdaptiveCpp's generic target link it themselves; AdaptiveCpp's CUDA
+# multipass target cannot, so there the target is built as one translation
+# unit (UNITY_BUILD; sources that clash as one unit need a hand fix).
 include_guard(GLOBAL)
 
 get_filename_component(SYCLIFY_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -58,11 +65,22 @@ else()
 endif()
 message(STATUS "syclify: SYCL_IMPL=${SYCL_IMPL} SYCL_TARGETS=${SYCL_TARGETS}")
 
+function(syclify_link_device_code)
+  if(SYCL_IMPL STREQUAL "acpp" AND NOT SYCL_TARGETS MATCHES "generic")
+    foreach(target ${ARGN})
+      set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
+    endforeach()
+  endif()
+endfunction()
+
 function(syclify_add_sycl target)
   target_compile_features(${target} PRIVATE cxx_std_17)
   target_include_directories(${target} PRIVATE "${SYCLIFY_INCLUDE_DIR}")
   if(SYCLIFY_NVCC_FLAGS)
     target_compile_options(${target} PRIVATE ${SYCLIFY_NVCC_FLAGS})
+  endif()
+  if(SYCLIFY_LINK_DEVICE_CODE)
+    syclify_link_device_code(${target})
   endif()
   if(SYCL_IMPL STREQUAL "acpp")
     add_sycl_to_target(TARGET ${target})

@@ -133,6 +133,8 @@ struct Migration<'a> {
     defined: BTreeSet<String>,
     /// Variables the file and the project set themselves.
     own_variables: BTreeSet<String>,
+    /// The property command being migrated turned on separable compilation.
+    link_device_code: bool,
     unknown_reported: BTreeSet<String>,
 }
 
@@ -195,6 +197,7 @@ pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome
         cuda: false,
         defined: project.commands.clone(),
         own_variables: project.variables.clone(),
+        link_device_code: false,
         unknown_reported: BTreeSet::new(),
     };
     for c in &commands {
@@ -490,7 +493,19 @@ impl<'a> Migration<'a> {
                 return self.comment_out(c, Code::BuildFlagDropped, message);
             }
             Some(VarKind::Rdc) => {
-                return self.comment_out(c, Code::BuildRelocatableDeviceCode, format!("`{var}` commented out: {}", rdc_why()));
+                // the same switch for syclify_add_sycl: such targets are built
+                // as one translation unit where the implementation cannot link
+                // device code across units
+                self.edit(var_arg.range.clone(), "SYCLIFY_LINK_DEVICE_CODE".into());
+                if !values.iter().all(|v| is_false(self.arg_text(v))) {
+                    self.remark_above(
+                        c.range.start,
+                        Code::BuildRelocatableDeviceCode,
+                        var_arg.range.clone(),
+                        format!("`{var}` became SYCLIFY_LINK_DEVICE_CODE: {}", rdc_why()),
+                    );
+                }
+                return;
             }
             _ => {}
         }
@@ -548,6 +563,25 @@ impl<'a> Migration<'a> {
             self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it sets only CUDA properties".into());
         }
+        let targets: Vec<String> = c.args[..p].iter().map(|a| self.arg_text(a).to_string()).collect();
+        self.link_after(c, &targets);
+    }
+
+    /// After a command that turned on separable compilation for `targets`:
+    /// `syclify_link_device_code(targets)` on the next line.
+    fn link_after(&mut self, c: &Command, targets: &[String]) {
+        if !std::mem::take(&mut self.link_device_code) || targets.is_empty() {
+            return;
+        }
+        let text = self.text;
+        let line_start = text[..c.range.start].rfind('\n').map_or(0, |p| p + 1);
+        let indent: String = text[line_start..c.range.start].chars().take_while(|ch| ch.is_whitespace()).collect();
+        let (at, lead) = match text[c.range.end..].find('\n') {
+            Some(p) => (c.range.end + p + 1, ""),
+            None => (text.len(), "\n"),
+        };
+        self.edits.push((at..at, format!("{lead}{indent}syclify_link_device_code({})\n", targets.join(" "))));
+        self.changes += 1;
     }
 
     /// `set_property(TARGET|SOURCE … [APPEND] PROPERTY name values…)`.
@@ -564,6 +598,12 @@ impl<'a> Migration<'a> {
             self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
             self.comment_out(c, Code::BuildFlagDropped, format!("commented out: it sets only the CUDA property {}", self.arg_text(name)));
         }
+        let targets: Vec<String> = if c.args.first().is_some_and(|a| self.arg_text(a) == "TARGET") {
+            c.args[1..p].iter().map(|a| self.arg_text(a).to_string()).filter(|t| !matches!(t.as_str(), "APPEND" | "APPEND_STRING")).collect()
+        } else {
+            Vec::new()
+        };
+        self.link_after(c, &targets);
     }
 
     /// One property and its values; false when it was removed.
@@ -598,7 +638,13 @@ impl<'a> Migration<'a> {
                 Code::BuildFlagDropped,
                 format!("property `{prop}` removed: it was off, and a SYCL build keeps device code in its translation unit unless told otherwise"),
             ),
-            (Some(VarKind::Rdc), _) => (Code::BuildRelocatableDeviceCode, format!("property `{prop}` removed: {}", rdc_why())),
+            (Some(VarKind::Rdc), _) if prop == "CUDA_SEPARABLE_COMPILATION" => {
+                self.link_device_code = true;
+                (Code::BuildRelocatableDeviceCode, format!("property `{prop}` became syclify_link_device_code(): {}", rdc_why()))
+            }
+            (Some(VarKind::Rdc), _) => {
+                (Code::BuildFlagDropped, format!("property `{prop}` removed: a SYCL build links device code when the implementation can"))
+            }
             _ => {
                 if let Some(new) = &e.rename {
                     self.edit(name.range.clone(), new.clone());
@@ -873,7 +919,7 @@ fn remark_code(kind: RemarkKind) -> Code {
 }
 
 fn rdc_why() -> &'static str {
-    "device code linked across translation units; DPC++ does this by default, AdaptiveCpp's generic target (--acpp-targets=generic) does, its CUDA multipass target does not"
+    "device code linked across translation units; DPC++ and AdaptiveCpp's generic target (--acpp-targets=generic) do this themselves, and for AdaptiveCpp's CUDA multipass target syclify.cmake builds such a target as one translation unit (UNITY_BUILD)"
 }
 
 /// CMake's false constants.
@@ -1058,6 +1104,14 @@ mod tests {
     fn nvcc_flags_in_a_projects_own_command() {
         let out = body("add_bench(NAME a SOURCES main.cu COMPILE_OPTIONS -use_fast_math -lineinfo -O3)\n");
         assert!(out.contains("add_bench(NAME a SOURCES main.dp.cpp COMPILE_OPTIONS -ffast-math -O3)\n"), "{out}");
+    }
+
+    #[test]
+    fn separable_compilation_becomes_device_code_linking() {
+        let out =
+            body("add_executable(a a.cu b.cu)\nset_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\nset(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n");
+        assert!(out.contains("# set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\nsyclify_link_device_code(a)\n"), "{out}");
+        assert!(out.contains("set(SYCLIFY_LINK_DEVICE_CODE ON)\n"), "{out}");
     }
 
     #[test]
