@@ -31,7 +31,7 @@
 
 use super::Migrated;
 use super::cmake_lang::{self, Arg, ArgKind, Command};
-use super::nvcc_flags::{self, Action, RemarkKind};
+use super::nvcc_flags::{self, Action};
 use crate::diagnostics::{Code, Diagnostic};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -129,10 +129,8 @@ struct Migration<'a> {
     changes: usize,
     /// Something of CUDA changed (not only the SYCL setup of a target).
     cuda: bool,
-    /// Commands the file and the project define (lower case).
-    defined: BTreeSet<String>,
-    /// Variables the file and the project set themselves.
-    own_variables: BTreeSet<String>,
+    /// The commands and variables the file and the project define.
+    own: ProjectFacts,
     /// The property command being migrated turned on separable compilation.
     link_device_code: bool,
     unknown_reported: BTreeSet<String>,
@@ -150,8 +148,14 @@ pub struct ProjectFacts {
 impl ProjectFacts {
     /// Adds what one script defines (nothing when it is not CMake).
     pub fn scan(&mut self, text: &str) {
-        let Ok(commands) = cmake_lang::parse(text) else { return };
-        for c in &commands {
+        if let Ok(commands) = cmake_lang::parse(text) {
+            self.add(&commands, text);
+        }
+    }
+
+    /// Adds what the read commands of one script define.
+    fn add(&mut self, commands: &[Command], text: &str) {
+        for c in commands {
             let name = c.lower_name(text);
             let Some(first) = c.args.first() else { continue };
             let first = &text[first.content(text)];
@@ -195,20 +199,11 @@ pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome
         archs: Vec::new(),
         changes: 0,
         cuda: false,
-        defined: project.commands.clone(),
-        own_variables: project.variables.clone(),
+        own: project.clone(),
         link_device_code: false,
         unknown_reported: BTreeSet::new(),
     };
-    for c in &commands {
-        let name = c.lower_name(text);
-        if (name == "function" || name == "macro") && !c.args.is_empty() {
-            m.defined.insert(text[c.args[0].range.clone()].to_ascii_lowercase());
-        }
-        if (name == "set" || name == "option") && !c.args.is_empty() && !table().variables.contains_key(&text[c.args[0].range.clone()]) {
-            m.own_variables.insert(text[c.args[0].range.clone()].to_string());
-        }
-    }
+    m.own.add(&commands, text);
     // after the first project(): at top level, else after the outermost
     // block (`if`, `foreach`, ...) that holds it, so that every path has it
     let mut block_at = None;
@@ -239,7 +234,7 @@ pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome
     for c in &commands {
         let name = c.lower_name(text);
         let t = table();
-        let known = t.builtin_commands.contains(&name) || t.commands.contains_key(&name) || m.defined.contains(&name) || name.starts_with("syclify_");
+        let known = t.builtin_commands.contains(&name) || t.commands.contains_key(&name) || m.own.commands.contains(&name) || name.starts_with("syclify_");
         if !known && m.unknown_reported.insert(name.clone()) {
             m.diagnostics.push(Diagnostic::new(
                 Code::BuildUnknownCommand,
@@ -388,7 +383,7 @@ impl<'a> Migration<'a> {
             self.edit(w.range.clone(), new.clone());
         }
         let final_text = new.as_deref().unwrap_or(raw);
-        if let Some(left) = cuda_left(final_text).filter(|l| !self.own_variables.contains(*l)) {
+        if let Some(left) = cuda_left(final_text).filter(|l| !self.own.variables.contains(*l)) {
             self.diagnostics.push(Diagnostic::new(
                 Code::BuildCudaLeft,
                 w.range.clone(),
@@ -404,6 +399,12 @@ impl<'a> Migration<'a> {
             self.changes += 1;
             self.cuda = true;
         }
+    }
+
+    /// Drops the edits made inside a command (not the comment lines inserted
+    /// before it), when the command is commented out after all.
+    fn forget_edits_in(&mut self, c: &Command) {
+        self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
     }
 
     /// A `# syclify:` comment line above the line of `at`.
@@ -560,7 +561,7 @@ impl<'a> Migration<'a> {
         }
         if kept == 0 && !pairs.is_empty() {
             // every property went: the command goes too
-            self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
+            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it sets only CUDA properties".into());
         }
         let targets: Vec<String> = c.args[..p].iter().map(|a| self.arg_text(a).to_string()).collect();
@@ -595,7 +596,7 @@ impl<'a> Migration<'a> {
         let Some(name) = c.args.get(p + 1) else { return };
         let values: Vec<&Arg> = c.args[p + 2..].iter().collect();
         if !self.property(c, name, &values) {
-            self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
+            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, format!("commented out: it sets only the CUDA property {}", self.arg_text(name)));
         }
         let targets: Vec<String> = if c.args.first().is_some_and(|a| self.arg_text(a) == "TARGET") {
@@ -701,7 +702,7 @@ impl<'a> Migration<'a> {
             }
         }
         if removed > 0 && removed == libs {
-            self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
+            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it links only CUDA libraries".into());
         }
     }
@@ -746,7 +747,7 @@ impl<'a> Migration<'a> {
             self.archs.extend(tr.archs.iter().cloned());
             for r in &tr.remarks {
                 let range = opts.get(r.word).map_or(c.range.start..c.range.start, |a| a.range.clone());
-                self.remark_above(c.range.start, remark_code(r.kind), range, r.message.clone());
+                self.remark_above(c.range.start, r.kind.code(), range, r.message.clone());
             }
             // the OPTIONS part leaves the command
             let from = self.text[..c.args[p].range.start].trim_end().len();
@@ -822,10 +823,10 @@ impl<'a> Migration<'a> {
         let texts: Vec<&str> = words.iter().map(|w| &self.text[w.range.clone()]).collect();
         let tr = nvcc_flags::translate(&texts);
         if comment_if_empty && !words.is_empty() && tr.actions.iter().all(|a| *a == Action::Drop) {
-            self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
+            self.forget_edits_in(c);
             for r in &tr.remarks {
                 let range = words.get(r.word).map_or(c.range.clone(), |w| w.range.clone());
-                self.remark_above(c.range.start, remark_code(r.kind), range, r.message.clone());
+                self.remark_above(c.range.start, r.kind.code(), range, r.message.clone());
             }
             return self.comment_out(c, Code::BuildFlagDropped, "commented out: every flag it gives is nvcc's alone".into());
         }
@@ -852,7 +853,7 @@ impl<'a> Migration<'a> {
         }
         for r in &tr.remarks {
             let range = words.get(r.word).map_or(c.range.clone(), |w| w.range.clone());
-            self.remark_above(c.range.start, remark_code(r.kind), range, r.message.clone());
+            self.remark_above(c.range.start, r.kind.code(), range, r.message.clone());
         }
     }
 
@@ -878,7 +879,7 @@ impl<'a> Migration<'a> {
             }
         }
         if dirs > 0 && dropped == dirs {
-            self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
+            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it names only the CUDA toolkit's directories".into());
         }
     }
@@ -907,14 +908,6 @@ impl<'a> Migration<'a> {
         self.edits.push((start..end, String::new()));
         self.changes += 1;
         self.cuda = true;
-    }
-}
-
-fn remark_code(kind: RemarkKind) -> Code {
-    match kind {
-        RemarkKind::Dropped => Code::BuildFlagDropped,
-        RemarkKind::CudaLibrary => Code::BuildCudaLibrary,
-        RemarkKind::Relocatable => Code::BuildRelocatableDeviceCode,
     }
 }
 

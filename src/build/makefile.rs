@@ -21,9 +21,9 @@
 //! Why: after migration the user's build must build the migrated tree; the
 //! Makefile is the build most CUDA projects (and HeCBench) have.
 
-use super::nvcc_flags::{self, Action, RemarkKind};
+use super::nvcc_flags::{self, Action};
 use super::{Migrated, rename_cuda_files as renamed};
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::Diagnostic;
 use std::ops::Range;
 
 pub const RULE: &str = "makefile";
@@ -146,11 +146,7 @@ pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
             let line_start = text[..line.start].rfind('\n').map_or(0, |p| p + 1);
             let mut comment = String::new();
             for r in &translation.remarks {
-                let code = match r.kind {
-                    RemarkKind::Dropped => Code::BuildFlagDropped,
-                    RemarkKind::CudaLibrary => Code::BuildCudaLibrary,
-                    RemarkKind::Relocatable => Code::BuildRelocatableDeviceCode,
-                };
+                let code = r.kind.code();
                 let word_range = tokens.iter().filter(|t| !t.space).nth(r.word).map_or(from..from, |t| t.range.clone());
                 comment.push_str(&format!("# syclify: {} [{}]\n", r.message, code.code()));
                 diagnostics.push(Diagnostic::new(code, word_range, RULE, r.message.clone()));

@@ -99,6 +99,18 @@ pub enum RemarkKind {
     Relocatable,
 }
 
+impl RemarkKind {
+    /// The diagnostic a remark of this kind is reported as.
+    pub fn code(self) -> crate::diagnostics::Code {
+        use crate::diagnostics::Code;
+        match self {
+            RemarkKind::Dropped => Code::BuildFlagDropped,
+            RemarkKind::CudaLibrary => Code::BuildCudaLibrary,
+            RemarkKind::Relocatable => Code::BuildRelocatableDeviceCode,
+        }
+    }
+}
+
 /// The translation of a list of words.
 #[derive(Debug, Default)]
 pub struct Translation {
