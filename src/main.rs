@@ -192,32 +192,14 @@ fn main() -> ExitCode {
             if let Some(j) = jobs {
                 let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
             }
-            let mut mappings = Mappings::builtin();
-            for f in &rule_files {
-                if let Err(e) = mappings.load_file(f) {
-                    eprintln!("syclify: error: rule file {e}");
-                    return ExitCode::from(2);
-                }
-            }
-            let opts = match with_compile_db(
-                Options { inputs: paths, in_root, out_root, mappings, include_dirs, unit_defines: Default::default() },
-                compile_commands.as_deref(),
-            ) {
-                Ok(o) => o,
-                Err(e) => {
-                    eprintln!("syclify: error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let bar = ProgressBar::new();
-            let m = project::migrate_with_progress(&opts, &bar);
-            bar.finish();
-            let m = match m {
+            let mappings = match load_mappings(&rule_files) {
                 Ok(m) => m,
-                Err(e) => {
-                    eprintln!("syclify: error: {}", e.0);
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
+            };
+            let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs, unit_defines: Default::default() };
+            let (opts, m) = match migrate_in_memory(opts, compile_commands.as_deref()) {
+                Ok(done) => done,
+                Err(code) => return code,
             };
             let r = report::build(&m);
             let out_root = m.out_root.display().to_string();
@@ -235,21 +217,9 @@ fn main() -> ExitCode {
             }
             match diagnostics {
                 DiagFormat::Summary => {}
-                DiagFormat::Gcc => {
-                    for f in &r.files {
-                        for d in &f.diagnostics {
-                            println!("{}", d.gcc());
-                        }
-                    }
-                }
+                DiagFormat::Gcc => print_each(&r, report::JsonDiagnostic::gcc),
                 DiagFormat::Json => print!("{}", report::to_json(&r)),
-                DiagFormat::Github => {
-                    for f in &r.files {
-                        for d in &f.diagnostics {
-                            println!("{}", d.github());
-                        }
-                    }
-                }
+                DiagFormat::Github => print_each(&r, report::JsonDiagnostic::github),
                 DiagFormat::Sarif => print!("{}", syclify::sarif::to_json(&r, &m.in_root)),
             }
             eprint!("{}", report::summary(&r, &out_root, 12));
@@ -325,13 +295,10 @@ fn main() -> ExitCode {
             }
         }
         Command::Check { paths, in_root, rule_files, include_dirs, compile_commands, format } => {
-            let mut mappings = Mappings::builtin();
-            for f in &rule_files {
-                if let Err(e) = mappings.load_file(f) {
-                    eprintln!("syclify: error: rule file {e}");
-                    return ExitCode::from(2);
-                }
-            }
+            let mappings = match load_mappings(&rule_files) {
+                Ok(m) => m,
+                Err(code) => return code,
+            };
             // the migration stays in memory: this out-root is never written
             let Ok(scratch) = tempfile::tempdir() else {
                 eprintln!("syclify: error: cannot create a temporary directory");
@@ -339,22 +306,9 @@ fn main() -> ExitCode {
             };
             let opts =
                 Options { inputs: paths, in_root, out_root: scratch.path().join("never-written"), mappings, include_dirs, unit_defines: Default::default() };
-            let opts = match with_compile_db(opts, compile_commands.as_deref()) {
-                Ok(o) => o,
-                Err(e) => {
-                    eprintln!("syclify: error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let bar = ProgressBar::new();
-            let m = project::migrate_with_progress(&opts, &bar);
-            bar.finish();
-            let m = match m {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("syclify: error: {}", e.0);
-                    return ExitCode::from(2);
-                }
+            let (_, m) = match migrate_in_memory(opts, compile_commands.as_deref()) {
+                Ok(done) => done,
+                Err(code) => return code,
             };
             let c = syclify::check::check(&m);
             let r = report::build(&m);
@@ -362,24 +316,16 @@ fn main() -> ExitCode {
                 CheckFormat::Table => eprint!("{}", syclify::check::table(&c)),
                 CheckFormat::Json => print!("{}", syclify::check::to_json(&c, &r)),
                 CheckFormat::Sarif => print!("{}", syclify::sarif::to_json(&r, &m.in_root)),
-                CheckFormat::Gcc | CheckFormat::Github => {
-                    for f in &r.files {
-                        for d in &f.diagnostics {
-                            println!("{}", if matches!(format, CheckFormat::Gcc) { d.gcc() } else { d.github() });
-                        }
-                    }
-                }
+                CheckFormat::Gcc => print_each(&r, report::JsonDiagnostic::gcc),
+                CheckFormat::Github => print_each(&r, report::JsonDiagnostic::github),
             }
             ExitCode::from(if c.errors > 0 { 1 } else { 0 })
         }
         Command::Query { name, rule_files } => {
-            let mut mappings = Mappings::builtin();
-            for f in &rule_files {
-                if let Err(e) = mappings.load_file(f) {
-                    eprintln!("syclify: error: rule file {e}");
-                    return ExitCode::from(2);
-                }
-            }
+            let mappings = match load_mappings(&rule_files) {
+                Ok(m) => m,
+                Err(code) => return code,
+            };
             let (text, known) = syclify::query::render(&name, &mappings);
             if known {
                 print!("{text}");
@@ -528,6 +474,42 @@ fn incremental_summary(s: &emit::EmitStats) -> String {
         out.push_str(&format!("  stale: {f} comes from an input that is gone; not deleted\n"));
     }
     out
+}
+
+/// The built-in mapping tables with the rule files on top; Err is the exit code.
+fn load_mappings(rule_files: &[PathBuf]) -> Result<Mappings, ExitCode> {
+    let mut mappings = Mappings::builtin();
+    for f in rule_files {
+        if let Err(e) = mappings.load_file(f) {
+            eprintln!("syclify: error: rule file {e}");
+            return Err(ExitCode::from(2));
+        }
+    }
+    Ok(mappings)
+}
+
+/// Migrates in memory (with the compilation database, and the progress
+/// bar); Err is the exit code of a usage error, already reported.
+fn migrate_in_memory(opts: Options, compile_commands: Option<&std::path::Path>) -> Result<(Options, project::Migration), ExitCode> {
+    let opts = with_compile_db(opts, compile_commands).map_err(|e| {
+        eprintln!("syclify: error: {e}");
+        ExitCode::from(2)
+    })?;
+    let bar = ProgressBar::new();
+    let m = project::migrate_with_progress(&opts, &bar);
+    bar.finish();
+    let m = m.map_err(|e| {
+        eprintln!("syclify: error: {}", e.0);
+        ExitCode::from(2)
+    })?;
+    Ok((opts, m))
+}
+
+/// Prints every diagnostic of the report on stdout, one line each.
+fn print_each(r: &report::JsonReport, line: fn(&report::JsonDiagnostic) -> String) {
+    for d in r.files.iter().flat_map(|f| f.diagnostics.iter()) {
+        println!("{}", line(d));
+    }
 }
 
 /// Adds a compilation database's units (and their `-include` files) to the

@@ -3,10 +3,11 @@
 //! help), every diagnostic as a result located by file and region. What
 //! code-scanning services (GitHub's among them) read.
 //!
-//! A small typed model of the part of SARIF syclify writes; the test
+//! A small typed model of the part of SARIF syclify writes (SARIF's levels
+//! `note`/`warning`/`error` are syclify's severities' names); the test
 //! `tests/cli.rs` validates the output against the official 2.1.0 schema.
 
-use crate::diagnostics::{Code, Severity};
+use crate::diagnostics::Code;
 use crate::report::JsonReport;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -105,14 +106,6 @@ pub struct Region {
     pub end_column: usize,
 }
 
-fn level(s: Severity) -> &'static str {
-    match s {
-        Severity::Note => "note",
-        Severity::Warning => "warning",
-        Severity::Error => "error",
-    }
-}
-
 /// Percent-encodes what a URI reference cannot hold as is (RFC 3986: a
 /// path keeps unreserved characters, sub-delimiters, `:`, `@` and `/`).
 fn uri_path(s: &str) -> String {
@@ -140,7 +133,7 @@ pub fn build(r: &JsonReport, in_root: &Path) -> Log {
                 short_description: Text { text: i.summary.to_string() },
                 full_description: Text { text: i.explanation.to_string() },
                 help: Text { text: format!("{}\n\n(`syclify explain {}`)", i.explanation, i.code) },
-                default_configuration: Configuration { level: level(i.severity) },
+                default_configuration: Configuration { level: i.severity.as_str() },
             }
         })
         .collect();
@@ -151,7 +144,7 @@ pub fn build(r: &JsonReport, in_root: &Path) -> Log {
             results.push(SarifResult {
                 rule_id: d.code,
                 rule_index: index[d.code],
-                level: level(d.severity),
+                level: d.severity.as_str(),
                 message: Text { text: d.message.clone() },
                 locations: vec![Location {
                     physical_location: PhysicalLocation {
