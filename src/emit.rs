@@ -25,34 +25,35 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Every file a migration writes under its out-root, with its bytes: the
+/// outputs (non-UTF-8 inputs' stray bytes restored), the helper header, and
+/// the CMake module where a migrated CMake script includes it.
+fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
+    let mut out: Vec<(String, std::borrow::Cow<[u8]>)> = Vec::new();
+    for f in &m.files {
+        if let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) {
+            let bytes: std::borrow::Cow<[u8]> = if f.escaped { crate::source::encode_lossless(text).into() } else { text.as_bytes().into() };
+            out.push((out_rel.clone(), bytes));
+        }
+    }
+    out.push((HELPER_HEADER_REL.to_string(), HELPER_HEADER.as_bytes().into()));
+    if m.files.iter().any(|f| f.counts.contains_key(crate::build::cmake::RULE)) {
+        out.push((crate::build::cmake::MODULE_REL.to_string(), crate::build::cmake::MODULE.as_bytes().into()));
+    }
+    out
+}
+
 /// Writes every output file; returns `(relative path, error)` for the ones that failed.
 pub fn emit(m: &Migration) -> Vec<(String, String)> {
     use rayon::prelude::*;
-    let mut failures: Vec<(String, String)> = m
-        .files
+    outputs(m)
         .par_iter()
-        .filter_map(|f| {
-            let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) else {
-                return None;
-            };
-            let path = m.out_root.join(out_rel);
+        .filter_map(|(rel, bytes)| {
+            let path = m.out_root.join(rel);
             debug_assert!(path.starts_with(&m.out_root));
-            let written = if f.escaped { write_atomic_bytes(&path, &crate::source::encode_lossless(text)) } else { write_atomic(&path, text) };
-            written.err().map(|e| (out_rel.clone(), e.to_string()))
+            write_atomic_bytes(&path, bytes).err().map(|e| (rel.clone(), e.to_string()))
         })
-        .collect();
-    if let Err(e) = write_atomic(&m.out_root.join(HELPER_HEADER_REL), HELPER_HEADER) {
-        failures.push((HELPER_HEADER_REL.to_string(), e.to_string()));
-    }
-    // the CMake module, where a migrated CMake script includes it
-    let cmake = crate::build::cmake::RULE;
-    if m.files.iter().any(|f| f.counts.contains_key(cmake)) {
-        let rel = crate::build::cmake::MODULE_REL;
-        if let Err(e) = write_atomic(&m.out_root.join(rel), crate::build::cmake::MODULE) {
-            failures.push((rel.to_string(), e.to_string()));
-        }
-    }
-    failures
+        .collect()
 }
 
 /// Where the manifest of the last migration lies, under the out-root.
@@ -110,18 +111,7 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
     let mut stats = EmitStats { first_run: old.is_none(), ..Default::default() };
     let old = old.unwrap_or_default();
     stats.options_changed = !stats.first_run && (old.version != env!("CARGO_PKG_VERSION") || old.options != options);
-    // every output and its bytes
-    let mut outputs: Vec<(String, std::borrow::Cow<[u8]>)> = Vec::new();
-    for f in &m.files {
-        if let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) {
-            let bytes: std::borrow::Cow<[u8]> = if f.escaped { crate::source::encode_lossless(text).into() } else { text.as_bytes().into() };
-            outputs.push((out_rel.clone(), bytes));
-        }
-    }
-    outputs.push((HELPER_HEADER_REL.to_string(), HELPER_HEADER.as_bytes().into()));
-    if m.files.iter().any(|f| f.counts.contains_key(crate::build::cmake::RULE)) {
-        outputs.push((crate::build::cmake::MODULE_REL.to_string(), crate::build::cmake::MODULE.as_bytes().into()));
-    }
+    let mut outputs = outputs(m);
     for (rel, text) in extra {
         outputs.push((rel.clone(), text.as_bytes().into()));
     }

@@ -82,6 +82,18 @@ impl MacroTable {
         s
     }
 
+    /// Adds another table, as if its files had been scanned after this
+    /// table's (a later definition of a name wins, as in [`Self::scan`]).
+    pub fn merge(&mut self, other: &MacroTable) {
+        self.qualifier.extend(other.qualifier.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.builtin_users.extend(other.builtin_users.iter().cloned());
+        self.values.extend(other.values.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.names.extend(other.names.iter().cloned());
+        self.pasting.extend(other.pasting.iter().cloned());
+        self.functions.extend(other.functions.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.undefined.extend(other.undefined.iter().cloned());
+    }
+
     pub fn scan(&mut self, text: &str) {
         let undef = cached_regex!(r"(?m)^[ \t]*#[ \t]*undef[ \t]+(\w+)");
         self.undefined.extend(undef.captures_iter(text).map(|c| c[1].to_string()));

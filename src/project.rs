@@ -295,13 +295,14 @@ fn load(path: &Path, rel: String) -> Loaded {
 
 /// Quoted includes of a text: `#include "x.cuh"` → `x.cuh`.
 fn quoted_includes(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| {
-            let t = l.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
-            let t = t.strip_prefix('"')?;
-            Some(t[..t.find('"')?].to_string())
-        })
-        .collect()
+    text.lines().filter_map(quoted_include).map(str::to_string).collect()
+}
+
+/// The name a line's `#include "name"` gives, if it is one.
+fn quoted_include(line: &str) -> Option<&str> {
+    let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
+    let t = t.strip_prefix('"')?;
+    Some(&t[..t.find('"')?])
 }
 
 /// Where a quoted include may point, relative to the in-root: next to the
@@ -462,9 +463,19 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     // group of files connected by includes has its table (one program's
     // `#define min(a, b)` must not change how another is migrated).
     let include_group = clusters(sources.len(), &include_edges);
+    let file_macros: BTreeMap<usize, MacroTable> = migrate
+        .par_iter()
+        .map(|&i| {
+            let mut t = MacroTable::default();
+            t.scan(&sources[i].text);
+            (i, t)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
     let mut macro_tables: BTreeMap<usize, MacroTable> = BTreeMap::new();
-    for &i in &migrate {
-        macro_tables.entry(include_group[i]).or_default().scan(&sources[i].text);
+    for (i, t) in &file_macros {
+        macro_tables.entry(include_group[*i]).or_default().merge(t);
     }
     progress.start(2 * migrate.len());
     // a compilation database's -D/-U per unit, by in-root-relative path
@@ -501,8 +512,8 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     }
     // files linked across directories' units join their macro tables too
     let mut cluster_macros: BTreeMap<usize, MacroTable> = BTreeMap::new();
-    for &i in &migrate {
-        cluster_macros.entry(cluster[i]).or_default().scan(&sources[i].text);
+    for (i, t) in &file_macros {
+        cluster_macros.entry(cluster[*i]).or_default().merge(t);
     }
     let indexes: BTreeMap<usize, ProjectIndex> = by_cluster
         .into_iter()
@@ -561,8 +572,7 @@ fn copied_includers(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewrit
         let mut changed = 0;
         for line in s.text.split_inclusive('\n') {
             let renamed = (|| {
-                let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim_start().strip_prefix('"')?;
-                let name = &t[..t.find('"')?];
+                let name = quoted_include(line)?;
                 let target = include_candidates(dir, name, include_dirs).into_iter().find(|c| loaded.contains(c.as_str()))?;
                 let new_rel = renames.get(&target).filter(|n| **n != target)?;
                 let new_file = new_rel.rsplit('/').next()?;

@@ -25,17 +25,43 @@ fn fixtures(file: &str) -> Vec<std::path::PathBuf> {
     v
 }
 
+/// The end of every stand-in: its arguments appended to the line begun in
+/// $SYCLIFY_STUB_LOG, and the file named by `-o` created.
+const RECORD: &str = "for a in \"$@\"; do printf ' %s' \"$a\" >> \"$SYCLIFY_STUB_LOG\"; done\necho >> \"$SYCLIFY_STUB_LOG\"\nout=\nprev=\nfor a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n[ -n \"$out\" ] && : > \"$out\"\nexit 0\n";
+
 /// A stand-in compiler: appends `name args` to $SYCLIFY_STUB_LOG and
 /// creates the file named by `-o`.
 fn stub(dir: &Path, name: &str) -> std::path::PathBuf {
     let path = dir.join(name);
-    std::fs::write(
-        &path,
-        "#!/bin/sh\nprintf '%s' \"$(basename \"$0\")\" >> \"$SYCLIFY_STUB_LOG\"\nfor a in \"$@\"; do printf ' %s' \"$a\" >> \"$SYCLIFY_STUB_LOG\"; done\necho >> \"$SYCLIFY_STUB_LOG\"\nout=\nprev=\nfor a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n[ -n \"$out\" ] && : > \"$out\"\nexit 0\n",
-    )
-    .unwrap();
+    std::fs::write(&path, format!("#!/bin/sh\nprintf '%s' \"$(basename \"$0\")\" >> \"$SYCLIFY_STUB_LOG\"\n{RECORD}")).unwrap();
     make_executable(&path);
     path
+}
+
+/// A fixture migrated and written into a fresh out-root.
+fn migrated(dir: &Path) -> (syclify::project::Migration, tempfile::TempDir) {
+    let m = common::migrate(&[dir]);
+    let out = tempfile::tempdir().unwrap();
+    let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
+    assert!(syclify::emit::emit(&m).is_empty());
+    (m, out)
+}
+
+/// Runs `make` in a migrated tree (cleaned first) with the stand-in
+/// `compiler` made in `bin` as SYCLCXX; returns what the stand-in recorded.
+fn make_with_stub(out: &Path, bin: &Path, compiler: &str, name: &str) -> String {
+    let log = bin.join(format!("{compiler}.log"));
+    let stub = stub(bin, compiler);
+    let _ = std::process::Command::new("make").current_dir(out).args(["-s", "clean"]).output();
+    let run = std::process::Command::new("make")
+        .current_dir(out)
+        .arg(format!("SYCLCXX={}", stub.display()))
+        .env("SYCLIFY_STUB_LOG", &log)
+        .env_remove("MAKEFLAGS")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{name}: make with {compiler} failed:\n{}", String::from_utf8_lossy(&run.stderr));
+    std::fs::read_to_string(&log).unwrap_or_default()
 }
 
 #[test]
@@ -45,11 +71,8 @@ fn makefiles_migrate_to_pinned_output_and_build_with_each_implementation() {
     }
     for dir in fixtures("Makefile") {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let m = common::migrate(&[&dir]);
+        let (m, out) = migrated(&dir);
         assert_eq!(m.exit_code(), 0, "{name}: migration reported errors:\n{}", common::render(&m));
-        let out = tempfile::tempdir().unwrap();
-        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
-        assert!(syclify::emit::emit(&m).is_empty());
         let makefile = std::fs::read_to_string(out.path().join("Makefile")).unwrap();
         let diags: Vec<String> = m
             .files
@@ -60,19 +83,7 @@ fn makefiles_migrate_to_pinned_output_and_build_with_each_implementation() {
         let mut commands = String::new();
         let bin = tempfile::tempdir().unwrap();
         for (compiler, impl_name) in [("icpx", "dpcpp"), ("acpp", "acpp")] {
-            let log = bin.path().join(format!("{compiler}.log"));
-            let stub = stub(bin.path(), compiler);
-            // a clean tree each time
-            let _ = std::process::Command::new("make").current_dir(out.path()).args(["-s", "clean"]).output();
-            let run = std::process::Command::new("make")
-                .current_dir(out.path())
-                .arg(format!("SYCLCXX={}", stub.display()))
-                .env("SYCLIFY_STUB_LOG", &log)
-                .env_remove("MAKEFLAGS")
-                .output()
-                .unwrap();
-            assert!(run.status.success(), "{name}: make with {compiler} failed:\n{}", String::from_utf8_lossy(&run.stderr));
-            let recorded = std::fs::read_to_string(&log).unwrap_or_default();
+            let recorded = make_with_stub(out.path(), bin.path(), compiler, &name);
             assert!(!recorded.is_empty(), "{name}: make ran no SYCL compile with {compiler}");
             commands.push_str(&format!("## {impl_name} (SYCLCXX={compiler})\n"));
             commands.push_str(&recorded.replace(&out.path().display().to_string(), "<out-root>"));
@@ -90,7 +101,9 @@ fn cmake_compiler_stub(dir: &Path, name: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(
         &path,
-        "#!/bin/sh\ncase \" $* \" in *\" -fsycl \"*) ;; *) exec g++ \"$@\" ;; esac\nprintf '%s' \"$(basename \"$0\")\" >> \"$SYCLIFY_STUB_LOG\"\nfor a in \"$@\"; do printf ' %s' \"$a\" >> \"$SYCLIFY_STUB_LOG\"; done\necho >> \"$SYCLIFY_STUB_LOG\"\nout=\nprev=\nfor a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n[ -n \"$out\" ] && : > \"$out\"\nexit 0\n",
+        format!(
+            "#!/bin/sh\ncase \" $* \" in *\" -fsycl \"*) ;; *) exec g++ \"$@\" ;; esac\nprintf '%s' \"$(basename \"$0\")\" >> \"$SYCLIFY_STUB_LOG\"\n{RECORD}"
+        ),
     )
     .unwrap();
     make_executable(&path);
@@ -106,7 +119,7 @@ fn acpp_package_stub(dir: &Path) -> std::path::PathBuf {
     let launcher = pkg.join("acpp-launcher");
     std::fs::write(
         &launcher,
-        "#!/bin/sh\ntargets=$1\nshift\ncmd=$1\nshift\ncase \"$cmd\" in *ar|*ranlib) exec \"$cmd\" \"$@\" ;; esac\nprintf 'acpp %s' \"$targets\" >> \"$SYCLIFY_STUB_LOG\"\nfor a in \"$@\"; do printf ' %s' \"$a\" >> \"$SYCLIFY_STUB_LOG\"; done\necho >> \"$SYCLIFY_STUB_LOG\"\nout=\nprev=\nfor a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n[ -n \"$out\" ] && : > \"$out\"\nexit 0\n",
+        format!("#!/bin/sh\ntargets=$1\nshift\ncmd=$1\nshift\ncase \"$cmd\" in *ar|*ranlib) exec \"$cmd\" \"$@\" ;; esac\nprintf 'acpp %s' \"$targets\" >> \"$SYCLIFY_STUB_LOG\"\n{RECORD}"),
     )
     .unwrap();
     make_executable(&launcher);
@@ -168,11 +181,8 @@ fn cmake_projects_migrate_to_pinned_output_and_build_with_each_implementation() 
     dirs.push(common::root().join("examples/heat2d"));
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let m = common::migrate(&[&dir]);
+        let (m, out) = migrated(&dir);
         assert_eq!(m.exit_code(), 0, "{name}: migration reported errors:\n{}", common::render(&m));
-        let out = tempfile::tempdir().unwrap();
-        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
-        assert!(syclify::emit::emit(&m).is_empty());
         let mut scripts = String::new();
         let mut diags = Vec::new();
         for f in m.files.iter().filter(|f| syclify::build::cmake::is_cmake_name(f.rel.rsplit('/').next().unwrap_or(""))) {
@@ -235,25 +245,11 @@ fn program_fixture_makefiles_build_with_each_implementation() {
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
         assert!(dir.join("Makefile").is_file(), "{name}: every program fixture has a Makefile");
-        let m = common::migrate(&[&dir]);
-        let out = tempfile::tempdir().unwrap();
-        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
-        assert!(syclify::emit::emit(&m).is_empty());
+        let (_, out) = migrated(&dir);
         let bin = tempfile::tempdir().unwrap();
         all.push_str(&format!("## {name}\n"));
         for (compiler, impl_name) in [("icpx", "dpcpp"), ("acpp", "acpp")] {
-            let log = bin.path().join(format!("{compiler}.log"));
-            let stub = stub(bin.path(), compiler);
-            let _ = std::process::Command::new("make").current_dir(out.path()).args(["-s", "clean"]).output();
-            let run = std::process::Command::new("make")
-                .current_dir(out.path())
-                .arg(format!("SYCLCXX={}", stub.display()))
-                .env("SYCLIFY_STUB_LOG", &log)
-                .env_remove("MAKEFLAGS")
-                .output()
-                .unwrap();
-            assert!(run.status.success(), "{name}: make with {compiler} failed:\n{}", String::from_utf8_lossy(&run.stderr));
-            let recorded = std::fs::read_to_string(&log).unwrap_or_default();
+            let recorded = make_with_stub(out.path(), bin.path(), compiler, &name);
             // every source it compiles is in the migrated tree
             for word in recorded.split_whitespace().filter(|w| w.ends_with(".cpp")) {
                 assert!(out.path().join(word).is_file(), "{name}: {compiler} was asked to compile {word}, which the migration did not write");

@@ -401,12 +401,6 @@ impl<'a> Migration<'a> {
         }
     }
 
-    /// Drops the edits made inside a command (not the comment lines inserted
-    /// before it), when the command is commented out after all.
-    fn forget_edits_in(&mut self, c: &Command) {
-        self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
-    }
-
     /// A `# syclify:` comment line above the line of `at`.
     fn remark_above(&mut self, at: usize, code: Code, range: Range<usize>, message: String) {
         let line_start = self.text[..at].rfind('\n').map_or(0, |p| p + 1);
@@ -414,8 +408,10 @@ impl<'a> Migration<'a> {
         self.diagnostics.push(Diagnostic::new(code, range, RULE, message));
     }
 
-    /// Comments a whole command out, with why above it.
+    /// Comments a whole command out, with why above it; edits made inside it
+    /// so far are dropped (not the comment lines inserted before it).
     fn comment_out(&mut self, c: &Command, code: Code, message: String) {
+        self.edits.retain(|(r, _)| !(c.range.start <= r.start && r.end <= c.range.end && r.start != r.end));
         let text = self.text;
         let line_start = text[..c.range.start].rfind('\n').map_or(0, |p| p + 1);
         let line_end = text[c.range.end..].find('\n').map_or(text.len(), |p| c.range.end + p);
@@ -561,7 +557,6 @@ impl<'a> Migration<'a> {
         }
         if kept == 0 && !pairs.is_empty() {
             // every property went: the command goes too
-            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it sets only CUDA properties".into());
         }
         let targets: Vec<String> = c.args[..p].iter().map(|a| self.arg_text(a).to_string()).collect();
@@ -596,7 +591,6 @@ impl<'a> Migration<'a> {
         let Some(name) = c.args.get(p + 1) else { return };
         let values: Vec<&Arg> = c.args[p + 2..].iter().collect();
         if !self.property(c, name, &values) {
-            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, format!("commented out: it sets only the CUDA property {}", self.arg_text(name)));
         }
         let targets: Vec<String> = if c.args.first().is_some_and(|a| self.arg_text(a) == "TARGET") {
@@ -702,7 +696,6 @@ impl<'a> Migration<'a> {
             }
         }
         if removed > 0 && removed == libs {
-            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it links only CUDA libraries".into());
         }
     }
@@ -823,7 +816,6 @@ impl<'a> Migration<'a> {
         let texts: Vec<&str> = words.iter().map(|w| &self.text[w.range.clone()]).collect();
         let tr = nvcc_flags::translate(&texts);
         if comment_if_empty && !words.is_empty() && tr.actions.iter().all(|a| *a == Action::Drop) {
-            self.forget_edits_in(c);
             for r in &tr.remarks {
                 let range = words.get(r.word).map_or(c.range.clone(), |w| w.range.clone());
                 self.remark_above(c.range.start, r.kind.code(), range, r.message.clone());
@@ -879,7 +871,6 @@ impl<'a> Migration<'a> {
             }
         }
         if dirs > 0 && dropped == dirs {
-            self.forget_edits_in(c);
             self.comment_out(c, Code::BuildFlagDropped, "commented out: it names only the CUDA toolkit's directories".into());
         }
     }
