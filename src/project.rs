@@ -506,6 +506,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     let mut edges = include_edges;
     edges.extend(link_edges(&sources, &facts));
     let cluster = clusters(sources.len(), &edges);
+    let device_code_across_units = device_calls_across_units(&sources, &facts, &includes);
     let mut by_cluster: BTreeMap<usize, Vec<index::FileFacts>> = BTreeMap::new();
     for (i, f) in facts {
         by_cluster.entry(cluster[i]).or_default().push(f);
@@ -548,7 +549,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             None => FileResult::copied(s),
         });
     }
-    let mut cmake_facts = crate::build::cmake::ProjectFacts::default();
+    let mut cmake_facts = crate::build::cmake::ProjectFacts { device_code_across_units, ..Default::default() };
     for b in build_files.iter().filter(|b| crate::build::cmake::is_cmake_name(b.rel.rsplit('/').next().unwrap_or(""))) {
         cmake_facts.scan(&b.text);
     }
@@ -661,6 +662,29 @@ fn migrate_build_file(s: SourceFile, cmake_facts: &crate::build::cmake::ProjectF
 /// What loading found worth reporting about a file that was read (a non-UTF-8 input).
 fn load_notes(s: &SourceFile) -> Vec<Diagnostic> {
     s.escaped.iter().map(|m| Diagnostic::new(Code::NotUtf8, 0..0, "load", m.clone())).collect()
+}
+
+/// Does a function of one file call or launch a kernel or device function
+/// defined in another translation unit (a `.cu`/`.cpp` file that no other
+/// file includes)? Then the program needs device code linked across units,
+/// as CUDA's separable compilation did. (A device function declared in a
+/// header but defined and called in one unit does not count, nor a `.cu`
+/// file `#include`d into another.)
+fn device_calls_across_units(sources: &[SourceFile], facts: &[(usize, index::FileFacts)], includes: &[Vec<usize>]) -> bool {
+    const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
+    let included: BTreeSet<usize> = includes.iter().flatten().copied().collect();
+    let mut defined_in: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for (i, f) in facts {
+        if !TU_EXT.contains(&ext_of(&sources[*i].rel)) || included.contains(i) {
+            continue;
+        }
+        for func in f.functions.iter().filter(|x| x.has_definition && !x.is_internal && (x.is_kernel || x.is_device) && x.template_params.is_empty()) {
+            defined_in.entry(func.name.as_str()).or_default().insert(*i);
+        }
+    }
+    facts
+        .iter()
+        .any(|(i, f)| f.functions.iter().flat_map(|func| func.callees.iter()).any(|c| defined_in.get(c.as_str()).is_some_and(|files| !files.contains(i))))
 }
 
 /// Pairs of files in one directory where one declares (without a body) a

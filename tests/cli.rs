@@ -547,3 +547,28 @@ fn broken_and_unknown_cmake_input() {
     assert!(diags.contains("sub/CMakeLists.txt:2:1: note: `my_company_wrapper` is not a CMake command syclify knows"), "{diags}");
     assert!(fs::read_to_string(out.join("sub/CMakeLists.txt")).unwrap().contains("my_company_wrapper(k FAST)\n"));
 }
+
+/// CUDA_SEPARABLE_COMPILATION stays (as syclify_link_device_code) only where
+/// the sources launch or call device code of another unit; a `.cu` that is
+/// `#include`d into the unit that uses it is no other unit.
+#[test]
+fn separable_compilation_follows_the_sources() {
+    let run = |main: &str| -> String {
+        let t = tempfile::tempdir().unwrap();
+        let src = t.path().join("app");
+        fs::create_dir_all(&src).unwrap();
+        fs::write(src.join("CMakeLists.txt"), "project(p LANGUAGES CXX CUDA)\nadd_executable(p main.cu k.cu)\nset_target_properties(p PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n").unwrap();
+        fs::write(src.join("k.cuh"), "__global__ void fill(int *v);\n").unwrap();
+        fs::write(src.join("k.cu"), "#include \"k.cuh\"\n__global__ void fill(int *v) { v[threadIdx.x] = 1; }\n").unwrap();
+        fs::write(src.join("main.cu"), main).unwrap();
+        let out = t.path().join("out");
+        let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        fs::read_to_string(out.join("CMakeLists.txt")).unwrap()
+    };
+    let across = run("#include \"k.cuh\"\nint main() { int *v = 0; fill<<<1, 32>>>(v); }\n");
+    assert!(across.contains("syclify_link_device_code(p)"), "{across}");
+    let one_unit = run("#include \"k.cu\"\nint main() { int *v = 0; fill<<<1, 32>>>(v); }\n");
+    assert!(!one_unit.contains("syclify_link_device_code"), "{one_unit}");
+    assert!(one_unit.contains("no kernel or device function of the migrated sources is called from another translation unit"), "{one_unit}");
+}

@@ -143,6 +143,10 @@ struct Migration<'a> {
 pub struct ProjectFacts {
     pub commands: BTreeSet<String>,
     pub variables: BTreeSet<String>,
+    /// The migrated sources call or launch a kernel or device function
+    /// defined in another translation unit: CUDA's separable compilation is
+    /// still needed, as syclify_link_device_code.
+    pub device_code_across_units: bool,
 }
 
 impl ProjectFacts {
@@ -489,6 +493,9 @@ impl<'a> Migration<'a> {
                 self.archs.extend(archs);
                 return self.comment_out(c, Code::BuildFlagDropped, message);
             }
+            Some(VarKind::Rdc) if !self.own.device_code_across_units => {
+                return self.comment_out(c, Code::BuildFlagDropped, format!("`{var}` commented out: {NO_CROSS_UNIT_DEVICE_CODE}"));
+            }
             Some(VarKind::Rdc) => {
                 // the same switch for syclify_add_sycl: such targets are built
                 // as one translation unit where the implementation cannot link
@@ -633,6 +640,9 @@ impl<'a> Migration<'a> {
                 Code::BuildFlagDropped,
                 format!("property `{prop}` removed: it was off, and a SYCL build keeps device code in its translation unit unless told otherwise"),
             ),
+            (Some(VarKind::Rdc), _) if prop == "CUDA_SEPARABLE_COMPILATION" && !self.own.device_code_across_units => {
+                (Code::BuildFlagDropped, format!("property `{prop}` removed: {NO_CROSS_UNIT_DEVICE_CODE}"))
+            }
             (Some(VarKind::Rdc), _) if prop == "CUDA_SEPARABLE_COMPILATION" => {
                 self.link_device_code = true;
                 (Code::BuildRelocatableDeviceCode, format!("property `{prop}` became syclify_link_device_code(): {}", rdc_why()))
@@ -902,6 +912,10 @@ impl<'a> Migration<'a> {
     }
 }
 
+/// Why separable compilation goes where nothing needs it.
+const NO_CROSS_UNIT_DEVICE_CODE: &str =
+    "no kernel or device function of the migrated sources is called from another translation unit, so no device code needs linking across units";
+
 fn rdc_why() -> &'static str {
     "device code linked across translation units; DPC++ and AdaptiveCpp's generic target (--acpp-targets=generic) do this themselves, and for AdaptiveCpp's CUDA multipass target syclify.cmake builds such a target as one translation unit (UNITY_BUILD)"
 }
@@ -1092,10 +1106,16 @@ mod tests {
 
     #[test]
     fn separable_compilation_becomes_device_code_linking() {
-        let out =
-            body("add_executable(a a.cu b.cu)\nset_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\nset(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n");
-        assert!(out.contains("# set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\nsyclify_link_device_code(a)\n"), "{out}");
-        assert!(out.contains("set(SYCLIFY_LINK_DEVICE_CODE ON)\n"), "{out}");
+        let text = "add_executable(a a.cu b.cu)\nset_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\nset(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n";
+        let facts = ProjectFacts { device_code_across_units: true, ..Default::default() };
+        let Outcome::Migrated(m) = migrate_in(text, ".", &facts) else { panic!() };
+        assert!(m.text.contains("# set_target_properties(a PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\nsyclify_link_device_code(a)\n"), "{}", m.text);
+        assert!(m.text.contains("set(SYCLIFY_LINK_DEVICE_CODE ON)\n"), "{}", m.text);
+        // where no device code crosses units (HeCBench turns it on for every
+        // program), it simply goes: one unit per source stays
+        let out = body(text);
+        assert!(!out.contains("syclify_link_device_code") && !out.contains("SYCLIFY_LINK_DEVICE_CODE"), "{out}");
+        assert!(out.contains("# set(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n"), "{out}");
     }
 
     #[test]
