@@ -56,7 +56,14 @@ fn main() {
     let mut best = f64::MAX;
     for run in 0..runs {
         let out = tmp.path().join(format!("out{run}"));
-        let opts = Options { inputs: vec![input.clone()], in_root: None, out_root: out, mappings: Mappings::builtin(), include_dirs: vec![] };
+        let opts = Options {
+            inputs: vec![input.clone()],
+            in_root: None,
+            out_root: out,
+            mappings: Mappings::builtin(),
+            include_dirs: vec![],
+            unit_defines: Default::default(),
+        };
         let start = Instant::now();
         let m = project::migrate(&opts).expect("valid options");
         let failures = syclify::emit::emit(&m);

@@ -9,6 +9,8 @@ use std::path::Path;
 /// The helper header shipped with migrated code.
 pub const HELPER_HEADER: &str = include_str!("../runtime-headers/syclify/syclify.hpp");
 pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
+/// The helper headers of CUDA libraries, written when a migrated file includes one.
+pub const LIBRARY_HEADERS: &[(&str, &str)] = &[("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp"))];
 
 /// Writes `text` to `path` through a temporary file in the same directory.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
@@ -37,6 +39,13 @@ fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
         }
     }
     out.push((HELPER_HEADER_REL.to_string(), HELPER_HEADER.as_bytes().into()));
+    // the library helper headers a migrated file includes
+    for (rel, text) in LIBRARY_HEADERS {
+        let include = &rel["include/".len()..];
+        if m.files.iter().any(|f| f.output.as_deref().is_some_and(|o| o.contains(include))) {
+            out.push((rel.to_string(), text.as_bytes().into()));
+        }
+    }
     if m.files.iter().any(|f| f.counts.contains_key(crate::build::cmake::RULE)) {
         out.push((crate::build::cmake::MODULE_REL.to_string(), crate::build::cmake::MODULE.as_bytes().into()));
     }

@@ -1059,6 +1059,9 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
     // local constants (`constexpr int W = 32;`), which a `__shared__` size may name
     let mut constants: BTreeMap<String, String> = BTreeMap::new();
     let mut aliases: BTreeMap<String, String> = BTreeMap::new();
+    // CUB's collectives are looked for only in files that name CUB
+    let cub = src.contains("cub");
+    let using_cub = cub && crate::rules::cub::using_cub(src);
     for n in descendants(def) {
         if matches!(n.kind(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
             let constant = n.kind() == "declaration"
@@ -1138,6 +1141,12 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if syntax::is_functor_call(n, src) && !f.method_callees.iter().any(|c| c == "operator()") {
                     f.method_callees.push("operator()".to_string());
                 }
+                // a CUB collective constructed (`BR(temp)`): it needs the nd_item, and is no call
+                if cub && let Some((_, warp)) = crate::rules::cub::constructed_collective(n, src, using_cub) {
+                    f.uses_item = true;
+                    f.uses_warp |= warp;
+                    continue;
+                }
                 // `Alias(args)` of a local `typedef Class<..> Alias;`: a construction of `Class`
                 let aliased = callee_name(n, src).and_then(|(_, c)| aliases.get(c)).and_then(|t| aliased_class(t));
                 if let Some(class) = aliased {
@@ -1163,9 +1172,14 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 }
             }
             "declaration" => {
+                let collective = if cub { crate::rules::cub::declared_collective(n, src, using_cub) } else { None };
+                if let Some((_, warp)) = collective {
+                    f.uses_item = true;
+                    f.uses_warp |= warp;
+                }
                 // a construction (`const Local l(p);`, `Local l;`): a call of
                 // the class's constructor
-                if let Some(class) = constructed_class(n, src) {
+                if let Some(class) = constructed_class(n, src).filter(|_| collective.is_none()) {
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
                         let args = match d.kind() {
@@ -1295,7 +1309,7 @@ fn find_macro_call(s: &str, name: &str) -> Option<(std::ops::Range<usize>, Vec<S
 fn substitute_until_stable(s: &str, map: &BTreeMap<String, String>) -> String {
     let mut s = s.to_string();
     for _ in 0..8 {
-        let next = substitute_words(&s, map);
+        let next = substitute_unqualified_words(&s, map);
         if next == s {
             break;
         }
@@ -1416,6 +1430,26 @@ pub fn substitute_words(s: &str, map: &BTreeMap<String, String>) -> String {
     let mut out = String::new();
     let mut last = 0;
     for (r, w) in syntax::identifiers(s) {
+        if let Some(v) = map.get(w) {
+            out.push_str(&s[last..r.start]);
+            out.push_str(v);
+            last = r.end;
+        }
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+/// [`substitute_words`] for the words not written after `::`, `.` or `->`:
+/// a local name `BlockReduce` is not the `BlockReduce` of `cub::BlockReduce`.
+fn substitute_unqualified_words(s: &str, map: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut last = 0;
+    for (r, w) in syntax::identifiers(s) {
+        let before = s[..r.start].trim_end();
+        if before.ends_with("::") || before.ends_with('.') || before.ends_with("->") {
+            continue;
+        }
         if let Some(v) = map.get(w) {
             out.push_str(&s[last..r.start]);
             out.push_str(v);

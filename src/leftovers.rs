@@ -235,6 +235,9 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     }
     let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
     names.extend(api_names);
+    // namespaces the code defines (`namespace cub {` of its own)
+    let namespaces = cached_regex!(r"\bnamespace\s+(\w+)\s*\{");
+    names.extend(namespaces.captures_iter(&code).map(|c| c[1].to_string()));
     names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
     names
 }

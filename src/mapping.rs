@@ -44,6 +44,19 @@ pub struct NameRule {
     pub sycl: String,
 }
 
+/// A library namespace whose names exist under another namespace in SYCL
+/// code (`cub::BlockReduce` → `syclify::cub::BlockReduce`): the qualifier is
+/// rewritten wherever it is written; a name under it that `members` does not
+/// list is reported (SY0405) and left as is.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamespaceRule {
+    pub cuda: String,
+    pub sycl: String,
+    /// The names under the namespace that `sycl` has too.
+    pub members: Vec<String>,
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleFile {
@@ -55,6 +68,8 @@ pub struct RuleFile {
     pub enums: Vec<NameRule>,
     #[serde(default)]
     pub headers: Vec<NameRule>,
+    #[serde(default)]
+    pub namespaces: Vec<NamespaceRule>,
 }
 
 /// The parameter type of CUDA's conversion intrinsics, named
@@ -84,6 +99,7 @@ pub struct Mappings {
     pub types: BTreeMap<String, String>,
     pub enums: BTreeMap<String, String>,
     pub headers: BTreeMap<String, String>,
+    pub namespaces: BTreeMap<String, NamespaceRule>,
 }
 
 const BUILTIN: &[(&str, &str)] = &[
@@ -92,6 +108,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/math.yaml", include_str!("../rules/math.yaml")),
     ("rules/complex.yaml", include_str!("../rules/complex.yaml")),
     ("rules/vector_and_half_types.yaml", include_str!("../rules/vector_and_half_types.yaml")),
+    ("rules/cub.yaml", include_str!("../rules/cub.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):
@@ -124,6 +141,13 @@ impl Mappings {
         let mut last = 0;
         for (r, w) in crate::syntax::identifiers(s) {
             if s[..r.start].trim_end().ends_with("::") {
+                continue;
+            }
+            // a library namespace as a qualifier (`cub::BlockReduce<T, 256>`)
+            if let Some(ns) = self.namespaces.get(w).filter(|_| s[r.end..].trim_start().starts_with("::")) {
+                out.push_str(&s[last..r.start]);
+                out.push_str(&ns.sycl);
+                last = r.end;
                 continue;
             }
             if let Some(t) = self.types.get(w) {
@@ -181,6 +205,9 @@ impl Mappings {
         }
         for r in f.headers {
             self.headers.insert(r.cuda, r.sycl);
+        }
+        for r in f.namespaces {
+            self.namespaces.insert(r.cuda.clone(), r);
         }
     }
 

@@ -557,7 +557,11 @@ fn separable_compilation_follows_the_sources() {
         let t = tempfile::tempdir().unwrap();
         let src = t.path().join("app");
         fs::create_dir_all(&src).unwrap();
-        fs::write(src.join("CMakeLists.txt"), "project(p LANGUAGES CXX CUDA)\nadd_executable(p main.cu k.cu)\nset_target_properties(p PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n").unwrap();
+        fs::write(
+            src.join("CMakeLists.txt"),
+            "project(p LANGUAGES CXX CUDA)\nadd_executable(p main.cu k.cu)\nset_target_properties(p PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n",
+        )
+        .unwrap();
         fs::write(src.join("k.cuh"), "__global__ void fill(int *v);\n").unwrap();
         fs::write(src.join("k.cu"), "#include \"k.cuh\"\n__global__ void fill(int *v) { v[threadIdx.x] = 1; }\n").unwrap();
         fs::write(src.join("main.cu"), main).unwrap();

@@ -85,6 +85,15 @@ fn every_helper_host_compiles() {
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// Every CUB collective and device-wide algorithm of `syclify/cub.hpp`,
+/// instantiated with CUB's operators and with a user's operator and pair type
+/// (tests/helper-header/cub_helpers.cpp), host-compiles against Intel's SYCL headers.
+#[test]
+fn cub_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/cub_helpers.cpp");
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
 /// Builds `tests/helper-header/<name>.cpp` as plain C++ against Intel's
 /// headers, runs it on the host and compares its output with `<name>.expected`:
 /// the same file compiled with nvcc (its `__CUDACC__` branch, CUDA's names)
@@ -120,6 +129,12 @@ fn simd_helpers_match_nvcc() {
 #[test]
 fn fp8_helpers_match_nvcc() {
     helper_output_matches_nvcc("fp8_vs_nvcc");
+}
+
+/// The __dp4a/__dp2a_lo/__dp2a_hi helpers compute what CUDA's intrinsics compute.
+#[test]
+fn dot_product_helpers_match_nvcc() {
+    helper_output_matches_nvcc("dp_vs_nvcc");
 }
 
 /// The cuComplex.h helpers compute bit for bit what cuComplex.h computes.

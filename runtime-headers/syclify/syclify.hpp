@@ -382,15 +382,34 @@ template <class T> error_t malloc_host(T **p, std::size_t bytes) {
 // otherwise make a user's own `free(events)` on an array of syclify types
 // ambiguous with ::free.
 // cudaFree / cudaFreeHost (a null pointer is no error, as in CUDA)
+// cudaFree / cudaFreeHost wait for the device first, as CUDA's do (an
+// implicit device synchronisation): a kernel still running on any stream may
+// use the memory. sycl::free does not wait.
 inline error_t usm_free(void *p) {
   return detail::guarded([&] {
-    if (p) sycl::free(p, default_queue());
+    if (!p)
+      return;
+    default_queue().wait_and_throw();
+    {
+      std::lock_guard<std::mutex> lock(detail::streams().m);
+      for (sycl::queue *q : detail::streams().queues)
+        q->wait_and_throw();
+    }
+    sycl::free(p, default_queue());
   });
 }
-// cudaFree / cudaFreeHost as a statement: frees nothing for a null pointer,
-// as CUDA does (SYCL implementations may report one as unknown)
+// the statement form: frees nothing for a null pointer, as CUDA does (SYCL
+// implementations may report one as unknown)
 inline void usm_free(void *p, const sycl::queue &q) {
-  if (p) sycl::free(p, q);
+  if (!p)
+    return;
+  default_queue().wait();
+  {
+    std::lock_guard<std::mutex> lock(detail::streams().m);
+    for (sycl::queue *s : detail::streams().queues)
+      s->wait();
+  }
+  sycl::free(p, q);
 }
 // cudaMemcpy: synchronous, like CUDA's; the direction is implied by the USM pointers.
 inline error_t usm_memcpy(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default) {
@@ -926,6 +945,29 @@ template <class T> T brev(T x) {
 // __sad/__usad: |x - y| + z.
 template <class T, class U> unsigned int sad(T x, T y, U z) {
   return static_cast<unsigned int>(x > y ? x - y : y - x) + static_cast<unsigned int>(z);
+}
+// __dp4a(a, b, c): c plus the dot product of a's and b's four bytes, signed
+// for int, unsigned for unsigned int (CUDA's two overloads).
+inline int dp4a(int a, int b, int c) {
+  for (int i = 0; i < 32; i += 8)
+    c += static_cast<int>(static_cast<signed char>(a >> i)) * static_cast<int>(static_cast<signed char>(b >> i));
+  return c;
+}
+inline unsigned int dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (int i = 0; i < 32; i += 8)
+    c += ((a >> i) & 0xffu) * ((b >> i) & 0xffu);
+  return c;
+}
+// __dp2a_lo/__dp2a_hi(a, b, c): c plus a's two 16-bit halves times b's low
+// (lo) or high (hi) two bytes; signed for int, unsigned for unsigned int.
+template <bool High> inline int dp2a(int a, int b, int c) {
+  const int shift = High ? 16 : 0;
+  return c + static_cast<int>(static_cast<short>(a)) * static_cast<int>(static_cast<signed char>(b >> shift)) +
+         static_cast<int>(static_cast<short>(a >> 16)) * static_cast<int>(static_cast<signed char>(b >> (shift + 8)));
+}
+template <bool High> inline unsigned int dp2a(unsigned int a, unsigned int b, unsigned int c) {
+  const int shift = High ? 16 : 0;
+  return c + (a & 0xffffu) * ((b >> shift) & 0xffu) + (a >> 16) * ((b >> (shift + 8)) & 0xffu);
 }
 // __byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of y:x.
 inline unsigned int byte_perm(unsigned int x, unsigned int y, unsigned int s) {

@@ -121,6 +121,8 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
+    let cub = ctx.src.contains("cub");
+    let using_cub = cub && crate::rules::cub::using_cub(ctx.src);
     for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
@@ -182,6 +184,11 @@ pub fn run(ctx: &mut FileCtx) {
                     let f = n.child_by_field_name("function")?;
                     (syntax::is_functor_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
                 };
+                // a CUB collective constructed (`BlockReduce(temp)` where a
+                // local alias shadows a function of that name): the cub rule's
+                if cub && crate::rules::cub::constructed_collective(n, ctx.src, using_cub).is_some() {
+                    continue;
+                }
                 // `Alias(args)` of a local `typedef Class<..> Alias;`: the class's constructor
                 let aliased = || {
                     let (f, name) = callee_name(n, ctx.src)?;

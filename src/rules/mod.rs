@@ -25,6 +25,7 @@
 //! | [`includes`] | CUDA headers, includes of migrated files, the SYCL includes |
 
 pub mod cooperative_groups;
+pub mod cub;
 pub mod cuda_arch_macro;
 pub mod device_function_parameters;
 pub mod device_globals;
@@ -36,6 +37,7 @@ pub mod fences;
 pub mod includes;
 pub mod kernel_launch;
 pub mod launch_bounds;
+pub mod library_namespaces;
 pub mod member_alias;
 pub mod runtime_api;
 pub mod static_shared_memory;
@@ -377,6 +379,8 @@ pub fn run_all(ctx: &mut FileCtx) {
     warp_vote::run(ctx);
     fences::run(ctx);
     cooperative_groups::run(ctx);
+    cub::run(ctx);
+    library_namespaces::run(ctx);
     device_printf::run(ctx);
     static_shared_memory::run(ctx);
     extern_shared_memory::run(ctx);

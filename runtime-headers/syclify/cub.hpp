@@ -1,0 +1,759 @@
+// syclify CUB helper header — shipped with code migrated from CUDA by syclify
+// when that code used CUB's block- and warp-wide collectives.
+//
+// Plain SYCL 2020 (group algorithms, sub-group shifts and work-group local
+// memory): it builds with Intel DPC++ and with AdaptiveCpp. `cub::X` in the
+// original becomes `syclify::cub::X`; a collective's constructor receives the
+// kernel's `nd_item` after its temporary storage (`BlockReduce(temp, item)`).
+//
+// Semantics kept from CUB:
+//   * every work-item of the block (warp) must call a collective, as in CUB;
+//   * the `TempStorage` a kernel declares `__shared__` is work-group local
+//     memory here too, and may be reused after a barrier, as in CUB;
+//   * results CUB defines only in thread 0 (reductions) or in lane 0 (warp
+//     reductions) are given to every work-item: a superset of CUB's contract;
+//   * `Sum`/`Max`/`Min` over arithmetic types use SYCL's group algorithms
+//     (`sycl::reduce_over_group`, `sycl::exclusive_scan_over_group`, ...);
+//     any other operator or type (a user's functor, `KeyValuePair` with
+//     `ArgMax`) runs a tree over the temporary storage with barriers;
+//   * warp collectives work on the sub-group: kernels that use them are
+//     launched with [[sycl::reqd_sub_group_size(32)]], CUB's warp size.
+//
+// Contents
+//   1. Operators        Sum, Max, Min, ArgMax, ArgMin, Equality, KeyValuePair
+//   2. BlockReduce      Sum/Reduce, with num_valid and items-per-thread arrays
+//   3. BlockScan        Exclusive/InclusiveSum, Exclusive/InclusiveScan, aggregates
+//   4. WarpReduce       Sum/Reduce over logical warps of 1–32 lanes, valid_items
+//   5. WarpScan         Exclusive/InclusiveSum, Exclusive/InclusiveScan, aggregates
+//   6. Iterators        CountingInputIterator, TransformInputIterator
+//   7. Device-wide      DeviceReduce (Sum/Max/Min/Reduce), DeviceScan
+//                       (Exclusive/InclusiveSum, Exclusive/InclusiveScan),
+//                       DeviceSelect (Flagged/If), with CUB's two-call
+//                       temporary-storage protocol, on the stream's queue
+#pragma once
+
+#include <sycl/sycl.hpp>
+
+#include "syclify.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+
+#include <limits>
+#include <type_traits>
+
+namespace syclify {
+namespace cub {
+
+// ---------------------------------------------------------------------------
+// 1. Operators (cub::Sum, cub::Max, ... and cub::KeyValuePair)
+// ---------------------------------------------------------------------------
+
+struct Sum {
+  template <class T> T operator()(const T &a, const T &b) const { return a + b; }
+};
+struct Max {
+  template <class T> T operator()(const T &a, const T &b) const { return (b > a) ? b : a; }
+};
+struct Min {
+  template <class T> T operator()(const T &a, const T &b) const { return (b < a) ? b : a; }
+};
+struct Equality {
+  template <class T> bool operator()(const T &a, const T &b) const { return a == b; }
+};
+
+template <class K, class V> struct KeyValuePair {
+  typedef K Key;
+  typedef V Value;
+  K key;
+  V value;
+  KeyValuePair() = default;
+  KeyValuePair(const K &k, const V &v) : key(k), value(v) {}
+  bool operator!=(const KeyValuePair &b) const { return value != b.value || key != b.key; }
+};
+
+// the pair with the larger value; the smaller key among equal values (CUB's rule)
+struct ArgMax {
+  template <class T> T operator()(const T &a, const T &b) const {
+    return ((b.value > a.value) || ((a.value == b.value) && (b.key < a.key))) ? b : a;
+  }
+};
+struct ArgMin {
+  template <class T> T operator()(const T &a, const T &b) const {
+    return ((b.value < a.value) || ((a.value == b.value) && (b.key < a.key))) ? b : a;
+  }
+};
+
+enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };
+enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };
+
+namespace detail {
+
+// the SYCL function object for CUB's Sum/Max/Min over arithmetic T, or void
+template <class Op, class T> struct native_op {
+  using type = void;
+};
+template <class T> struct native_op<Sum, T> {
+  using type = std::conditional_t<std::is_arithmetic_v<T>, sycl::plus<T>, void>;
+};
+template <class T> struct native_op<Max, T> {
+  using type = std::conditional_t<std::is_arithmetic_v<T>, sycl::maximum<T>, void>;
+};
+template <class T> struct native_op<Min, T> {
+  using type = std::conditional_t<std::is_arithmetic_v<T>, sycl::minimum<T>, void>;
+};
+template <class Op, class T> using native_op_t = typename native_op<Op, T>::type;
+template <class Op, class T> inline constexpr bool is_native = !std::is_void_v<native_op_t<Op, T>>;
+
+// `op` over `v` of a whole work-group, through `scratch` (one T per work-item);
+// every work-item gets the result
+template <class T, class Op>
+T tree_reduce(const sycl::nd_item<3> &item, T *scratch, T v, Op op, std::size_t valid) {
+  const std::size_t lid = item.get_local_linear_id();
+  const std::size_t n = valid < item.get_local_range().size() ? valid : item.get_local_range().size();
+  sycl::group_barrier(item.get_group());
+  scratch[lid] = v;
+  for (std::size_t width = 1; width < n; width *= 2) {
+    sycl::group_barrier(item.get_group());
+    if (lid % (2 * width) == 0 && lid + width < n)
+      scratch[lid] = op(scratch[lid], scratch[lid + width]);
+  }
+  sycl::group_barrier(item.get_group());
+  T r = scratch[0];
+  sycl::group_barrier(item.get_group());
+  return r;
+}
+
+// inclusive `op`-scan of a whole work-group through `scratch` (Hillis–Steele)
+template <class T, class Op> T tree_inclusive_scan(const sycl::nd_item<3> &item, T *scratch, T v, Op op) {
+  const std::size_t lid = item.get_local_linear_id();
+  const std::size_t n = item.get_local_range().size();
+  sycl::group_barrier(item.get_group());
+  scratch[lid] = v;
+  for (std::size_t off = 1; off < n; off *= 2) {
+    sycl::group_barrier(item.get_group());
+    T t = lid >= off ? op(scratch[lid - off], scratch[lid]) : scratch[lid];
+    sycl::group_barrier(item.get_group());
+    scratch[lid] = t;
+  }
+  sycl::group_barrier(item.get_group());
+  return scratch[lid];
+}
+
+// the value of the work-item before this one in `scratch` after a tree scan
+template <class T> T previous(const sycl::nd_item<3> &item, T *scratch, const T &first) {
+  const std::size_t lid = item.get_local_linear_id();
+  T r = lid == 0 ? first : scratch[lid - 1];
+  return r;
+}
+
+template <class T> T last_of(const sycl::nd_item<3> &item, T *scratch) {
+  T r = scratch[item.get_local_range().size() - 1];
+  sycl::group_barrier(item.get_group());
+  return r;
+}
+
+template <class T, int N, class Op> T thread_reduce(const T (&v)[N], Op op) {
+  T r = v[0];
+  for (int i = 1; i < N; ++i)
+    r = op(r, v[i]);
+  return r;
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// 2. BlockReduce
+// ---------------------------------------------------------------------------
+
+template <class T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockReduce {
+public:
+  static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  // one T per work-item: the tree that operators other than Sum/Max/Min need
+  struct TempStorage {
+    T slot[BLOCK_THREADS];
+  };
+
+  BlockReduce(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  T Sum(T v) { return Reduce(v, cub::Sum()); }
+  T Sum(T v, int num_valid) { return Reduce(v, cub::Sum(), num_valid); }
+  template <int N> T Sum(const T (&v)[N]) { return Reduce(v, cub::Sum()); }
+
+  template <class Op> T Reduce(T v, Op op) {
+    if constexpr (detail::is_native<Op, T>)
+      return sycl::reduce_over_group(item_.get_group(), v, detail::native_op_t<Op, T>());
+    else
+      return detail::tree_reduce(item_, temp_.slot, v, op, item_.get_local_range().size());
+  }
+  template <class Op> T Reduce(T v, Op op, int num_valid) {
+    if constexpr (detail::is_native<Op, T>) {
+      using S = detail::native_op_t<Op, T>;
+      const bool in = item_.get_local_linear_id() < static_cast<std::size_t>(num_valid);
+      return sycl::reduce_over_group(item_.get_group(), in ? v : sycl::known_identity_v<S, T>, S());
+    } else {
+      return detail::tree_reduce(item_, temp_.slot, v, op, static_cast<std::size_t>(num_valid));
+    }
+  }
+  template <int N, class Op> T Reduce(const T (&v)[N], Op op) { return Reduce(detail::thread_reduce(v, op), op); }
+
+private:
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
+// 3. BlockScan
+// ---------------------------------------------------------------------------
+
+template <class T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockScan {
+public:
+  static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  struct TempStorage {
+    T slot[BLOCK_THREADS];
+  };
+
+  BlockScan(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  // one item per work-item
+  void ExclusiveSum(T in, T &out) { ExclusiveScan(in, out, T(0), cub::Sum()); }
+  void ExclusiveSum(T in, T &out, T &block_aggregate) { ExclusiveScan(in, out, T(0), cub::Sum(), block_aggregate); }
+  void InclusiveSum(T in, T &out) { InclusiveScan(in, out, cub::Sum()); }
+  void InclusiveSum(T in, T &out, T &block_aggregate) { InclusiveScan(in, out, cub::Sum(), block_aggregate); }
+
+  template <class Op> void ExclusiveScan(T in, T &out, T initial, Op op) {
+    T aggregate;
+    ExclusiveScan(in, out, initial, op, aggregate);
+  }
+  // CUB: the block aggregate does not include the initial value
+  template <class Op> void ExclusiveScan(T in, T &out, T initial, Op op, T &block_aggregate) {
+    if constexpr (detail::is_native<Op, T>) {
+      using S = detail::native_op_t<Op, T>;
+      out = sycl::exclusive_scan_over_group(item_.get_group(), in, initial, S());
+      block_aggregate = sycl::reduce_over_group(item_.get_group(), in, S());
+    } else {
+      detail::tree_inclusive_scan(item_, temp_.slot, in, op);
+      T prev = detail::previous(item_, temp_.slot, initial);
+      out = item_.get_local_linear_id() == 0 ? initial : op(initial, prev);
+      block_aggregate = detail::last_of(item_, temp_.slot);
+    }
+  }
+  template <class Op> void InclusiveScan(T in, T &out, Op op) {
+    T aggregate;
+    InclusiveScan(in, out, op, aggregate);
+  }
+  template <class Op> void InclusiveScan(T in, T &out, Op op, T &block_aggregate) {
+    if constexpr (detail::is_native<Op, T>) {
+      using S = detail::native_op_t<Op, T>;
+      out = sycl::inclusive_scan_over_group(item_.get_group(), in, S());
+      block_aggregate = sycl::reduce_over_group(item_.get_group(), in, S());
+    } else {
+      out = detail::tree_inclusive_scan(item_, temp_.slot, in, op);
+      block_aggregate = detail::last_of(item_, temp_.slot);
+    }
+  }
+
+  // several items per work-item (blocked arrangement: work-item i holds
+  // items i*N .. i*N+N-1)
+  template <int N> void ExclusiveSum(const T (&in)[N], T (&out)[N]) { ExclusiveScan(in, out, T(0), cub::Sum()); }
+  template <int N> void ExclusiveSum(const T (&in)[N], T (&out)[N], T &block_aggregate) {
+    ExclusiveScan(in, out, T(0), cub::Sum(), block_aggregate);
+  }
+  template <int N> void InclusiveSum(const T (&in)[N], T (&out)[N]) { InclusiveScan(in, out, cub::Sum()); }
+  template <int N> void InclusiveSum(const T (&in)[N], T (&out)[N], T &block_aggregate) {
+    InclusiveScan(in, out, cub::Sum(), block_aggregate);
+  }
+  template <int N, class Op> void ExclusiveScan(const T (&in)[N], T (&out)[N], T initial, Op op) {
+    T aggregate;
+    ExclusiveScan(in, out, initial, op, aggregate);
+  }
+  template <int N, class Op> void ExclusiveScan(const T (&in)[N], T (&out)[N], T initial, Op op, T &block_aggregate) {
+    T prefix;
+    ExclusiveScan(detail::thread_reduce(in, op), prefix, initial, op, block_aggregate);
+    T running = prefix;
+    for (int i = 0; i < N; ++i) {
+      T x = in[i];
+      out[i] = running;
+      running = op(running, x);
+    }
+  }
+  template <int N, class Op> void InclusiveScan(const T (&in)[N], T (&out)[N], Op op) {
+    T aggregate;
+    InclusiveScan(in, out, op, aggregate);
+  }
+  template <int N, class Op> void InclusiveScan(const T (&in)[N], T (&out)[N], Op op, T &block_aggregate) {
+    // the items of the work-items before this one, then this one's own in order
+    const T own = detail::thread_reduce(in, op);
+    const bool first = item_.get_local_linear_id() == 0;
+    T prefix;
+    if constexpr (detail::is_native<Op, T>) {
+      using S = detail::native_op_t<Op, T>;
+      prefix = sycl::exclusive_scan_over_group(item_.get_group(), own, S());
+      block_aggregate = sycl::reduce_over_group(item_.get_group(), own, S());
+    } else {
+      detail::tree_inclusive_scan(item_, temp_.slot, own, op);
+      prefix = detail::previous(item_, temp_.slot, own);
+      block_aggregate = detail::last_of(item_, temp_.slot);
+    }
+    T running = first ? in[0] : op(prefix, in[0]);
+    out[0] = running;
+    for (int i = 1; i < N; ++i)
+      out[i] = running = op(running, in[i]);
+  }
+
+  // with a block prefix callback (`prefix_op(block_aggregate)` returns the
+  // prefix of this block's items, e.g. a running total over loop iterations).
+  // CUB calls it in the first warp only and broadcasts lane 0's value; here
+  // every work-item calls its own copy with the same aggregate, so each
+  // copy's state stays the same as the first warp's.
+  template <class Op, class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>>
+  void InclusiveScan(T in, T &out, Op op, Prefix &prefix_op) {
+    T aggregate;
+    InclusiveScan(in, out, op, aggregate);
+    out = op(prefix_op(aggregate), out);
+  }
+  template <class Op, class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>>
+  void ExclusiveScan(T in, T &out, Op op, Prefix &prefix_op) {
+    T aggregate, inclusive;
+    InclusiveScan(in, inclusive, op, aggregate);
+    const T prefix = prefix_op(aggregate);
+    // the item before this one: this work-item's inclusive value without its own
+    T before = exclusive_from_inclusive(in, inclusive, op);
+    out = item_.get_local_linear_id() == 0 ? prefix : op(prefix, before);
+  }
+  template <class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>> void InclusiveSum(T in, T &out, Prefix &prefix_op) {
+    InclusiveScan(in, out, cub::Sum(), prefix_op);
+  }
+  template <class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>> void ExclusiveSum(T in, T &out, Prefix &prefix_op) {
+    ExclusiveScan(in, out, cub::Sum(), prefix_op);
+  }
+  template <int N, class Op, class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>>
+  void InclusiveScan(const T (&in)[N], T (&out)[N], Op op, Prefix &prefix_op) {
+    T aggregate;
+    InclusiveScan(in, out, op, aggregate);
+    const T prefix = prefix_op(aggregate);
+    for (int i = 0; i < N; ++i)
+      out[i] = op(prefix, out[i]);
+  }
+  template <int N, class Op, class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>>
+  void ExclusiveScan(const T (&in)[N], T (&out)[N], Op op, Prefix &prefix_op) {
+    T own = detail::thread_reduce(in, op), inclusive, aggregate;
+    InclusiveScan(own, inclusive, op, aggregate);
+    const T prefix = prefix_op(aggregate);
+    T before = exclusive_from_inclusive(own, inclusive, op);
+    T running = item_.get_local_linear_id() == 0 ? prefix : op(prefix, before);
+    for (int i = 0; i < N; ++i) {
+      T x = in[i];
+      out[i] = running;
+      running = op(running, x);
+    }
+  }
+  template <int N, class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>>
+  void InclusiveSum(const T (&in)[N], T (&out)[N], Prefix &prefix_op) {
+    InclusiveScan(in, out, cub::Sum(), prefix_op);
+  }
+  template <int N, class Prefix, class = std::enable_if_t<!std::is_same_v<Prefix, T>>>
+  void ExclusiveSum(const T (&in)[N], T (&out)[N], Prefix &prefix_op) {
+    ExclusiveScan(in, out, cub::Sum(), prefix_op);
+  }
+
+private:
+  // the previous work-item's inclusive value (unspecified in work-item 0),
+  // given this one's own value and inclusive value
+  template <class Op> T exclusive_from_inclusive(const T &own, const T &inclusive, Op) {
+    if constexpr (detail::is_native<Op, T>) {
+      return sycl::exclusive_scan_over_group(item_.get_group(), own, detail::native_op_t<Op, T>());
+    } else {
+      sycl::group_barrier(item_.get_group());
+      temp_.slot[item_.get_local_linear_id()] = inclusive;
+      sycl::group_barrier(item_.get_group());
+      T r = detail::previous(item_, temp_.slot, inclusive);
+      sycl::group_barrier(item_.get_group());
+      return r;
+    }
+  }
+
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
+// 4. WarpReduce — logical warps of LOGICAL_WARP_THREADS lanes of the sub-group
+// ---------------------------------------------------------------------------
+
+template <class T, int LOGICAL_WARP_THREADS = 32, int LEGACY_PTX_ARCH = 0> class WarpReduce {
+  static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= 32, "a logical warp has 1 to 32 lanes");
+
+public:
+  struct TempStorage {};
+
+  WarpReduce(TempStorage &, const sycl::nd_item<3> &item) : item_(item) {}
+
+  T Sum(T v) { return Reduce(v, cub::Sum()); }
+  T Sum(T v, int valid_items) { return Reduce(v, cub::Sum(), valid_items); }
+  template <class Op> T Reduce(T v, Op op) {
+    if constexpr (LOGICAL_WARP_THREADS == 32 && detail::is_native<Op, T>) {
+      if (item_.get_sub_group().get_local_linear_range() == 32)
+        return sycl::reduce_over_group(item_.get_sub_group(), v, detail::native_op_t<Op, T>());
+    }
+    return Reduce(v, op, LOGICAL_WARP_THREADS);
+  }
+  // lanes at and above valid_items of each logical warp do not contribute
+  template <class Op> T Reduce(T v, Op op, int valid_items) {
+    auto sg = item_.get_sub_group();
+    const unsigned lane = static_cast<unsigned>(sg.get_local_linear_id());
+    const unsigned in_warp = lane % LOGICAL_WARP_THREADS;
+    const unsigned first = lane - in_warp;
+    for (unsigned off = 1; off < LOGICAL_WARP_THREADS; off *= 2) {
+      T other = sycl::shift_group_left(sg, v, off);
+      if (in_warp % (2 * off) == 0 && in_warp + off < static_cast<unsigned>(valid_items))
+        v = op(v, other);
+    }
+    // the logical warp's first lane holds the result (CUB's contract): give it to every lane
+    return sycl::select_from_group(sg, v, first);
+  }
+
+private:
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
+// 5. WarpScan
+// ---------------------------------------------------------------------------
+
+template <class T, int LOGICAL_WARP_THREADS = 32, int LEGACY_PTX_ARCH = 0> class WarpScan {
+  static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= 32, "a logical warp has 1 to 32 lanes");
+
+public:
+  struct TempStorage {};
+
+  WarpScan(TempStorage &, const sycl::nd_item<3> &item) : item_(item) {}
+
+  void InclusiveSum(T in, T &out) { InclusiveScan(in, out, cub::Sum()); }
+  void InclusiveSum(T in, T &out, T &warp_aggregate) { InclusiveScan(in, out, cub::Sum(), warp_aggregate); }
+  void ExclusiveSum(T in, T &out) { ExclusiveScan(in, out, T(0), cub::Sum()); }
+  void ExclusiveSum(T in, T &out, T &warp_aggregate) { ExclusiveScan(in, out, T(0), cub::Sum(), warp_aggregate); }
+
+  template <class Op> void InclusiveScan(T in, T &out, Op op) { out = inclusive(in, op); }
+  template <class Op> void InclusiveScan(T in, T &out, Op op, T &warp_aggregate) {
+    out = inclusive(in, op);
+    warp_aggregate = last(out);
+  }
+  template <class Op> void ExclusiveScan(T in, T &out, T initial, Op op) {
+    T aggregate;
+    ExclusiveScan(in, out, initial, op, aggregate);
+  }
+  template <class Op> void ExclusiveScan(T in, T &out, T initial, Op op, T &warp_aggregate) {
+    auto sg = item_.get_sub_group();
+    T incl = inclusive(in, op);
+    T prev = sycl::shift_group_right(sg, incl, 1);
+    out = lane_in_warp() == 0 ? initial : op(initial, prev);
+    warp_aggregate = last(incl);
+  }
+
+private:
+  unsigned lane_in_warp() const {
+    return static_cast<unsigned>(item_.get_sub_group().get_local_linear_id()) % LOGICAL_WARP_THREADS;
+  }
+  template <class Op> T inclusive(T v, Op op) const {
+    auto sg = item_.get_sub_group();
+    const unsigned in_warp = lane_in_warp();
+    for (unsigned off = 1; off < LOGICAL_WARP_THREADS; off *= 2) {
+      T other = sycl::shift_group_right(sg, v, off);
+      if (in_warp >= off)
+        v = op(other, v);
+    }
+    return v;
+  }
+  T last(const T &incl) const {
+    auto sg = item_.get_sub_group();
+    const unsigned lane = static_cast<unsigned>(sg.get_local_linear_id());
+    return sycl::select_from_group(sg, incl, lane - lane_in_warp() + (LOGICAL_WARP_THREADS - 1));
+  }
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
+// 6. Iterators (device-copyable, random access through operator[])
+// ---------------------------------------------------------------------------
+
+template <class T, class Offset = std::ptrdiff_t> struct CountingInputIterator {
+  using value_type = T;
+  using difference_type = Offset;
+  T base;
+  explicit CountingInputIterator(T b) : base(b) {}
+  T operator[](Offset i) const { return base + static_cast<T>(i); }
+  T operator*() const { return base; }
+  CountingInputIterator operator+(Offset n) const { return CountingInputIterator(base + static_cast<T>(n)); }
+};
+
+template <class Value, class Op, class It, class Offset = std::ptrdiff_t> struct TransformInputIterator {
+  using value_type = Value;
+  using difference_type = Offset;
+  It it;
+  Op op;
+  TransformInputIterator(It i, Op o) : it(i), op(o) {}
+  Value operator[](Offset i) const { return op(it[i]); }
+  Value operator*() const { return op(it[0]); }
+  TransformInputIterator operator+(Offset n) const { return TransformInputIterator(it + n, op); }
+};
+
+// ---------------------------------------------------------------------------
+// 7. Device-wide algorithms. CUB's protocol: a first call with a null
+// d_temp_storage only sets temp_storage_bytes; the caller allocates that
+// many bytes and calls again to run. Here the temporary storage holds one
+// partial per work-group. Calls are asynchronous on the stream's queue, as
+// CUB's are on the stream; they return syclify::success or the error of a
+// failed submission.
+// ---------------------------------------------------------------------------
+
+namespace detail {
+
+inline constexpr std::size_t device_wg = 256;
+
+inline std::size_t groups_for(std::size_t n) {
+  std::size_t g = (n + device_wg - 1) / device_wg;
+  return std::max<std::size_t>(1, std::min<std::size_t>(g, 1024));
+}
+
+template <class A> std::size_t partial_bytes(std::size_t n) { return groups_for(n) * sizeof(A) + alignof(std::max_align_t); }
+
+template <class A> A *partials(void *temp) {
+  std::size_t space = sizeof(A) * 1024 + alignof(std::max_align_t);
+  void *p = temp;
+  return static_cast<A *>(std::align(alignof(A), sizeof(A), p, space));
+}
+
+// `op` over in[0, n) into *out, starting from init: each work-group reduces
+// a strided share into one partial, then one work-group reduces the partials
+template <class A, class In, class Out, class Op>
+void device_reduce(sycl::queue &q, A *part, In in, Out out, std::size_t n, Op op, A init) {
+  const std::size_t groups = groups_for(n);
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<A, 1> scratch(sycl::range<1>(device_wg), h);
+    h.parallel_for(sycl::nd_range<3>({1, 1, groups * device_wg}, {1, 1, device_wg}), [=](sycl::nd_item<3> it) {
+      const std::size_t gid = it.get_global_linear_id(), stride = it.get_global_range().size();
+      A acc = init;
+      bool any = false;
+      for (std::size_t i = gid; i < n; i += stride) {
+        acc = any ? op(acc, static_cast<A>(in[i])) : static_cast<A>(in[i]);
+        any = true;
+      }
+      const std::size_t valid = n < stride ? (n > it.get_group_linear_id() * device_wg ? n - it.get_group_linear_id() * device_wg : 0) : device_wg;
+      A r = tree_reduce(it, &scratch[0], acc, op, valid < device_wg ? valid : device_wg);
+      if (it.get_local_linear_id() == 0)
+        part[it.get_group_linear_id()] = r;
+    });
+  });
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<A, 1> scratch(sycl::range<1>(device_wg), h);
+    const std::size_t valid_groups = n == 0 ? 0 : std::min(groups, (n + device_wg - 1) / device_wg);
+    h.parallel_for(sycl::nd_range<3>({1, 1, device_wg}, {1, 1, device_wg}), [=](sycl::nd_item<3> it) {
+      const std::size_t lid = it.get_local_linear_id();
+      A acc = init;
+      bool any = false;
+      for (std::size_t i = lid; i < valid_groups; i += device_wg) {
+        acc = any ? op(acc, part[i]) : part[i];
+        any = true;
+      }
+      A r = tree_reduce(it, &scratch[0], acc, op, valid_groups < device_wg ? valid_groups : device_wg);
+      if (lid == 0)
+        *out = valid_groups == 0 ? init : op(init, r);
+    });
+  });
+}
+
+// scan of in[0, n) into out: tiles of device_wg items; the tiles' totals are
+// scanned by one work-group, then each tile is scanned with its prefix
+template <class A, class In, class Out, class Op>
+void device_scan(sycl::queue &q, A *part, In in, Out out, std::size_t n, Op op, bool exclusive, bool has_init, A init) {
+  if (n == 0)
+    return;
+  const std::size_t tiles = (n + device_wg - 1) / device_wg;
+  // more tiles than partial slots: scan in chunks of 1024 tiles, carrying the prefix
+  for (std::size_t first_tile = 0; first_tile < tiles; first_tile += 1024) {
+    const std::size_t count = std::min<std::size_t>(1024, tiles - first_tile);
+    const std::size_t base = first_tile * device_wg;
+    const bool carry = first_tile > 0;
+    q.submit([&](sycl::handler &h) {
+      sycl::local_accessor<A, 1> scratch(sycl::range<1>(device_wg), h);
+      h.parallel_for(sycl::nd_range<3>({1, 1, count * device_wg}, {1, 1, device_wg}), [=](sycl::nd_item<3> it) {
+        const std::size_t i = base + it.get_global_linear_id();
+        const std::size_t tile_start = base + it.get_group_linear_id() * device_wg;
+        const std::size_t valid = std::min<std::size_t>(device_wg, n - tile_start);
+        A x = i < n ? static_cast<A>(in[i]) : A();
+        A r = tree_reduce(it, &scratch[0], x, op, valid);
+        if (it.get_local_linear_id() == 0)
+          part[it.get_group_linear_id()] = r;
+      });
+    });
+    // exclusive prefixes of the tiles (slot 1024 keeps the running carry)
+    q.submit([&](sycl::handler &h) {
+      h.single_task([=]() {
+        A run = carry ? part[1024] : init;
+        bool any = carry || has_init;
+        for (std::size_t t = 0; t < count; ++t) {
+          A total = part[t];
+          part[t] = run;
+          run = any ? op(run, total) : total;
+          any = true;
+        }
+        part[1024] = run;
+      });
+    });
+    q.submit([&](sycl::handler &h) {
+      sycl::local_accessor<A, 1> scratch(sycl::range<1>(device_wg), h);
+      h.parallel_for(sycl::nd_range<3>({1, 1, count * device_wg}, {1, 1, device_wg}), [=](sycl::nd_item<3> it) {
+        const std::size_t lid = it.get_local_linear_id();
+        const std::size_t i = base + it.get_global_linear_id();
+        const bool has_prefix = carry || has_init || it.get_group_linear_id() > 0;
+        const A prefix = part[it.get_group_linear_id()];
+        A x = i < n ? static_cast<A>(in[i]) : A();
+        A incl = tree_inclusive_scan(it, &scratch[0], x, op);
+        A before = previous(it, &scratch[0], incl);
+        sycl::group_barrier(it.get_group());
+        if (i < n) {
+          if (!exclusive)
+            out[i] = has_prefix ? op(prefix, incl) : incl;
+          else if (lid == 0)
+            out[i] = has_prefix ? prefix : A();
+          else
+            out[i] = has_prefix ? op(prefix, before) : before;
+        }
+      });
+    });
+  }
+}
+
+template <class A> std::size_t scan_bytes() { return (1025) * sizeof(A) + alignof(std::max_align_t); }
+
+template <class It> using value_of = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<It>()[0])>>;
+
+} // namespace detail
+
+struct DeviceReduce {
+  template <class In, class Out, class Op, class T>
+  static error_t Reduce(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, int num_items, Op op, T init,
+                        stream_t stream = nullptr, bool = false) {
+    using A = T;
+    if (!d_temp_storage) {
+      temp_storage_bytes = detail::partial_bytes<A>(static_cast<std::size_t>(num_items > 0 ? num_items : 0));
+      return success;
+    }
+    return syclify::detail::guarded([&] {
+      detail::device_reduce<A>(queue_of(stream), detail::partials<A>(d_temp_storage), in, out,
+                               static_cast<std::size_t>(num_items > 0 ? num_items : 0), op, init);
+    });
+  }
+  template <class In, class Out>
+  static error_t Sum(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, int num_items, stream_t stream = nullptr,
+                     bool = false) {
+    using A = detail::value_of<Out>;
+    return Reduce(d_temp_storage, temp_storage_bytes, in, out, num_items, cub::Sum(), A(0), stream);
+  }
+  template <class In, class Out>
+  static error_t Max(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, int num_items, stream_t stream = nullptr,
+                     bool = false) {
+    using A = detail::value_of<In>;
+    return Reduce(d_temp_storage, temp_storage_bytes, in, out, num_items, cub::Max(), std::numeric_limits<A>::lowest(), stream);
+  }
+  template <class In, class Out>
+  static error_t Min(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, int num_items, stream_t stream = nullptr,
+                     bool = false) {
+    using A = detail::value_of<In>;
+    return Reduce(d_temp_storage, temp_storage_bytes, in, out, num_items, cub::Min(), std::numeric_limits<A>::max(), stream);
+  }
+};
+
+struct DeviceScan {
+  template <class In, class Out, class Op, class T>
+  static error_t ExclusiveScan(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, Op op, T init, int num_items,
+                               stream_t stream = nullptr, bool = false) {
+    return run<T>(d_temp_storage, temp_storage_bytes, in, out, op, num_items, stream, true, true, init);
+  }
+  template <class In, class Out, class Op>
+  static error_t InclusiveScan(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, Op op, int num_items,
+                               stream_t stream = nullptr, bool = false) {
+    using A = detail::value_of<In>;
+    return run<A>(d_temp_storage, temp_storage_bytes, in, out, op, num_items, stream, false, false, A());
+  }
+  template <class In, class Out>
+  static error_t ExclusiveSum(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, int num_items,
+                              stream_t stream = nullptr, bool = false) {
+    using A = detail::value_of<In>;
+    return run<A>(d_temp_storage, temp_storage_bytes, in, out, cub::Sum(), num_items, stream, true, true, A(0));
+  }
+  template <class In, class Out>
+  static error_t InclusiveSum(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, int num_items,
+                              stream_t stream = nullptr, bool = false) {
+    using A = detail::value_of<In>;
+    return run<A>(d_temp_storage, temp_storage_bytes, in, out, cub::Sum(), num_items, stream, false, false, A(0));
+  }
+
+private:
+  template <class A, class In, class Out, class Op>
+  static error_t run(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, Op op, int num_items, stream_t stream,
+                     bool exclusive, bool has_init, A init) {
+    if (!d_temp_storage) {
+      temp_storage_bytes = detail::scan_bytes<A>();
+      return success;
+    }
+    return syclify::detail::guarded([&] {
+      detail::device_scan<A>(queue_of(stream), detail::partials<A>(d_temp_storage), in, out,
+                             static_cast<std::size_t>(num_items > 0 ? num_items : 0), op, exclusive, has_init, init);
+    });
+  }
+};
+
+struct DeviceSelect {
+  // the items whose flag is nonzero, in order, to out; their count to *num_selected
+  template <class In, class Flags, class Out, class NumSelected>
+  static error_t Flagged(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Flags flags, Out out, NumSelected num_selected,
+                         int num_items, stream_t stream = nullptr, bool = false) {
+    return select(d_temp_storage, temp_storage_bytes, in, out, num_selected, num_items, stream,
+                  [flags](std::size_t i, const auto &) { return static_cast<bool>(flags[i]); });
+  }
+  // the items for which select_op is true
+  template <class In, class Out, class NumSelected, class Pred>
+  static error_t If(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, NumSelected num_selected, int num_items,
+                    Pred select_op, stream_t stream = nullptr, bool = false) {
+    return select(d_temp_storage, temp_storage_bytes, in, out, num_selected, num_items, stream,
+                  [select_op](std::size_t, const auto &v) { return static_cast<bool>(select_op(v)); });
+  }
+
+private:
+  template <class In, class Out, class NumSelected, class Keep>
+  static error_t select(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, Out out, NumSelected num_selected, int num_items,
+                        stream_t stream, Keep keep) {
+    const std::size_t n = static_cast<std::size_t>(num_items > 0 ? num_items : 0);
+    // the scan's partials, then one position per item
+    const std::size_t head = (detail::scan_bytes<long long>() + alignof(long long) - 1) / alignof(long long) * alignof(long long);
+    if (!d_temp_storage) {
+      temp_storage_bytes = head + (n + 1) * sizeof(long long);
+      return success;
+    }
+    return syclify::detail::guarded([&] {
+      sycl::queue &q = queue_of(stream);
+      long long *pos = reinterpret_cast<long long *>(static_cast<char *>(d_temp_storage) + head);
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { pos[i] = keep(i[0], in[i[0]]) ? 1 : 0; });
+      detail::device_scan<long long>(q, detail::partials<long long>(d_temp_storage), pos, pos, n, cub::Sum(), true, true, 0LL);
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+        const std::size_t k = i[0];
+        if (keep(k, in[k]))
+          out[pos[k]] = in[k];
+        if (k == n - 1)
+          *num_selected = static_cast<std::remove_reference_t<decltype(*num_selected)>>(pos[k] + (keep(k, in[k]) ? 1 : 0));
+      });
+      if (n == 0)
+        q.single_task([=]() { *num_selected = 0; });
+    });
+  }
+};
+
+} // namespace cub
+} // namespace syclify

@@ -1,0 +1,169 @@
+//! CUB's block and warp collectives: `BlockReduce(temp).Sum(x)` →
+//! `BlockReduce(temp, item).Sum(x)`.
+//!
+//! What it does: a construction of one of CUB's collectives (`BlockReduce`,
+//! `BlockScan`, `WarpReduce`, `WarpScan`) — through a type alias
+//! (`typedef cub::BlockReduce<float, 256> BR; BR(temp)`), written out
+//! (`cub::BlockScan<int, 128>(temp)`), or as a named object (`BR r(temp);`) —
+//! receives the kernel's nd_item after its temporary storage. The index counts
+//! such a construction as a use of the nd_item (and, for the warp
+//! collectives, of the sub-group), so the function receives one and its
+//! kernel is launched with a 32-wide sub-group. The `cub::` qualifier itself
+//! is the `library-namespaces` rule's (table `rules/cub.yaml`); the
+//! collectives are `runtime-headers/syclify/cub.hpp`; the `__shared__
+//! TempStorage` is work-group local memory like any other `__shared__`
+//! variable (`static-shared-memory`).
+//!
+//! Why: a SYCL group algorithm needs the group, which only the nd_item gives.
+//!
+//! Example: `v = BlockReduce(temp_storage).Sum(v);` →
+//! `v = BlockReduce(temp_storage, item).Sum(v);`.
+
+use super::FileCtx;
+use crate::diagnostics::Code;
+use crate::syntax::{self, descendants, text};
+use tree_sitter::Node;
+
+pub const RULE: &str = "cub";
+
+/// CUB's collectives: name, and whether it works on a warp (the sub-group).
+pub const COLLECTIVES: &[(&str, bool)] = &[("BlockReduce", false), ("BlockScan", false), ("WarpReduce", true), ("WarpScan", true)];
+
+/// The collective that type `ty` names, and whether it is a warp collective:
+/// `cub::BlockReduce<float, 256>`, or `BlockScan<int, 128>` in a file that
+/// says `using namespace cub;` (`using_cub`). Not `cub::BlockReduce<..>::TempStorage`.
+pub fn collective_of_type(ty: &str, using_cub: bool) -> Option<(&'static str, bool)> {
+    let t = ty.trim().trim_start_matches("typename ").trim_start_matches("const ").trim();
+    let open = t.find('<')?;
+    let base = t[..open].trim().trim_start_matches("::");
+    let name = match base.strip_prefix("cub::") {
+        Some(n) => n.trim(),
+        None if using_cub && !base.contains("::") => base,
+        None => return None,
+    };
+    // the template's arguments must end the type
+    let close = matching_angle(t, open)?;
+    if !t[close + 1..].trim().is_empty() {
+        return None;
+    }
+    COLLECTIVES.iter().find(|(c, _)| *c == name).map(|&(c, w)| (c, w))
+}
+
+/// The `>` closing the template argument list opened at `open` (parenthesised
+/// expressions may hold comparisons).
+fn matching_angle(t: &str, open: usize) -> Option<usize> {
+    let (mut angle, mut paren) = (0usize, 0usize);
+    for (i, c) in t.bytes().enumerate().skip(open) {
+        match c {
+            b'(' => paren += 1,
+            b')' => paren = paren.saturating_sub(1),
+            b'<' if paren == 0 => angle += 1,
+            b'>' if paren == 0 => {
+                angle -= 1;
+                if angle == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Does the file bring CUB's names in unqualified?
+pub fn using_cub(src: &str) -> bool {
+    src.contains("using namespace cub;")
+}
+
+/// The type a name stands for where `at` is: a type alias declared in the
+/// function around it, else one at file scope.
+pub fn alias_type<'a>(at: Node<'a>, name: &str, src: &'a str) -> Option<&'a str> {
+    let found = |scope: Node<'a>| -> Option<&'a str> {
+        let in_file = scope.kind() == "translation_unit";
+        descendants(scope).into_iter().find_map(|n| {
+            // at file scope: not another function's alias
+            if in_file && syntax::ancestor_of_kind(n, &["function_definition"]).is_some() {
+                return None;
+            }
+            let (alias, ty) = match n.kind() {
+                "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type"))?,
+                "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type"))?,
+                _ => return None,
+            };
+            (text(alias, src) == name).then(|| text(ty, src))
+        })
+    };
+    if let Some(def) = syntax::ancestor_of_kind(at, &["function_definition"])
+        && let Some(t) = found(def)
+    {
+        return Some(t);
+    }
+    let mut root = at;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    found(root)
+}
+
+/// The collective constructed by `call` (`BR(temp)`, `cub::BlockScan<int, 128>(temp)`).
+pub fn constructed_collective(call: Node, src: &str, using_cub: bool) -> Option<(&'static str, bool)> {
+    let f = call.child_by_field_name("function")?;
+    match f.kind() {
+        "identifier" => collective_of_type(alias_type(call, text(f, src), src)?, using_cub),
+        "template_function" | "qualified_identifier" => collective_of_type(text(f, src), using_cub),
+        _ => None,
+    }
+}
+
+/// The collective a declaration's type names (`BR r(temp);`).
+pub fn declared_collective(decl: Node, src: &str, using_cub: bool) -> Option<(&'static str, bool)> {
+    let ty = decl.child_by_field_name("type")?;
+    match ty.kind() {
+        "type_identifier" => collective_of_type(alias_type(decl, text(ty, src), src)?, using_cub),
+        "template_type" | "qualified_identifier" => collective_of_type(text(ty, src), using_cub),
+        _ => None,
+    }
+}
+
+pub fn run(ctx: &mut FileCtx) {
+    if !ctx.src.contains("cub") {
+        return;
+    }
+    let using = using_cub(ctx.src);
+    for &n in ctx.all_nodes().iter() {
+        if ctx.in_error(n) || !ctx.in_device_code(n.start_byte()) {
+            continue;
+        }
+        // the argument lists that get the nd_item
+        let lists: Vec<Node> = match n.kind() {
+            "call_expression" if constructed_collective(n, ctx.src, using).is_some() => n.child_by_field_name("arguments").into_iter().collect(),
+            "declaration" if declared_collective(n, ctx.src, using).is_some() => {
+                let mut c = n.walk();
+                n.children_by_field_name("declarator", &mut c)
+                    .filter_map(|d| match d.kind() {
+                        // `BR r(temp);` reads as a function declaration
+                        "function_declarator" => d.child_by_field_name("parameters"),
+                        "init_declarator" => d.child_by_field_name("value").filter(|v| v.kind() == "argument_list"),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            _ => continue,
+        };
+        for list in lists {
+            let Some(item) = ctx.item_at(list.start_byte()) else {
+                ctx.diag(
+                    Code::BuiltinOutsideDeviceCode,
+                    list.byte_range(),
+                    RULE,
+                    "a CUB collective is constructed where no nd_item can be passed: left as is".to_string(),
+                );
+                continue;
+            };
+            let close = list.end_byte() - 1;
+            let sep = if syntax::items(list).is_empty() { "" } else { ", " };
+            ctx.edits.insert(RULE, close, format!("{sep}{item}"));
+            ctx.count(RULE);
+        }
+    }
+}
