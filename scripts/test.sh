@@ -5,6 +5,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v g++ >/dev/null || { echo "g++ is required for the host-compile tests (apt-get install g++)" >&2; exit 1; }
 bash scripts/fetch-sycl-headers.sh
+# oneDPL's and oneMKL's headers (PyPI), for migrated Thrust and library code
+bash scripts/fetch-library-headers.sh
+# that code host-compiles with Clang (GCC 12 rejects one of oneDPL's headers;
+# the SYCL compilers are Clang): Debian's clang-16 where none is installed
+if [ -z "${SYCLIFY_LIBRARY_CXX:-}" ]; then
+  SYCLIFY_LIBRARY_CXX=$(command -v clang++-16 || command -v clang++-17 || command -v clang++-18 || command -v clang++ || true)
+  if [ -z "$SYCLIFY_LIBRARY_CXX" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "installing clang-16 (Debian's) for the oneDPL host-compile tests ..." >&2
+      apt-get update -qq >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang-16 >/dev/null
+      SYCLIFY_LIBRARY_CXX=$(command -v clang++-16)
+    else
+      echo "clang++ is required for the library host-compile tests: apt-get install clang-16 (or set SYCLIFY_LIBRARY_CXX)" >&2
+      exit 1
+    fi
+  fi
+fi
+export SYCLIFY_LIBRARY_CXX SYCLIFY_LIBRARY_INCLUDE="$PWD/target/library-headers/include"
 # the CMake build-file tests configure with cmake: PyPI's when none is installed
 if ! command -v cmake >/dev/null; then
   python3 -m pip install --quiet --target target/tools/cmake 'cmake>=3.18,<4'

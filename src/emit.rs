@@ -10,7 +10,10 @@ use std::path::Path;
 pub const HELPER_HEADER: &str = include_str!("../runtime-headers/syclify/syclify.hpp");
 pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
 /// The helper headers of CUDA libraries, written when a migrated file includes one.
-pub const LIBRARY_HEADERS: &[(&str, &str)] = &[("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp"))];
+pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
+    ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
+    ("include/syclify/thrust.hpp", include_str!("../runtime-headers/syclify/thrust.hpp")),
+];
 
 /// Writes `text` to `path` through a temporary file in the same directory.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {

@@ -989,10 +989,11 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
 
 fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
+    let cub = crate::rules::cub::Collectives::of(root, src);
     for n in descendants(root) {
         match n.kind() {
             "function_definition" if !in_non_cuda_branch(n, src) => {
-                if let Some(f) = function_facts(n, src, rel, masks, macros) {
+                if let Some(f) = function_facts(n, src, rel, masks, macros, cub.as_ref()) {
                     out.push(f);
                 }
             }
@@ -1043,7 +1044,7 @@ fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str,
     }
 }
 
-fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Option<FunctionFacts> {
+fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable, cub: Option<&crate::rules::cub::Collectives>) -> Option<FunctionFacts> {
     let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
     let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
     let q = qualifiers_of(def, src, masks, macros);
@@ -1059,9 +1060,6 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
     // local constants (`constexpr int W = 32;`), which a `__shared__` size may name
     let mut constants: BTreeMap<String, String> = BTreeMap::new();
     let mut aliases: BTreeMap<String, String> = BTreeMap::new();
-    // CUB's collectives are looked for only in files that name CUB
-    let cub = src.contains("cub");
-    let using_cub = cub && crate::rules::cub::using_cub(src);
     for n in descendants(def) {
         if matches!(n.kind(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
             let constant = n.kind() == "declaration"
@@ -1142,7 +1140,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                     f.method_callees.push("operator()".to_string());
                 }
                 // a CUB collective constructed (`BR(temp)`): it needs the nd_item, and is no call
-                if cub && let Some((_, warp)) = crate::rules::cub::constructed_collective(n, src, using_cub) {
+                if let Some((_, warp)) = cub.and_then(|c| c.constructed(n, src)) {
                     f.uses_item = true;
                     f.uses_warp |= warp;
                     continue;
@@ -1172,7 +1170,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 }
             }
             "declaration" => {
-                let collective = if cub { crate::rules::cub::declared_collective(n, src, using_cub) } else { None };
+                let collective = cub.and_then(|c| c.declared(n, src));
                 if let Some((_, warp)) = collective {
                     f.uses_item = true;
                     f.uses_warp |= warp;

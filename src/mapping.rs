@@ -109,6 +109,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/complex.yaml", include_str!("../rules/complex.yaml")),
     ("rules/vector_and_half_types.yaml", include_str!("../rules/vector_and_half_types.yaml")),
     ("rules/cub.yaml", include_str!("../rules/cub.yaml")),
+    ("rules/thrust.yaml", include_str!("../rules/thrust.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):
@@ -190,6 +191,14 @@ impl Mappings {
             Some(ps) => ps.get(i).map(|p| (p.as_str(), true)),
             None => conversion_source(name).filter(|_| i == 0).map(|p| (p, true)).or_else(|| self.float_parameters(name).map(|p| (p, false))),
         }
+    }
+
+    /// The replacement of header `name`: its own entry, else the entry of a
+    /// prefix (`cuda: "thrust/*"` stands for every Thrust header).
+    pub fn header(&self, name: &str) -> Option<&String> {
+        self.headers
+            .get(name)
+            .or_else(|| self.headers.iter().filter(|(k, _)| k.ends_with('*')).find(|(k, _)| name.starts_with(&k[..k.len() - 1])).map(|(_, v)| v))
     }
 
     /// Adds (or overrides) entries from a rule file.

@@ -75,7 +75,7 @@ pub fn lookup(name: &str, m: &Mappings) -> Answer {
         return Answer::Enum { cuda: name.to_string(), sycl: e.clone() };
     }
     let header = name.trim_start_matches('<').trim_end_matches('>');
-    if let Some(h) = m.headers.get(header) {
+    if let Some(h) = m.header(header) {
         return Answer::Header { cuda: header.to_string(), sycl: h.clone() };
     }
     Answer::Unknown(closest(name, m))

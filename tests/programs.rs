@@ -68,7 +68,14 @@ fn programs_host_compile_against_intel_sycl_headers() {
         for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| [".cpp", ".cc", ".cxx"].iter().any(|e| o.ends_with(e)))) {
             let file = out.path().join(f.out_rel.as_ref().unwrap());
             compiled += 1;
-            if let Err(e) = common::host_compile(&file, &[&out.path().join("include")]) {
+            // a program that uses oneDPL or oneMKL compiles against their headers too
+            let libraries = m.files.iter().any(|f| f.output.as_deref().is_some_and(common::uses_libraries));
+            let result = if libraries {
+                common::library_host_compile(&file, &[&out.path().join("include")])
+            } else {
+                common::host_compile(&file, &[&out.path().join("include")])
+            };
+            if let Err(e) = result {
                 failures.push(format!("{}: {}\n{}", dir.display(), f.rel, e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n")));
             }
         }
@@ -92,6 +99,15 @@ fn every_helper_host_compiles() {
 fn cub_helpers_host_compile() {
     let file = common::root().join("tests/helper-header/cub_helpers.cpp");
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// Every Thrust helper of `syclify/thrust.hpp` (tests/helper-header/thrust_helpers.cpp),
+/// with and without policies, over device vectors, USM pointers, host vectors
+/// and fancy iterators, host-compiles against Intel's SYCL headers and oneDPL's.
+#[test]
+fn thrust_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/thrust_helpers.cpp");
+    common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
 /// Builds `tests/helper-header/<name>.cpp` as plain C++ against Intel's

@@ -36,6 +36,15 @@
 
 #include "syclify.hpp"
 
+// The CUB API level these helpers follow (CUB 2.8's: cub::Sum/Max/Min and the
+// input iterators that CUB 3 removed), for code that tests CUB_VERSION.
+#ifndef CUB_VERSION
+#define CUB_VERSION 200800
+#define CUB_MAJOR_VERSION 2
+#define CUB_MINOR_VERSION 8
+#define CUB_SUBMINOR_VERSION 0
+#endif
+
 #include <algorithm>
 #include <cstddef>
 #include <iterator>

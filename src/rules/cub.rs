@@ -75,69 +75,92 @@ pub fn using_cub(src: &str) -> bool {
     src.contains("using namespace cub;")
 }
 
-/// The type a name stands for where `at` is: a type alias declared in the
-/// function around it, else one at file scope.
-pub fn alias_type<'a>(at: Node<'a>, name: &str, src: &'a str) -> Option<&'a str> {
-    let found = |scope: Node<'a>| -> Option<&'a str> {
-        let in_file = scope.kind() == "translation_unit";
-        descendants(scope).into_iter().find_map(|n| {
-            // at file scope: not another function's alias
-            if in_file && syntax::ancestor_of_kind(n, &["function_definition"]).is_some() {
-                return None;
-            }
+/// The type aliases of one file that name a CUB collective
+/// (`typedef cub::BlockReduce<T, 256> BR;`), each with the function it is
+/// local to (none: file scope). Gathered once per file, in one walk, and only
+/// for files that name CUB (`cub::`, `using namespace cub;`).
+pub struct Collectives {
+    using_cub: bool,
+    aliases: Vec<(String, Option<std::ops::Range<usize>>, (&'static str, bool))>,
+}
+
+impl Collectives {
+    pub fn of(root: Node, src: &str) -> Option<Collectives> {
+        let using_cub = using_cub(src);
+        if !using_cub && !src.contains("cub::") && !src.contains("cub ::") {
+            return None;
+        }
+        let mut aliases = Vec::new();
+        for n in descendants(root) {
             let (alias, ty) = match n.kind() {
-                "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type"))?,
-                "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type"))?,
-                _ => return None,
+                "alias_declaration" => match n.child_by_field_name("name").zip(n.child_by_field_name("type")) {
+                    Some(x) => x,
+                    None => continue,
+                },
+                "type_definition" => match n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type")) {
+                    Some(x) => x,
+                    None => continue,
+                },
+                _ => continue,
             };
-            (text(alias, src) == name).then(|| text(ty, src))
-        })
-    };
-    if let Some(def) = syntax::ancestor_of_kind(at, &["function_definition"])
-        && let Some(t) = found(def)
-    {
-        return Some(t);
+            if let Some(c) = collective_of_type(text(ty, src), using_cub) {
+                let scope = syntax::ancestor_of_kind(n, &["function_definition"]).map(|f| f.byte_range());
+                aliases.push((text(alias, src).to_string(), scope, c));
+            }
+        }
+        Some(Collectives { using_cub, aliases })
     }
-    let mut root = at;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    found(root)
-}
 
-/// The collective constructed by `call` (`BR(temp)`, `cub::BlockScan<int, 128>(temp)`).
-pub fn constructed_collective(call: Node, src: &str, using_cub: bool) -> Option<(&'static str, bool)> {
-    let f = call.child_by_field_name("function")?;
-    match f.kind() {
-        "identifier" => collective_of_type(alias_type(call, text(f, src), src)?, using_cub),
-        "template_function" | "qualified_identifier" => collective_of_type(text(f, src), using_cub),
-        _ => None,
+    /// The collective alias `name` stands for at `at`: the function's own
+    /// alias, else one at file scope.
+    fn alias(&self, name: &str, at: usize) -> Option<(&'static str, bool)> {
+        let mut file = None;
+        for (a, scope, c) in &self.aliases {
+            if a != name {
+                continue;
+            }
+            match scope {
+                Some(r) if r.contains(&at) => return Some(*c),
+                Some(_) => {}
+                None => file = Some(*c),
+            }
+        }
+        file
     }
-}
 
-/// The collective a declaration's type names (`BR r(temp);`).
-pub fn declared_collective(decl: Node, src: &str, using_cub: bool) -> Option<(&'static str, bool)> {
-    let ty = decl.child_by_field_name("type")?;
-    match ty.kind() {
-        "type_identifier" => collective_of_type(alias_type(decl, text(ty, src), src)?, using_cub),
-        "template_type" | "qualified_identifier" => collective_of_type(text(ty, src), using_cub),
-        _ => None,
+    /// The collective constructed by `call` (`BR(temp)`, `cub::BlockScan<int, 128>(temp)`).
+    pub fn constructed(&self, call: Node, src: &str) -> Option<(&'static str, bool)> {
+        let f = call.child_by_field_name("function")?;
+        match f.kind() {
+            "identifier" => self.alias(text(f, src), call.start_byte()),
+            "template_function" | "qualified_identifier" => collective_of_type(text(f, src), self.using_cub),
+            _ => None,
+        }
+    }
+
+    /// The collective a declaration's type names (`BR r(temp);`).
+    pub fn declared(&self, decl: Node, src: &str) -> Option<(&'static str, bool)> {
+        let ty = decl.child_by_field_name("type")?;
+        match ty.kind() {
+            "type_identifier" => self.alias(text(ty, src), decl.start_byte()),
+            "template_type" | "qualified_identifier" => collective_of_type(text(ty, src), self.using_cub),
+            _ => None,
+        }
     }
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    if !ctx.src.contains("cub") {
+    let Some(collectives) = Collectives::of(ctx.root(), ctx.src) else {
         return;
-    }
-    let using = using_cub(ctx.src);
+    };
     for &n in ctx.all_nodes().iter() {
         if ctx.in_error(n) || !ctx.in_device_code(n.start_byte()) {
             continue;
         }
         // the argument lists that get the nd_item
         let lists: Vec<Node> = match n.kind() {
-            "call_expression" if constructed_collective(n, ctx.src, using).is_some() => n.child_by_field_name("arguments").into_iter().collect(),
-            "declaration" if declared_collective(n, ctx.src, using).is_some() => {
+            "call_expression" if collectives.constructed(n, ctx.src).is_some() => n.child_by_field_name("arguments").into_iter().collect(),
+            "declaration" if collectives.declared(n, ctx.src).is_some() => {
                 let mut c = n.walk();
                 n.children_by_field_name("declarator", &mut c)
                     .filter_map(|d| match d.kind() {

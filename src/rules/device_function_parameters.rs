@@ -121,8 +121,7 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
-    let cub = ctx.src.contains("cub");
-    let using_cub = cub && crate::rules::cub::using_cub(ctx.src);
+    let cub = crate::rules::cub::Collectives::of(ctx.root(), ctx.src);
     for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
@@ -186,7 +185,7 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 // a CUB collective constructed (`BlockReduce(temp)` where a
                 // local alias shadows a function of that name): the cub rule's
-                if cub && crate::rules::cub::constructed_collective(n, ctx.src, using_cub).is_some() {
+                if cub.as_ref().is_some_and(|c| c.constructed(n, ctx.src).is_some()) {
                     continue;
                 }
                 // `Alias(args)` of a local `typedef Class<..> Alias;`: the class's constructor

@@ -25,6 +25,8 @@ const CUDA_LIBRARY_PREFIXES: &[&str] =
 pub fn run(ctx: &mut FileCtx) {
     let mut anchor: Option<usize> = None; // where the SYCL includes go
     let mut first_include: Option<usize> = None;
+    // the helper headers already included unconditionally
+    let mut written = std::collections::BTreeSet::new();
     let includes: Vec<Node> = ctx.main_nodes().iter().copied().filter(|n| n.kind() == "preproc_include" && !ctx.in_error(*n)).collect();
     for inc in includes {
         let Some(path) = inc.child_by_field_name("path") else {
@@ -34,10 +36,18 @@ pub fn run(ctx: &mut FileCtx) {
         let system = raw.starts_with('<');
         let name = raw.trim_matches(|c| c == '<' || c == '>' || c == '"');
         first_include.get_or_insert(inc.start_byte());
-        if let Some(rep) = ctx.project.mappings.headers.get(name) {
+        if let Some(rep) = ctx.project.mappings.header(name) {
             let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
             let start = if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() };
             let range = start..inc.end_byte();
+            // several headers of one library become one helper header: written once
+            // (only where the include is not inside a conditional)
+            let conditional = syntax::has_ancestor(inc, &["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"]);
+            if !rep.is_empty() && !conditional && !written.insert(rep.clone()) {
+                ctx.edits.delete(RULE, range);
+                ctx.count(RULE);
+                continue;
+            }
             if rep.is_empty() {
                 if anchor.is_none() {
                     anchor = Some(range.start);
@@ -128,7 +138,7 @@ fn first_macro_hazard(ctx: &FileCtx, at: usize) -> Option<usize> {
             "preproc_call" => n.child_by_field_name("directive").is_some_and(|d| ctx.text(d) == "#undef"),
             "preproc_include" => n.child_by_field_name("path").is_some_and(|p| {
                 let raw = ctx.text(p);
-                raw.starts_with('"') && !ctx.project.mappings.headers.contains_key(raw.trim_matches('"'))
+                raw.starts_with('"') && ctx.project.mappings.header(raw.trim_matches('"')).is_none()
             }),
             _ => false,
         })

@@ -78,16 +78,51 @@ fn sycl_wrapper() -> PathBuf {
     .clone()
 }
 
+/// The headers of the oneAPI libraries (oneDPL, oneMKL) fetched from PyPI
+/// by scripts/fetch-library-headers.sh (or SYCLIFY_LIBRARY_INCLUDE).
+pub fn library_include() -> PathBuf {
+    std::env::var_os("SYCLIFY_LIBRARY_INCLUDE").map(PathBuf::from).unwrap_or_else(|| root().join("target/library-headers/include"))
+}
+
+/// The compiler for code that includes oneDPL: Clang (GCC 12 rejects one of
+/// oneDPL's headers; the SYCL compilers are Clang too). SYCLIFY_LIBRARY_CXX,
+/// else clang++-16 (scripts/test.sh installs it where it is missing).
+pub fn library_cxx() -> String {
+    std::env::var("SYCLIFY_LIBRARY_CXX").unwrap_or_else(|_| "clang++-16".into())
+}
+
+/// Does the migrated text use a oneAPI library (oneDPL through the Thrust helper, oneMKL)?
+pub fn uses_libraries(text: &str) -> bool {
+    text.contains("<syclify/thrust.hpp>") || text.contains("<oneapi/")
+}
+
+/// [`host_compile`] with the library headers, by [`library_cxx`].
+pub fn library_host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
+    let lib = library_include();
+    assert!(
+        lib.join("oneapi/dpl/algorithm").is_file(),
+        "oneDPL's headers are not at {} — run scripts/fetch-library-headers.sh (scripts/test.sh does) or set SYCLIFY_LIBRARY_INCLUDE",
+        lib.display()
+    );
+    let mut dirs: Vec<&Path> = include_dirs.to_vec();
+    dirs.push(&lib);
+    compile_with(&library_cxx(), file, &dirs)
+}
+
 /// Host-compiles `file` (-fsyntax-only) against the real SYCL headers; Err has the compiler output.
 pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    compile_with(&cxx, file, include_dirs)
+}
+
+fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
     let inc = sycl_include();
     assert!(
         inc.join("sycl/sycl.hpp").is_file(),
         "Intel's SYCL headers are not at {} — run scripts/fetch-sycl-headers.sh (scripts/test.sh does) or set SYCLIFY_SYCL_INCLUDE",
         inc.display()
     );
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
-    let mut cmd = std::process::Command::new(&cxx);
+    let mut cmd = std::process::Command::new(cxx);
     cmd.args(["-std=c++17", "-fsyntax-only", "-Werror=return-type", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING", "-Wno-deprecated-declarations", "-Wno-attributes"]);
     cmd.arg(format!("-I{}", sycl_wrapper().display()));
     cmd.arg(format!("-I{}", inc.display()));
