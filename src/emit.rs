@@ -13,6 +13,7 @@ pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
 pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
     ("include/syclify/thrust.hpp", include_str!("../runtime-headers/syclify/thrust.hpp")),
+    ("include/syclify/blas.hpp", include_str!("../runtime-headers/syclify/blas.hpp")),
 ];
 
 /// Writes `text` to `path` through a temporary file in the same directory.

@@ -210,7 +210,7 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     // type at the start of a declaration, with the names that follow it in
     // the same declarator list
     let api_vars = cached_regex!(
-        r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*)\s*([=;,\[)])"
+        r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*|(?:cublas|cufft|curand|cusparse|cusolver)\w+)\s*([=;,\[)])"
     );
     let next_var = cached_regex!(r"^\s*[*&]*\s*(\w+)\s*(?:\[[^\]]*\]\s*)*([=;,)])");
     let code = code_only(text);

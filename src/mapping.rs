@@ -110,6 +110,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/vector_and_half_types.yaml", include_str!("../rules/vector_and_half_types.yaml")),
     ("rules/cub.yaml", include_str!("../rules/cub.yaml")),
     ("rules/thrust.yaml", include_str!("../rules/thrust.yaml")),
+    ("rules/cublas.yaml", include_str!("../rules/cublas.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):

@@ -308,11 +308,7 @@ impl<'a> Migration<'a> {
             }
             if let Some(lib) = &e.library {
                 let shown = &self.text[c.name.clone()];
-                self.comment_out(
-                    c,
-                    Code::BuildCudaLibrary,
-                    format!("`{shown}(…)` commented out: {lib} is a CUDA library, not migrated yet; its calls are reported in the sources"),
-                );
+                self.comment_out(c, Code::BuildCudaLibrary, format!("`{shown}(…)` commented out: {lib} is a CUDA library, {}", super::library_fate(lib)));
                 return;
             }
             if let Some(new) = &e.rename {
@@ -698,7 +694,7 @@ impl<'a> Migration<'a> {
                     c.range.start,
                     Code::BuildCudaLibrary,
                     a.range.clone(),
-                    format!("`{v}` removed: {lib} is a CUDA library, not migrated yet; its calls are reported in the sources"),
+                    format!("`{v}` removed: {lib} is a CUDA library, {}", super::library_fate(&lib)),
                 );
                 removed += 1;
             } else {

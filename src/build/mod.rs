@@ -147,3 +147,14 @@ mod tests {
         assert_eq!(dirs, vec!["include", "common", "lib/detail"]);
     }
 }
+
+/// What becomes of a CUDA library that a build file links (`cublas`,
+/// `CUDA::cufft`), for the SY0802 message: the libraries whose calls syclify
+/// migrates name what to link instead.
+pub fn library_fate(lib: &str) -> &'static str {
+    let base = lib.trim_start_matches("CUDA::").trim_start_matches("-l").trim_end_matches("_static");
+    match base {
+        "cublas" => "its calls are migrated to oneMKL (syclify/blas.hpp): link oneMKL's SYCL BLAS instead (icpx: -qmkl; oneMath: -lonemath)",
+        _ => "not migrated yet; its calls are reported in the sources",
+    }
+}

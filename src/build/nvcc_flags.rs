@@ -228,7 +228,7 @@ pub fn translate(words: &[&str]) -> Translation {
                 }
                 Kind::Cudalib => {
                     set(&mut t, Action::Drop);
-                    t.remark(i, RemarkKind::CudaLibrary, format!("`{shown}` dropped: a CUDA library, not migrated yet; its calls are reported in the sources"));
+                    t.remark(i, RemarkKind::CudaLibrary, format!("`{shown}` dropped: a CUDA library, {}", super::library_fate(&shown)));
                 }
             }
         }
