@@ -354,6 +354,7 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, mappings: &Mappings) -> Ve
                     || (w.starts_with("__") && !PLAIN.contains(w))
                     || mappings.types.contains_key(*w)
                     || mappings.namespaces.contains_key(*w)
+                    || mappings.enums.contains_key(*w)
                     || mappings.functions.contains_key(*w)
             });
         if worth {

@@ -303,12 +303,26 @@ pub fn run(ctx: &mut FileCtx) {
                             ctx.diag(Code::MappingWarning, n.byte_range(), RULE, format!("`{name}`: {warn}"));
                         }
                     }
-                    None => ctx.diag(
-                        Code::UnsupportedApi,
-                        n.byte_range(),
-                        RULE,
-                        format!("`{name}` is used in a form the mapping does not cover (arguments or value); left as is"),
-                    ),
+                    None => {
+                        // a template that only forwards the arguments in order to one
+                        // function (`syclify::blas::gemm({0}, ..., {13})`): the call
+                        // keeps its arguments whatever their form (a macro that expands
+                        // to all of them), only the callee is renamed
+                        let forward = rule.expression.as_deref().and_then(crate::mapping::forwarding_target).filter(|_| rule.statement.is_none());
+                        match (forward, n.child_by_field_name("function")) {
+                            (Some(target), Some(callee)) => {
+                                ctx.edits.replace_text(RULE, callee.byte_range(), target);
+                                ctx.count(RULE);
+                                ctx.needs_sycl = true;
+                            }
+                            _ => ctx.diag(
+                                Code::UnsupportedApi,
+                                n.byte_range(),
+                                RULE,
+                                format!("`{name}` is used in a form the mapping does not cover (arguments or value); left as is"),
+                            ),
+                        }
+                    }
                 }
             }
             "type_identifier" | "identifier" => {
@@ -326,6 +340,12 @@ pub fn run(ctx: &mut FileCtx) {
                 let type_position = n.kind() == "type_identifier"
                     || constructed
                     || (ctx.in_macro(n.start_byte()) && !is_callee && !ctx.project.index.functions.contains_key(t))
+                    // `(half)(x)`: a C cast that reads as a call of a parenthesized name
+                    || (n.parent().is_some_and(|p| {
+                        p.kind() == "parenthesized_expression"
+                            && p.named_child_count() == 1
+                            && p.parent().is_some_and(|g| g.kind() == "call_expression" && g.child_by_field_name("function").is_some_and(|f| f.id() == p.id()))
+                    }) && !syntax::declared_in_scope(n, t, ctx.src))
                     || n.parent().is_some_and(|p| {
                         p.kind() == "sizeof_expression"
                             || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression"))
