@@ -14,6 +14,7 @@ pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
     ("include/syclify/thrust.hpp", include_str!("../runtime-headers/syclify/thrust.hpp")),
     ("include/syclify/blas.hpp", include_str!("../runtime-headers/syclify/blas.hpp")),
+    ("include/syclify/rand.hpp", include_str!("../runtime-headers/syclify/rand.hpp")),
 ];
 
 /// Writes `text` to `path` through a temporary file in the same directory.

@@ -111,6 +111,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/cub.yaml", include_str!("../rules/cub.yaml")),
     ("rules/thrust.yaml", include_str!("../rules/thrust.yaml")),
     ("rules/cublas.yaml", include_str!("../rules/cublas.yaml")),
+    ("rules/curand.yaml", include_str!("../rules/curand.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):

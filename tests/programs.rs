@@ -120,6 +120,14 @@ fn blas_helpers_host_compile() {
     common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// Every cuRAND host-API helper of `syclify/rand.hpp` (tests/helper-header/rand_helpers.cpp)
+/// host-compiles against Intel's SYCL headers and oneMKL's.
+#[test]
+fn rand_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/rand_helpers.cpp");
+    common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
 /// Every helper of the header, instantiated (tests/helper-header/every_helper.cpp),
 /// host-compiles against Intel's SYCL headers.
 #[test]

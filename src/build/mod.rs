@@ -155,6 +155,9 @@ pub fn library_fate(lib: &str) -> &'static str {
     let base = lib.trim_start_matches("CUDA::").trim_start_matches("-l").trim_end_matches("_static");
     match base {
         "cublas" => "its calls are migrated to oneMKL (syclify/blas.hpp): link oneMKL's SYCL BLAS instead (icpx: -qmkl; oneMath: -lonemath)",
+        "curand" => {
+            "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp): link oneMKL's SYCL RNG instead (icpx: -qmkl; oneMath: -lonemath); its device API is not migrated yet"
+        }
         _ => "not migrated yet; its calls are reported in the sources",
     }
 }
