@@ -1258,15 +1258,15 @@ pub fn constructed_class<'a>(decl: Node, src: &'a str) -> Option<&'a str> {
     (!declarators.is_empty()).then(|| text(name, src))
 }
 
-/// `s` with the function-local constants it names replaced by their values
-/// (parenthesised unless a single word), repeatedly, since one constant may
-/// name another.
 /// `s` with the function's local type aliases replaced by what they name
 /// (the launch allocates local memory where those aliases are not in scope).
 fn inline_aliases(s: &str, aliases: &BTreeMap<String, String>) -> String {
     substitute_until_stable(s, aliases)
 }
 
+/// `s` with the function-local constants it names replaced by their values
+/// (parenthesised unless a single word), repeatedly, since one constant may
+/// name another.
 fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
     let values: BTreeMap<String, String> = constants
         .iter()
@@ -1302,7 +1302,7 @@ fn find_macro_call(s: &str, name: &str) -> Option<(std::ops::Range<usize>, Vec<S
     Some((r.start..close + 1, args))
 }
 
-/// [`substitute_words`] repeated while it changes something (names defined
+/// [`substitute_unqualified_words`] repeated while it changes something (names defined
 /// through other names), at most 8 rounds (a cycle stops there).
 fn substitute_until_stable(s: &str, map: &BTreeMap<String, String>) -> String {
     let mut s = s.to_string();
@@ -1425,28 +1425,24 @@ pub fn bind_template_params(callee: &FunctionFacts, targs: &[String], arg: impl 
 
 /// Replaces whole words of `s` found in `map`.
 pub fn substitute_words(s: &str, map: &BTreeMap<String, String>) -> String {
-    let mut out = String::new();
-    let mut last = 0;
-    for (r, w) in syntax::identifiers(s) {
-        if let Some(v) = map.get(w) {
-            out.push_str(&s[last..r.start]);
-            out.push_str(v);
-            last = r.end;
-        }
-    }
-    out.push_str(&s[last..]);
-    out
+    substitute(s, map, false)
 }
 
 /// [`substitute_words`] for the words not written after `::`, `.` or `->`:
 /// a local name `BlockReduce` is not the `BlockReduce` of `cub::BlockReduce`.
 fn substitute_unqualified_words(s: &str, map: &BTreeMap<String, String>) -> String {
+    substitute(s, map, true)
+}
+
+fn substitute(s: &str, map: &BTreeMap<String, String>, unqualified_only: bool) -> String {
     let mut out = String::new();
     let mut last = 0;
     for (r, w) in syntax::identifiers(s) {
-        let before = s[..r.start].trim_end();
-        if before.ends_with("::") || before.ends_with('.') || before.ends_with("->") {
-            continue;
+        if unqualified_only {
+            let before = s[..r.start].trim_end();
+            if before.ends_with("::") || before.ends_with('.') || before.ends_with("->") {
+                continue;
+            }
         }
         if let Some(v) = map.get(w) {
             out.push_str(&s[last..r.start]);

@@ -132,6 +132,20 @@ fn normalized_inside(path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// What becomes of a CUDA library that a build file links (`cublas`,
+/// `CUDA::cufft`), for the SY0802 message: the libraries whose calls syclify
+/// migrates name what to link instead.
+pub fn library_fate(lib: &str) -> &'static str {
+    let base = lib.trim_start_matches("CUDA::").trim_start_matches("-l").trim_end_matches("_static");
+    match base {
+        "cublas" => "its calls are migrated to oneMKL (syclify/blas.hpp): link oneMKL's SYCL BLAS instead (icpx: -qmkl; oneMath: -lonemath)",
+        "curand" => {
+            "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp): link oneMKL's SYCL RNG instead (icpx: -qmkl; oneMath: -lonemath); its device API is not migrated yet"
+        }
+        _ => "not migrated yet; its calls are reported in the sources",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,19 +159,5 @@ mod tests {
         ];
         let dirs = include_dirs(&files, |d| d != "app/local");
         assert_eq!(dirs, vec!["include", "common", "lib/detail"]);
-    }
-}
-
-/// What becomes of a CUDA library that a build file links (`cublas`,
-/// `CUDA::cufft`), for the SY0802 message: the libraries whose calls syclify
-/// migrates name what to link instead.
-pub fn library_fate(lib: &str) -> &'static str {
-    let base = lib.trim_start_matches("CUDA::").trim_start_matches("-l").trim_end_matches("_static");
-    match base {
-        "cublas" => "its calls are migrated to oneMKL (syclify/blas.hpp): link oneMKL's SYCL BLAS instead (icpx: -qmkl; oneMath: -lonemath)",
-        "curand" => {
-            "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp): link oneMKL's SYCL RNG instead (icpx: -qmkl; oneMath: -lonemath); its device API is not migrated yet"
-        }
-        _ => "not migrated yet; its calls are reported in the sources",
     }
 }

@@ -81,8 +81,12 @@ pub fn using_cub(src: &str) -> bool {
 /// for files that name CUB (`cub::`, `using namespace cub;`).
 pub struct Collectives {
     using_cub: bool,
-    aliases: Vec<(String, Option<std::ops::Range<usize>>, (&'static str, bool))>,
+    aliases: Vec<CollectiveAlias>,
 }
+
+/// An alias's name, the function it is local to (none: file scope), and the
+/// collective it names with whether that works on a warp.
+type CollectiveAlias = (String, Option<std::ops::Range<usize>>, (&'static str, bool));
 
 impl Collectives {
     pub fn of(root: Node, src: &str) -> Option<Collectives> {
