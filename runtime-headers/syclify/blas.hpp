@@ -168,6 +168,18 @@ template <class T> mkl::value_or_pointer<mkl_t<T>> scalar(handle_t h, const T *p
   return mkl::value_or_pointer<mkl_t<T>>(*cast(p));
 }
 
+// a scalar's value on the host, for the oneMKL calls that take values only
+// (omatadd, the group form of gemm_batch): copied from the device in device
+// pointer mode
+template <class T> mkl_t<T> host_scalar(handle_t h, const T *p) {
+  if (h->pointer_mode == pointer_mode_device) {
+    mkl_t<T> v;
+    h->queue().memcpy(&v, p, sizeof(v)).wait();
+    return v;
+  }
+  return *cast(p);
+}
+
 // runs f, mapping exceptions to cuBLAS status codes
 template <class F> status_t guarded(F &&f) {
   try {
@@ -385,7 +397,7 @@ status_t gemm_batched(handle_t h, operation_t transa, operation_t transb, int m,
     using M = detail::mkl_t<T>;
     const mkl::transpose ta = detail::trans(transa), tb = detail::trans(transb);
     const std::int64_t m64 = m, n64 = n, k64 = k, lda64 = lda, ldb64 = ldb, ldc64 = ldc, group = batch_count;
-    const M al = *detail::cast(alpha), be = *detail::cast(beta);
+    const M al = detail::host_scalar(h, alpha), be = detail::host_scalar(h, beta);
     mklb::gemm_batch(h->queue(), &ta, &tb, &m64, &n64, &k64, &al, reinterpret_cast<const M **>(const_cast<const T **>(a)), &lda64,
                      reinterpret_cast<const M **>(const_cast<const T **>(b)), &ldb64, &be, reinterpret_cast<M **>(const_cast<T **>(c)), &ldc64, 1, &group)
         .wait_and_throw(); // the group arrays above live on this stack
@@ -431,8 +443,8 @@ template <class T>
 status_t geam(handle_t h, operation_t transa, operation_t transb, int m, int n, const T *alpha, const T *a, int lda, const T *beta, const T *b, int ldb,
               T *c, int ldc) {
   return detail::guarded([&] {
-    mklb::omatadd(h->queue(), detail::trans(transa), detail::trans(transb), m, n, *detail::cast(alpha), detail::cast(a), lda, *detail::cast(beta),
-                  detail::cast(b), ldb, detail::cast(c), ldc);
+    mklb::omatadd(h->queue(), detail::trans(transa), detail::trans(transb), m, n, detail::host_scalar(h, alpha), detail::cast(a), lda,
+                  detail::host_scalar(h, beta), detail::cast(b), ldb, detail::cast(c), ldc);
   });
 }
 
