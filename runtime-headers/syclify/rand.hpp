@@ -144,7 +144,17 @@ template <class Distr, class T> status_t generate(generator_t g, const Distr &d,
 }
 } // namespace detail
 
-inline status_t generate(generator_t g, unsigned int *out, std::size_t n) { return detail::generate(g, mrng::uniform_bits<std::uint32_t>(), out, n); }
+// curandGenerate: 32 random bits each (oneMKL's uniform_bits) from Philox and
+// MT19937; the engine's own 32-bit outputs (oneMKL's bits) from MRG32k3a and
+// Sobol, as cuRAND gives them
+inline status_t generate(generator_t g, unsigned int *out, std::size_t n) {
+  switch (g->type) {
+  case rng_pseudo_mrg32k3a:
+  case rng_quasi_default:
+  case rng_quasi_sobol32: return detail::generate(g, mrng::bits<std::uint32_t>(), out, n);
+  default: return detail::generate(g, mrng::uniform_bits<std::uint32_t>(), out, n);
+  }
+}
 inline status_t generate_uniform(generator_t g, float *out, std::size_t n) { return detail::generate(g, mrng::uniform<float>(0.0f, 1.0f), out, n); }
 inline status_t generate_uniform_double(generator_t g, double *out, std::size_t n) {
   return detail::generate(g, mrng::uniform<double>(0.0, 1.0), out, n);
