@@ -317,20 +317,21 @@ template <class T, class R> status_t nrm2(handle_t h, int n, const T *x, int inc
 template <class T, class R> status_t asum(handle_t h, int n, const T *x, int incx, R *result) {
   return detail::reduce_to(h, result, [&](sycl::queue &q, R *r) { return mklb::asum(q, n, detail::cast(x), incx, r); });
 }
-// 1-based, as cuBLAS's
-template <class T> status_t iamax(handle_t h, int n, const T *x, int incx, int *result) {
+namespace detail {
+// the 1-based index of iamax/iamin (oneMKL's index_base::one), as cuBLAS's
+template <class F> status_t index_to(handle_t h, int *result, F &&f) {
   std::int64_t r64 = 0;
-  status_t s = detail::reduce_to(h, &r64, [&](sycl::queue &q, std::int64_t *r) { return mklb::iamax(q, n, detail::cast(x), incx, r, mkl::index_base::one); });
+  status_t s = reduce_to(h, &r64, f);
   if (s == status_success)
     *result = static_cast<int>(r64);
   return s;
 }
+} // namespace detail
+template <class T> status_t iamax(handle_t h, int n, const T *x, int incx, int *result) {
+  return detail::index_to(h, result, [&](sycl::queue &q, std::int64_t *r) { return mklb::iamax(q, n, detail::cast(x), incx, r, mkl::index_base::one); });
+}
 template <class T> status_t iamin(handle_t h, int n, const T *x, int incx, int *result) {
-  std::int64_t r64 = 0;
-  status_t s = detail::reduce_to(h, &r64, [&](sycl::queue &q, std::int64_t *r) { return mklb::iamin(q, n, detail::cast(x), incx, r, mkl::index_base::one); });
-  if (s == status_success)
-    *result = static_cast<int>(r64);
-  return s;
+  return detail::index_to(h, result, [&](sycl::queue &q, std::int64_t *r) { return mklb::iamin(q, n, detail::cast(x), incx, r, mkl::index_base::one); });
 }
 
 // ---------------------------------------------------------------------------

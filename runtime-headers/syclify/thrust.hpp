@@ -557,16 +557,8 @@ struct scatter_impl {
 };
 } // namespace detail
 
-#define SYCLIFY_THRUST_OWN(name)                                                                                       \
-  template <class P, class... A, std::enable_if_t<detail::is_policy_v<P>, int> = 0>                                    \
-  decltype(auto) name(const P &p, A &&...a) {                                                                          \
-    return detail::with(p, [&](auto &&pol) -> decltype(auto) { return detail::name##_impl()(pol, std::forward<A>(a)...); }); \
-  }                                                                                                                    \
-  template <class A0, class... A, std::enable_if_t<!detail::is_policy_v<A0>, int> = 0>                                 \
-  decltype(auto) name(A0 &&a0, A &&...a) {                                                                             \
-    return detail::with_args(                                                                                          \
-        [&](auto &&pol) -> decltype(auto) { return detail::name##_impl()(pol, std::forward<A0>(a0), std::forward<A>(a)...); }, a0, a...); \
-  }
+// Thrust's own algorithms (and its argument orders): detail::<name>_impl
+#define SYCLIFY_THRUST_OWN(name) SYCLIFY_THRUST_ALGORITHM(name, detail::name##_impl())
 
 SYCLIFY_THRUST_OWN(copy_if)
 SYCLIFY_THRUST_OWN(exclusive_scan)
