@@ -1086,12 +1086,7 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
         }
         // local type aliases (`using U = typename std::make_unsigned<T>::type;`,
         // `typedef T V;`), which a `__shared__` element type may name
-        let alias = match n.kind() {
-            "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type")),
-            "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type")),
-            _ => None,
-        };
-        if let Some((name, ty)) = alias {
+        if let Some((name, ty)) = syntax::type_alias(n) {
             aliases.entry(text(name, src).to_string()).or_insert_with(|| text(ty, src).to_string());
         }
     }
@@ -1235,11 +1230,7 @@ pub fn aliased_class(ty: &str) -> Option<String> {
 pub fn local_alias_class(at: Node, name: &str, src: &str) -> Option<String> {
     let def = syntax::ancestor_of_kind(at, &["function_definition"])?;
     descendants(def).into_iter().find_map(|n| {
-        let (alias, ty) = match n.kind() {
-            "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type"))?,
-            "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type"))?,
-            _ => return None,
-        };
+        let (alias, ty) = syntax::type_alias(n)?;
         (text(alias, src) == name).then(|| aliased_class(text(ty, src))).flatten()
     })
 }

@@ -161,6 +161,15 @@ pub fn function_declarator(mut d: Node) -> Option<Node> {
 }
 
 /// The name a call expression calls, when it is a plain, template or qualified name.
+/// The name and the type of a type alias (`using U = T;`, `typedef T U;`).
+pub fn type_alias(n: Node) -> Option<(Node, Node)> {
+    match n.kind() {
+        "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type")),
+        "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type")),
+        _ => None,
+    }
+}
+
 pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
     let f = call.child_by_field_name("function")?;
     match f.kind() {

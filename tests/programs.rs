@@ -70,12 +70,7 @@ fn programs_host_compile_against_intel_sycl_headers() {
             compiled += 1;
             // a program that uses oneDPL or oneMKL compiles against their headers too
             let libraries = m.files.iter().any(|f| f.output.as_deref().is_some_and(common::uses_libraries));
-            let result = if libraries {
-                common::library_host_compile(&file, &[&out.path().join("include")])
-            } else {
-                common::host_compile(&file, &[&out.path().join("include")])
-            };
-            if let Err(e) = result {
+            if let Err(e) = common::host_compile_unit(&file, &[&out.path().join("include")], libraries) {
                 failures.push(format!("{}: {}\n{}", dir.display(), f.rel, e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n")));
             }
         }
@@ -104,8 +99,7 @@ fn pending_fixtures_migrate_and_host_compile() {
             let Some(rel) = f.out_rel.as_ref().filter(|o| o.ends_with(".cpp")) else { continue };
             let file = out.path().join(rel);
             let include = out.path().join("include");
-            let result = if libraries { common::library_host_compile(&file, &[&include]) } else { common::host_compile(&file, &[&include]) };
-            if let Err(e) = result {
+            if let Err(e) = common::host_compile_unit(&file, &[&include], libraries) {
                 panic!("{}: {}\n{}", dir.display(), f.rel, e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n"));
             }
         }

@@ -96,16 +96,8 @@ impl Collectives {
         }
         let mut aliases = Vec::new();
         for n in descendants(root) {
-            let (alias, ty) = match n.kind() {
-                "alias_declaration" => match n.child_by_field_name("name").zip(n.child_by_field_name("type")) {
-                    Some(x) => x,
-                    None => continue,
-                },
-                "type_definition" => match n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type")) {
-                    Some(x) => x,
-                    None => continue,
-                },
-                _ => continue,
+            let Some((alias, ty)) = syntax::type_alias(n) else {
+                continue;
             };
             if let Some(c) = collective_of_type(text(ty, src), using_cub) {
                 let scope = syntax::ancestor_of_kind(n, &["function_definition"]).map(|f| f.byte_range());

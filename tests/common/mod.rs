@@ -109,6 +109,12 @@ pub fn library_host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), S
     compile_with(&library_cxx(), file, &dirs)
 }
 
+/// A migrated unit's host compile: with the library headers when its program
+/// uses oneDPL or oneMKL ([`uses_libraries`] of any of its outputs).
+pub fn host_compile_unit(file: &Path, include_dirs: &[&Path], libraries: bool) -> Result<(), String> {
+    if libraries { library_host_compile(file, include_dirs) } else { host_compile(file, include_dirs) }
+}
+
 /// Host-compiles `file` (-fsyntax-only) against the real SYCL headers; Err has the compiler output.
 pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
