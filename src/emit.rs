@@ -13,8 +13,13 @@ pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
 pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
     ("include/syclify/thrust.hpp", include_str!("../runtime-headers/syclify/thrust.hpp")),
+    ("include/syclify/blas_types.hpp", include_str!("../runtime-headers/syclify/blas_types.hpp")),
     ("include/syclify/blas.hpp", include_str!("../runtime-headers/syclify/blas.hpp")),
+    ("include/syclify/blaslt.hpp", include_str!("../runtime-headers/syclify/blaslt.hpp")),
     ("include/syclify/rand.hpp", include_str!("../runtime-headers/syclify/rand.hpp")),
+    ("include/syclify/rand_kernel.hpp", include_str!("../runtime-headers/syclify/rand_kernel.hpp")),
+    ("include/syclify/sparse.hpp", include_str!("../runtime-headers/syclify/sparse.hpp")),
+    ("include/syclify/fft.hpp", include_str!("../runtime-headers/syclify/fft.hpp")),
 ];
 
 /// Writes `text` to `path` through a temporary file in the same directory.
@@ -44,10 +49,25 @@ fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
         }
     }
     out.push((HELPER_HEADER_REL.to_string(), HELPER_HEADER.as_bytes().into()));
-    // the library helper headers a migrated file includes
-    for (rel, text) in LIBRARY_HEADERS {
-        let include = &rel["include/".len()..];
-        if m.files.iter().any(|f| f.output.as_deref().is_some_and(|o| o.contains(include))) {
+    // the library helper headers a migrated file includes, and those they
+    // include (`blas.hpp` includes `"blas_types.hpp"`)
+    let mut chosen = vec![false; LIBRARY_HEADERS.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (i, (rel, _)) in LIBRARY_HEADERS.iter().enumerate() {
+            let include = &rel["include/".len()..];
+            let file = &include["syclify/".len()..];
+            let needed = m.files.iter().any(|f| f.output.as_deref().is_some_and(|o| o.contains(include)))
+                || LIBRARY_HEADERS.iter().zip(&chosen).any(|((_, text), c)| *c && text.contains(&format!("#include \"{file}\"")));
+            if needed && !chosen[i] {
+                chosen[i] = true;
+                changed = true;
+            }
+        }
+    }
+    for ((rel, text), c) in LIBRARY_HEADERS.iter().zip(&chosen) {
+        if *c {
             out.push((rel.to_string(), text.as_bytes().into()));
         }
     }

@@ -112,6 +112,9 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/thrust.yaml", include_str!("../rules/thrust.yaml")),
     ("rules/cublas.yaml", include_str!("../rules/cublas.yaml")),
     ("rules/curand.yaml", include_str!("../rules/curand.yaml")),
+    ("rules/cusparse.yaml", include_str!("../rules/cusparse.yaml")),
+    ("rules/cufft.yaml", include_str!("../rules/cufft.yaml")),
+    ("rules/cublaslt.yaml", include_str!("../rules/cublaslt.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):

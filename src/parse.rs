@@ -276,7 +276,9 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
                     || prev.len() == accepted_end
                     || prev_line.trim_start().starts_with('#')
                     || prev_line.contains("//"));
-        if !after_macro && !after_statement {
+        // or the body of a control statement on its line (`if (verbose) LOG(x)`)
+        let after_control = control_head(masked, ls, ls + same_line.len());
+        if !after_macro && !after_statement && !after_control {
             continue;
         }
         let end = if b.get(open) == Some(&b'(') {
@@ -301,6 +303,23 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
         }
     }
     out
+}
+
+/// Whether `masked[from..to]` (a line up to a macro use) is the head of a
+/// control statement whose body the use is: `if (…)`, `else if (…)`,
+/// `while (…)`, `for (…)` with the condition's parentheses closing at `to`,
+/// or `else`.
+fn control_head(masked: &str, from: usize, to: usize) -> bool {
+    let head = masked[from..to].trim_start();
+    let start = to - head.len();
+    if head == "else" || head.ends_with("} else") {
+        return true;
+    }
+    let keyword = ["else if", "if", "while", "for"].into_iter().find(|k| head.strip_prefix(k).is_some_and(|r| r.trim_start().starts_with('(')));
+    let Some(keyword) = keyword else { return false };
+    let b = masked.as_bytes();
+    let open = mask::skip_blanks(b, start + keyword.len());
+    b.get(open) == Some(&b'(') && mask::matching_paren(b, open).is_some_and(|close| close + 1 == to)
 }
 
 /// The arguments of the macro use `(open … close)` made only of type

@@ -523,7 +523,19 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     phase("index");
     let projects: BTreeMap<usize, ProjectCtx> = indexes
         .iter()
-        .map(|(c, index)| (*c, ProjectCtx { index, mappings: &opts.mappings, renames: &renames, outside_includes: &outside, include_dirs: &include_dirs }))
+        .map(|(c, index)| {
+            let cluster_sources = (0..sources.len()).filter(|i| cluster[*i] == *c).map(|i| sources[i].text.as_str()).collect();
+            let ctx = ProjectCtx {
+                index,
+                mappings: &opts.mappings,
+                renames: &renames,
+                outside_includes: &outside,
+                include_dirs: &include_dirs,
+                cluster_sources,
+                cluster_declared: std::sync::OnceLock::new(),
+            };
+            (*c, ctx)
+        })
         .collect();
 
     // Rewrite.
@@ -788,7 +800,14 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
     if left.is_empty() {
         return;
     }
-    let own = |w: &str| indexed(w) || declared.contains(w);
+    // names the other files of the program part define (a header's
+    // `cublasHandle_t cublas_handle;`)
+    let elsewhere = project.declared_in_cluster();
+    left.retain(|(_, w)| !elsewhere.contains(w));
+    if left.is_empty() {
+        return;
+    }
+    let own = |w: &str| indexed(w) || declared.contains(w) || elsewhere.contains(w);
     // what a diagnostic that needs a human already covers (a region that did
     // not parse, a declaration left as is) is not reported again
     let covered: Vec<std::ops::Range<usize>> = diags.iter().filter(|d| d.needs_human()).map(|d| d.range.clone()).collect();

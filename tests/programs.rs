@@ -79,33 +79,6 @@ fn programs_host_compile_against_intel_sycl_headers() {
     assert!(failures.is_empty(), "host compile failed:\n{}", failures.join("\n\n"));
 }
 
-/// Programs whose CUDA output is not recorded yet (fixtures/pending/): their
-/// migrations have no error and no CUDA left, and host-compile (with the
-/// library headers where they use oneDPL or oneMKL).
-#[test]
-fn pending_fixtures_migrate_and_host_compile() {
-    let dirs: Vec<_> = std::fs::read_dir(common::root().join("fixtures/pending")).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
-    assert!(!dirs.is_empty());
-    for dir in dirs {
-        let m = common::migrate(&[&dir]);
-        assert_eq!(m.exit_code(), 0, "{}: migration reported errors:\n{}", dir.display(), common::render(&m));
-        let out = tempfile::tempdir().unwrap();
-        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
-        assert!(syclify::emit::emit(&m).is_empty());
-        let libraries = m.files.iter().any(|f| f.output.as_deref().is_some_and(common::uses_libraries));
-        for f in m.files.iter().filter(|f| f.status == Status::Migrated) {
-            let left = cuda_left(f.output.as_deref().unwrap());
-            assert!(left.is_empty(), "{}/{}: left outside comments: {left:?}", dir.display(), f.rel);
-            let Some(rel) = f.out_rel.as_ref().filter(|o| o.ends_with(".cpp")) else { continue };
-            let file = out.path().join(rel);
-            let include = out.path().join("include");
-            if let Err(e) = common::host_compile_unit(&file, &[&include], libraries) {
-                panic!("{}: {}\n{}", dir.display(), f.rel, e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n"));
-            }
-        }
-    }
-}
-
 /// Every cuBLAS helper of `syclify/blas.hpp` (tests/helper-header/blas_helpers.cpp)
 /// host-compiles against Intel's SYCL headers and oneMKL's.
 #[test]
@@ -120,6 +93,39 @@ fn blas_helpers_host_compile() {
 fn rand_helpers_host_compile() {
     let file = common::root().join("tests/helper-header/rand_helpers.cpp");
     common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// Every cuSPARSE helper of `syclify/sparse.hpp` (tests/helper-header/sparse_helpers.cpp)
+/// host-compiles against Intel's SYCL headers and oneMKL's.
+#[test]
+fn sparse_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/sparse_helpers.cpp");
+    common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// Every cuFFT helper of `syclify/fft.hpp` (tests/helper-header/fft_helpers.cpp)
+/// host-compiles against Intel's SYCL headers and oneMKL's.
+#[test]
+fn fft_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/fft_helpers.cpp");
+    common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// Every cuBLASLt helper of `syclify/blaslt.hpp` (tests/helper-header/blaslt_helpers.cpp)
+/// host-compiles against Intel's SYCL headers (no library needed).
+#[test]
+fn blaslt_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/blaslt_helpers.cpp");
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// Every cuRAND device-API helper of `syclify/rand_kernel.hpp`, called in a
+/// kernel (tests/helper-header/rand_kernel_helpers.cpp), host-compiles
+/// against Intel's SYCL headers (no library needed).
+#[test]
+fn rand_kernel_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/rand_kernel_helpers.cpp");
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
 /// Every helper of the header, instantiated (tests/helper-header/every_helper.cpp),

@@ -28,11 +28,15 @@
 #include <sycl/sycl.hpp>
 
 #include "syclify.hpp"
+#include "blas_types.hpp"
 
 #include <oneapi/mkl.hpp>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -43,41 +47,8 @@ namespace mkl = oneapi::mkl;
 namespace mklb = oneapi::mkl::blas::column_major;
 
 // ---------------------------------------------------------------------------
-// Status codes, enumerations, the handle
+// The handle (status codes and enumerations: blas_types.hpp)
 // ---------------------------------------------------------------------------
-
-using status_t = int;
-constexpr status_t status_success = 0;
-constexpr status_t status_not_initialized = 1;
-constexpr status_t status_alloc_failed = 3;
-constexpr status_t status_invalid_value = 7;
-constexpr status_t status_arch_mismatch = 8;
-constexpr status_t status_mapping_error = 11;
-constexpr status_t status_execution_failed = 13;
-constexpr status_t status_internal_error = 14;
-constexpr status_t status_not_supported = 15;
-
-inline const char *get_status_string(status_t s) {
-  switch (s) {
-  case status_success: return "CUBLAS_STATUS_SUCCESS";
-  case status_not_initialized: return "CUBLAS_STATUS_NOT_INITIALIZED";
-  case status_alloc_failed: return "CUBLAS_STATUS_ALLOC_FAILED";
-  case status_invalid_value: return "CUBLAS_STATUS_INVALID_VALUE";
-  case status_arch_mismatch: return "CUBLAS_STATUS_ARCH_MISMATCH";
-  case status_mapping_error: return "CUBLAS_STATUS_MAPPING_ERROR";
-  case status_execution_failed: return "CUBLAS_STATUS_EXECUTION_FAILED";
-  case status_internal_error: return "CUBLAS_STATUS_INTERNAL_ERROR";
-  case status_not_supported: return "CUBLAS_STATUS_NOT_SUPPORTED";
-  default: return "CUBLAS_STATUS_UNKNOWN";
-  }
-}
-
-enum operation_t { op_n = 0, op_t = 1, op_c = 2 };
-enum fill_mode_t { fill_lower = 0, fill_upper = 1, fill_full = 2 };
-enum diag_t { diag_non_unit = 0, diag_unit = 1 };
-enum side_t { side_left = 0, side_right = 1 };
-enum pointer_mode_t { pointer_mode_host = 0, pointer_mode_device = 1 };
-enum math_mode_t { default_math = 0, tensor_op_math = 1, pedantic_math = 2, tf32_tensor_op_math = 3 };
 
 struct handle {
   stream_t stream = nullptr;
@@ -453,21 +424,6 @@ status_t geam(handle_t h, operation_t transa, operation_t transb, int m, int n, 
 // Mixed precision: cublasGemmEx, cublasDotEx (the types cuBLAS names at run time)
 // ---------------------------------------------------------------------------
 
-enum data_type_t { r_16f = 2, r_32f = 0, r_64f = 1, r_16bf = 14, c_32f = 4, c_64f = 5, r_8i = 3, r_32i = 10 };
-enum compute_type_t {
-  compute_16f = 64,
-  compute_16f_pedantic = 65,
-  compute_32f = 68,
-  compute_32f_pedantic = 69,
-  compute_32f_fast_16f = 74,
-  compute_32f_fast_16bf = 75,
-  compute_32f_fast_tf32 = 77,
-  compute_64f = 70,
-  compute_64f_pedantic = 71,
-  compute_32i = 72,
-  compute_32i_pedantic = 73,
-};
-using gemm_algo_t = int;
 
 namespace detail {
 template <class Ta, class Tc, class Ts>
@@ -533,6 +489,218 @@ inline status_t dot_ex(handle_t h, int n, const void *x, data_type_t xtype, int 
   case r_64f: return dot(h, n, static_cast<const double *>(x), incx, static_cast<const double *>(y), incy, static_cast<double *>(result));
   default: return status_not_supported;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Batched LU and least squares (cublas<t>getrfBatched, getrsBatched,
+// getriBatched, gelsBatched) on oneMKL's LAPACK group batch API
+// ---------------------------------------------------------------------------
+//
+// cuBLAS takes device arrays of device pointers and 32-bit pivots; oneMKL
+// takes arrays of pointers it reads on the host and the device (copied here
+// into shared memory), 64-bit pivots through an array of pointers, and a
+// scratchpad. A singular factor is reported by oneMKL as an exception per
+// failed matrix: its info goes to cuBLAS's per-matrix info array. These calls
+// wait for the device, as cuBLAS's do for their info results.
+
+namespace detail {
+
+// shared USM that frees itself
+template <class T> struct shared_array {
+  sycl::queue &q;
+  T *p;
+  shared_array(sycl::queue &queue, std::size_t n) : q(queue), p(sycl::malloc_shared<T>(n ? n : 1, queue)) {
+    if (!p)
+      throw std::bad_alloc();
+  }
+  ~shared_array() { sycl::free(p, q); }
+  shared_array(const shared_array &) = delete;
+  shared_array &operator=(const shared_array &) = delete;
+};
+template <class T> struct device_array {
+  sycl::queue &q;
+  T *p;
+  device_array(sycl::queue &queue, std::size_t n) : q(queue), p(sycl::malloc_device<T>(n ? n : 1, queue)) {
+    if (!p)
+      throw std::bad_alloc();
+  }
+  ~device_array() { sycl::free(p, q); }
+  device_array(const device_array &) = delete;
+  device_array &operator=(const device_array &) = delete;
+};
+
+// the batch's matrix pointers, copied from the device array cuBLAS was given
+template <class T> void copy_pointers(sycl::queue &q, T *const *from, T **to, int batch) { q.memcpy(to, from, sizeof(T *) * batch).wait(); }
+
+// 64-bit pivots, n per matrix, and oneMKL's array of pointers to them
+struct pivots {
+  shared_array<std::int64_t> values;
+  shared_array<std::int64_t *> pointers;
+  pivots(sycl::queue &q, int n, int batch) : values(q, static_cast<std::size_t>(n) * batch), pointers(q, batch) {
+    for (int b = 0; b < batch; ++b)
+      pointers.p[b] = values.p + static_cast<std::size_t>(n) * b;
+  }
+};
+
+// runs a LAPACK batch call, writing each matrix's info (0, or oneMKL's info
+// for the matrices it reports) to `info` (device memory, may be null)
+template <class F> void with_batch_info(sycl::queue &q, int *info, int batch, F &&f) {
+  std::vector<int> infos(batch, 0);
+  try {
+    f();
+  } catch (const mkl::lapack::batch_error &e) {
+    const auto &ids = e.ids();
+    const auto &errors = e.exceptions();
+    for (std::size_t i = 0; i < ids.size() && i < errors.size(); ++i) {
+      try {
+        std::rethrow_exception(errors[i]);
+      } catch (const mkl::lapack::exception &x) {
+        if (ids[i] >= 0 && ids[i] < batch)
+          infos[ids[i]] = static_cast<int>(x.info());
+      } catch (...) {
+        throw;
+      }
+    }
+  }
+  if (info)
+    q.memcpy(info, infos.data(), sizeof(int) * batch).wait();
+}
+
+} // namespace detail
+
+// cublas<t>getrfBatched: LU with partial pivoting (P != null) or without
+// (P null), in place; P gets the 1-based pivots, n per matrix
+template <class T> status_t getrf_batched(handle_t h, int n, T *const a[], int lda, int *P, int *info, int batch) {
+  using M = detail::mkl_t<T>;
+  return detail::guarded([&] {
+    sycl::queue &q = h->queue();
+    detail::shared_array<M *> ptrs(q, batch);
+    detail::copy_pointers(q, reinterpret_cast<M *const *>(a), ptrs.p, batch);
+    std::int64_t m64 = n, n64 = n, lda64 = lda, size = batch;
+    if (P) {
+      detail::pivots piv(q, n, batch);
+      const std::int64_t scratch = mkl::lapack::getrf_batch_scratchpad_size<M>(q, &m64, &n64, &lda64, 1, &size);
+      detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
+      detail::with_batch_info(q, info, batch, [&] {
+        mkl::lapack::getrf_batch(q, &m64, &n64, ptrs.p, &lda64, piv.pointers.p, 1, &size, work.p, scratch).wait_and_throw();
+      });
+      const std::int64_t *from = piv.values.p;
+      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { P[i] = static_cast<int>(from[i]); }).wait();
+    } else {
+      const std::int64_t scratch = mkl::lapack::getrfnp_batch_scratchpad_size<M>(q, &m64, &n64, &lda64, 1, &size);
+      detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
+      detail::with_batch_info(q, info, batch, [&] {
+        mkl::lapack::getrfnp_batch(q, &m64, &n64, ptrs.p, &lda64, 1, &size, work.p, scratch).wait_and_throw();
+      });
+    }
+  });
+}
+
+// cublas<t>getrsBatched: solves op(A) X = B with getrf's factors; `info`
+// (host) reports an invalid argument as cuBLAS does, 0 otherwise
+template <class T>
+status_t getrs_batched(handle_t h, operation_t trans, int n, int nrhs, const T *const a[], int lda, const int *P, T *const b[], int ldb, int *info,
+                       int batch) {
+  using M = detail::mkl_t<T>;
+  *info = 0;
+  if (n < 0)
+    *info = -2;
+  else if (nrhs < 0)
+    *info = -3;
+  else if (lda < std::max(1, n))
+    *info = -5;
+  else if (ldb < std::max(1, n))
+    *info = -8;
+  else if (batch < 0)
+    *info = -10;
+  if (*info != 0)
+    return status_invalid_value;
+  return detail::guarded([&] {
+    sycl::queue &q = h->queue();
+    detail::shared_array<const M *> aptrs(q, batch);
+    detail::shared_array<M *> bptrs(q, batch);
+    q.memcpy(aptrs.p, a, sizeof(M *) * batch);
+    q.memcpy(bptrs.p, b, sizeof(M *) * batch).wait();
+    detail::pivots piv(q, n, batch);
+    std::int64_t *to = piv.values.p;
+    q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { to[i] = P[i]; }).wait();
+    mkl::transpose t = detail::trans(trans);
+    std::int64_t n64 = n, nrhs64 = nrhs, lda64 = lda, ldb64 = ldb, size = batch;
+    const std::int64_t scratch = mkl::lapack::getrs_batch_scratchpad_size<M>(q, &t, &n64, &nrhs64, &lda64, &ldb64, 1, &size);
+    detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
+    mkl::lapack::getrs_batch(q, &t, &n64, &nrhs64, aptrs.p, &lda64, piv.pointers.p, bptrs.p, &ldb64, 1, &size, work.p, scratch).wait_and_throw();
+  });
+}
+
+// cublas<t>getriBatched: C = inv(A) from getrf's factors (out of place: A is
+// copied to C, which oneMKL then inverts in place)
+template <class T>
+status_t getri_batched(handle_t h, int n, const T *const a[], int lda, const int *P, T *const c[], int ldc, int *info, int batch) {
+  using M = detail::mkl_t<T>;
+  return detail::guarded([&] {
+    sycl::queue &q = h->queue();
+    detail::shared_array<const M *> aptrs(q, batch);
+    detail::shared_array<M *> cptrs(q, batch);
+    q.memcpy(aptrs.p, a, sizeof(M *) * batch);
+    q.memcpy(cptrs.p, c, sizeof(M *) * batch).wait();
+    const M *const *ap = aptrs.p;
+    M *const *cp = cptrs.p;
+    q.parallel_for(sycl::range<3>(static_cast<std::size_t>(batch), static_cast<std::size_t>(n), static_cast<std::size_t>(n)), [=](sycl::id<3> i) {
+       cp[i[0]][i[1] * ldc + i[2]] = ap[i[0]][i[1] * lda + i[2]];
+     }).wait();
+    detail::pivots piv(q, n, batch);
+    std::int64_t *to = piv.values.p;
+    if (P)
+      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { to[i] = P[i]; }).wait();
+    else
+      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { to[i] = static_cast<std::int64_t>(i[0] % n) + 1; }).wait();
+    std::int64_t n64 = n, ldc64 = ldc, size = batch;
+    const std::int64_t scratch = mkl::lapack::getri_batch_scratchpad_size<M>(q, &n64, &ldc64, 1, &size);
+    detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
+    detail::with_batch_info(q, info, batch, [&] {
+      mkl::lapack::getri_batch(q, &n64, cptrs.p, &ldc64, piv.pointers.p, 1, &size, work.p, scratch).wait_and_throw();
+    });
+  });
+}
+
+// cublas<t>gelsBatched: least squares min ||op(A) X - C|| for full-rank A
+// (m >= n, no transpose, as cuBLAS supports); X overwrites C. `info` (host)
+// reports an invalid argument; `dev_info` (device, may be null) each
+// matrix's info
+template <class T>
+status_t gels_batched(handle_t h, operation_t trans, int m, int n, int nrhs, T *const a[], int lda, T *const c[], int ldc, int *info, int *dev_info,
+                      int batch) {
+  using M = detail::mkl_t<T>;
+  *info = 0;
+  if (m < 0)
+    *info = -2;
+  else if (n < 0 || n > m)
+    *info = -3;
+  else if (nrhs < 0)
+    *info = -4;
+  else if (lda < std::max(1, m))
+    *info = -6;
+  else if (ldc < std::max(1, m))
+    *info = -8;
+  else if (batch < 0)
+    *info = -11;
+  if (*info != 0)
+    return status_invalid_value;
+  if (trans != op_n)
+    return status_not_supported;
+  return detail::guarded([&] {
+    sycl::queue &q = h->queue();
+    detail::shared_array<M *> aptrs(q, batch), cptrs(q, batch);
+    detail::copy_pointers(q, reinterpret_cast<M *const *>(a), aptrs.p, batch);
+    detail::copy_pointers(q, reinterpret_cast<M *const *>(c), cptrs.p, batch);
+    mkl::transpose t = mkl::transpose::nontrans;
+    std::int64_t m64 = m, n64 = n, nrhs64 = nrhs, lda64 = lda, ldc64 = ldc, size = batch;
+    const std::int64_t scratch = mkl::lapack::gels_batch_scratchpad_size<M>(q, &t, &m64, &n64, &nrhs64, &lda64, &ldc64, 1, &size);
+    detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
+    detail::with_batch_info(q, dev_info, batch, [&] {
+      mkl::lapack::gels_batch(q, &t, &m64, &n64, &nrhs64, aptrs.p, &lda64, cptrs.p, &ldc64, 1, &size, work.p, scratch).wait_and_throw();
+    });
+  });
 }
 
 } // namespace blas

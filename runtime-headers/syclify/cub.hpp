@@ -25,11 +25,14 @@
 //   3. BlockScan        Exclusive/InclusiveSum, Exclusive/InclusiveScan, aggregates
 //   4. WarpReduce       Sum/Reduce over logical warps of 1–32 lanes, valid_items
 //   5. WarpScan         Exclusive/InclusiveSum, Exclusive/InclusiveScan, aggregates
-//   6. Iterators        CountingInputIterator, TransformInputIterator
+//   5b. BlockAdjacentDifference  SubtractLeft/Right (tile neighbours, partial tiles)
+//   6. Iterators        CountingInputIterator, ConstantInputIterator, TransformInputIterator
 //   7. Device-wide      DeviceReduce (Sum/Max/Min/Reduce), DeviceScan
 //                       (Exclusive/InclusiveSum, Exclusive/InclusiveScan),
-//                       DeviceSelect (Flagged/If), with CUB's two-call
+//                       DeviceSelect (Flagged/If), DeviceRunLengthEncode
+//                       (Encode/NonTrivialRuns), with CUB's two-call
 //                       temporary-storage protocol, on the stream's queue
+//   8. CachingDeviceAllocator  DeviceAllocate/DeviceFree on USM device memory
 #pragma once
 
 #include <sycl/sycl.hpp>
@@ -47,10 +50,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace syclify {
 namespace cub {
@@ -488,6 +494,80 @@ private:
 };
 
 // ---------------------------------------------------------------------------
+// 5b. BlockAdjacentDifference: each item against its neighbour in the tile
+// (the block's items in order: work-item by work-item, N items each).
+// Output may be the input array, as in CUB.
+// ---------------------------------------------------------------------------
+
+template <class T, int BLOCK_DIM_X, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1> class BlockAdjacentDifference {
+public:
+  static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  struct TempStorage {
+    T first[BLOCK_THREADS];
+    T last[BLOCK_THREADS];
+  };
+
+  BlockAdjacentDifference(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  // output[i] = op(input[i], the item before it); the tile's first item is copied
+  template <int N, class Out, class Op> void SubtractLeft(T (&input)[N], Out (&output)[N], Op op) { left(input, output, op, nullptr, -1); }
+  // ... with tile_predecessor_item before the tile's first item
+  template <int N, class Out, class Op> void SubtractLeft(T (&input)[N], Out (&output)[N], Op op, T tile_predecessor_item) {
+    left(input, output, op, &tile_predecessor_item, -1);
+  }
+  // only the first valid_items items of the tile are differenced; the rest are copied
+  template <int N, class Out, class Op> void SubtractLeftPartialTile(T (&input)[N], Out (&output)[N], Op op, int valid_items) {
+    left(input, output, op, nullptr, valid_items);
+  }
+  // output[i] = op(input[i], the item after it); the tile's last item is copied
+  template <int N, class Out, class Op> void SubtractRight(T (&input)[N], Out (&output)[N], Op op) { right(input, output, op, nullptr, -1); }
+  // ... with tile_successor_item after the tile's last item
+  template <int N, class Out, class Op> void SubtractRight(T (&input)[N], Out (&output)[N], Op op, T tile_successor_item) {
+    right(input, output, op, &tile_successor_item, -1);
+  }
+  // the tile ends after valid_items items: the last valid one and the rest are copied
+  template <int N, class Out, class Op> void SubtractRightPartialTile(T (&input)[N], Out (&output)[N], Op op, int valid_items) {
+    right(input, output, op, nullptr, valid_items);
+  }
+
+private:
+  template <int N, class Out, class Op> void left(T (&input)[N], Out (&output)[N], Op op, const T *predecessor, int valid) {
+    const std::size_t lid = item_.get_local_linear_id();
+    temp_.last[lid] = input[N - 1];
+    sycl::group_barrier(item_.get_group());
+    const long long base = static_cast<long long>(lid) * N;
+    const auto counted = [&](int i) { return valid < 0 || base + i < valid; };
+    // from the last item down: output may alias input
+    for (int i = N - 1; i > 0; --i)
+      output[i] = counted(i) ? static_cast<Out>(op(input[i], input[i - 1])) : static_cast<Out>(input[i]);
+    // the neighbours as lvalues: CUB's operators may take non-const references
+    T before = lid > 0 ? temp_.last[lid - 1] : (predecessor ? *predecessor : input[0]);
+    if ((lid > 0 && counted(0)) || (lid == 0 && predecessor))
+      output[0] = static_cast<Out>(op(input[0], before));
+    else
+      output[0] = static_cast<Out>(input[0]);
+  }
+  template <int N, class Out, class Op> void right(T (&input)[N], Out (&output)[N], Op op, const T *successor, int valid) {
+    const std::size_t lid = item_.get_local_linear_id(), threads = item_.get_local_range().size();
+    temp_.first[lid] = input[0];
+    sycl::group_barrier(item_.get_group());
+    const long long base = static_cast<long long>(lid) * N;
+    const auto has_next = [&](int i) { return valid < 0 || base + i + 1 < valid; };
+    // from the first item up: output may alias input
+    for (int i = 0; i < N - 1; ++i)
+      output[i] = has_next(i) ? static_cast<Out>(op(input[i], input[i + 1])) : static_cast<Out>(input[i]);
+    T after = lid + 1 < threads ? temp_.first[lid + 1] : (successor ? *successor : input[N - 1]);
+    if ((lid + 1 < threads && has_next(N - 1)) || (lid + 1 == threads && successor && valid < 0))
+      output[N - 1] = static_cast<Out>(op(input[N - 1], after));
+    else
+      output[N - 1] = static_cast<Out>(input[N - 1]);
+  }
+
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
 // 6. Iterators (device-copyable, random access through operator[])
 // ---------------------------------------------------------------------------
 
@@ -499,6 +579,17 @@ template <class T, class Offset = std::ptrdiff_t> struct CountingInputIterator {
   T operator[](Offset i) const { return base + static_cast<T>(i); }
   T operator*() const { return base; }
   CountingInputIterator operator+(Offset n) const { return CountingInputIterator(base + static_cast<T>(n)); }
+};
+
+// every element is the same value
+template <class T, class Offset = std::ptrdiff_t> struct ConstantInputIterator {
+  using value_type = T;
+  using difference_type = Offset;
+  T value;
+  explicit ConstantInputIterator(T v) : value(v) {}
+  T operator[](Offset) const { return value; }
+  T operator*() const { return value; }
+  ConstantInputIterator operator+(Offset) const { return *this; }
 };
 
 template <class Value, class Op, class It, class Offset = std::ptrdiff_t> struct TransformInputIterator {
@@ -764,5 +855,151 @@ private:
   }
 };
 
+struct DeviceRunLengthEncode {
+  // the first item of each run of equal items to unique_out, the run's
+  // length to counts_out, the number of runs to *num_runs
+  template <class In, class UniqueOut, class CountsOut, class NumRuns>
+  static error_t Encode(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, UniqueOut unique_out, CountsOut counts_out,
+                        NumRuns num_runs, int num_items, stream_t stream = nullptr, bool = false) {
+    return runs(d_temp_storage, temp_storage_bytes, in, num_items, stream, [=](long long r, std::size_t start, long long length, long long) {
+      unique_out[r] = in[start];
+      counts_out[r] = static_cast<std::remove_reference_t<decltype(counts_out[0])>>(length);
+    }, false, num_runs);
+  }
+  // the offset and length of each run longer than one item, and their number
+  template <class In, class OffsetsOut, class LengthsOut, class NumRuns>
+  static error_t NonTrivialRuns(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, OffsetsOut offsets_out, LengthsOut lengths_out,
+                                NumRuns num_runs, int num_items, stream_t stream = nullptr, bool = false) {
+    return runs(d_temp_storage, temp_storage_bytes, in, num_items, stream, [=](long long, std::size_t start, long long length, long long k) {
+      offsets_out[k] = static_cast<std::remove_reference_t<decltype(offsets_out[0])>>(start);
+      lengths_out[k] = static_cast<std::remove_reference_t<decltype(lengths_out[0])>>(length);
+    }, true, num_runs);
+  }
+
+private:
+  // run r starts at item start and has `length` items; k counts the runs kept
+  // (only those longer than one item when `non_trivial`)
+  template <class In, class Emit, class NumRuns>
+  static error_t runs(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, int num_items, stream_t stream, Emit emit, bool non_trivial,
+                      NumRuns num_runs) {
+    const std::size_t n = static_cast<std::size_t>(num_items > 0 ? num_items : 0);
+    const std::size_t head = (detail::scan_bytes<long long>() + alignof(long long) - 1) / alignof(long long) * alignof(long long);
+    // the scan's partials; a run index per item; each run's start; a kept index per run
+    if (!d_temp_storage) {
+      temp_storage_bytes = head + (3 * n + 3) * sizeof(long long);
+      return success;
+    }
+    return syclify::detail::guarded([&] {
+      sycl::queue &q = queue_of(stream);
+      long long *run = reinterpret_cast<long long *>(static_cast<char *>(d_temp_storage) + head);
+      long long *start = run + n + 1, *kept = start + n + 1;
+      long long *partials = detail::partials<long long>(d_temp_storage);
+      using NR = std::remove_reference_t<decltype(*num_runs)>;
+      if (n == 0) {
+        q.single_task([=]() { *num_runs = NR(0); });
+        return;
+      }
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { run[i] = (i[0] == 0 || !(in[i[0]] == in[i[0] - 1])) ? 1 : 0; });
+      detail::device_scan<long long>(q, partials, run, run, n, cub::Sum(), true, true, 0LL);
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+        const std::size_t k = i[0];
+        const bool head = k == 0 || !(in[k] == in[k - 1]);
+        if (head)
+          start[run[k]] = static_cast<long long>(k);
+        if (k == n - 1)
+          run[n] = run[k] + (head ? 1 : 0); // the number of runs
+      });
+      // a kept flag per run, scanned into positions
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+        const long long r = static_cast<long long>(i[0]), total = run[n];
+        if (r < total) {
+          const long long end = r + 1 < total ? start[r + 1] : static_cast<long long>(n);
+          kept[r] = (!non_trivial || end - start[r] > 1) ? 1 : 0;
+        } else {
+          kept[r] = 0;
+        }
+      });
+      detail::device_scan<long long>(q, partials, kept, kept, n, cub::Sum(), true, true, 0LL);
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+        const long long r = static_cast<long long>(i[0]), total = run[n];
+        if (r >= total)
+          return;
+        const long long end = r + 1 < total ? start[r + 1] : static_cast<long long>(n), length = end - start[r];
+        if (!non_trivial || length > 1)
+          emit(r, static_cast<std::size_t>(start[r]), length, kept[r]);
+        if (r == total - 1) {
+          const long long count = non_trivial ? kept[r] + (length > 1 ? 1 : 0) : total;
+          *num_runs = static_cast<NR>(count);
+        }
+      });
+    });
+  }
+};
+
+// CubDebug / CubDebugExit (CUB's util_debug): an error code printed with its
+// place, and passed on (or the program ended)
+inline error_t Debug(error_t e, const char *file, int line) {
+  if (e != success)
+    std::fprintf(stderr, "%s(%d): error %d: %s\n", file, line, e, get_error_string(e));
+  return e;
+}
+
+// ---------------------------------------------------------------------------
+// 8. CachingDeviceAllocator: CUB's pool of device allocations. Here each
+// allocation is USM device memory on the default queue's context, freed by
+// DeviceFree (no caching: SYCL implementations pool allocations themselves).
+// ---------------------------------------------------------------------------
+
+struct CachingDeviceAllocator {
+  static constexpr unsigned INVALID_BIN = static_cast<unsigned>(-1);
+  static constexpr std::size_t INVALID_SIZE = static_cast<std::size_t>(-1);
+  explicit CachingDeviceAllocator(bool = false, bool = false) {}
+  CachingDeviceAllocator(unsigned, unsigned, unsigned, std::size_t = INVALID_SIZE, bool = false, bool = false) {}
+  CachingDeviceAllocator(const CachingDeviceAllocator &) = delete;
+  CachingDeviceAllocator &operator=(const CachingDeviceAllocator &) = delete;
+  // memory still allocated is not freed here: allocators are often globals,
+  // destroyed after the SYCL runtime's queues (call FreeAllCached before)
+  ~CachingDeviceAllocator() = default;
+
+  error_t DeviceAllocate(void **d_ptr, std::size_t bytes, stream_t = nullptr) {
+    error_t e = syclify::malloc_device(d_ptr, bytes);
+    if (e == success && *d_ptr)
+      live_.push_back(*d_ptr);
+    return e;
+  }
+  error_t DeviceAllocate(int, void **d_ptr, std::size_t bytes, stream_t stream = nullptr) { return DeviceAllocate(d_ptr, bytes, stream); }
+  error_t DeviceFree(void *d_ptr) {
+    for (std::size_t i = 0; i < live_.size(); ++i)
+      if (live_[i] == d_ptr) {
+        live_.erase(live_.begin() + static_cast<long>(i));
+        break;
+      }
+    return syclify::usm_free(d_ptr);
+  }
+  error_t DeviceFree(int, void *d_ptr) { return DeviceFree(d_ptr); }
+  // every allocation still live is freed (CUB frees its cached blocks)
+  error_t FreeAllCached() {
+    error_t e = success;
+    for (void *p : live_)
+      if (syclify::usm_free(p) != success)
+        e = error_invalid_value;
+    live_.clear();
+    return e;
+  }
+
+private:
+  std::vector<void *> live_;
+};
+
 } // namespace cub
 } // namespace syclify
+
+#ifndef CubDebug
+#define CubDebug(e) ::syclify::cub::Debug((e), __FILE__, __LINE__)
+#endif
+#ifndef CubDebugExit
+#define CubDebugExit(e)                                                                                                                          \
+  if (::syclify::cub::Debug((e), __FILE__, __LINE__)) {                                                                                          \
+    std::exit(1);                                                                                                                                \
+  }
+#endif

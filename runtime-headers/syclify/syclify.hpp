@@ -7,7 +7,8 @@
 //
 // Contents
 //   1. Queues and streams   default_queue, stream_t, queue_of, stream_create/...
-//   2. Error codes          error_t, success, get_last_error, get_error_string
+//   2. Error codes          error_t, success, get_last_error, get_error_string;
+//                           data_type_t (cudaDataType)
 //   3. Memory               malloc_device/shared/host, free, memcpy, memset
 //   4. Launch support       as_range3, pointee_t, local_ptr, dynamic_local_memory, local_bytes
 //   5. Barriers             syncthreads_count/and/or
@@ -40,6 +41,10 @@
 #include <atomic>
 #include <cassert>
 #include <cmath>
+// CUDA's runtime header includes <math.h>, so CUDA host code may call the C
+// math and classification functions unqualified (`isfinite(x)`, `fabsf`):
+// kept here for the code that relied on it
+#include <math.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -81,7 +86,16 @@
 namespace syclify {
 
 // ---------------------------------------------------------------------------
-// 2. Error codes
+// 2. Error codes, library data types
+// cudaDataType (library_types.h): the element type that a CUDA library call
+// names at run time (cuBLAS's GemmEx, cuSPARSE's descriptors). CUDA's values.
+enum data_type_t {
+  r_32f = 0, r_64f = 1, r_16f = 2, r_8i = 3, c_32f = 4, c_64f = 5, c_16f = 6, c_8i = 7, r_8u = 8, c_8u = 9,
+  r_32i = 10, c_32i = 11, r_32u = 12, c_32u = 13, r_16bf = 14, c_16bf = 15, r_4i = 16, c_4i = 17, r_4u = 18,
+  c_4u = 19, r_16i = 20, c_16i = 21, r_16u = 22, c_16u = 23, r_64i = 24, c_64i = 25, r_64u = 26, c_64u = 27,
+  r_8f_e4m3 = 28, r_8f_e5m2 = 29,
+};
+
 // CUDA reports failures as return codes; SYCL throws exceptions. The helpers
 // below that stand for CUDA calls whose value is used catch SYCL exceptions,
 // record them as the "last error" (as CUDA does) and return a non-zero code.

@@ -140,8 +140,11 @@ pub fn library_fate(lib: &str) -> &'static str {
     match base {
         "cublas" => "its calls are migrated to oneMKL (syclify/blas.hpp): link oneMKL's SYCL BLAS instead (icpx: -qmkl; oneMath: -lonemath)",
         "curand" => {
-            "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp): link oneMKL's SYCL RNG instead (icpx: -qmkl; oneMath: -lonemath); its device API is not migrated yet"
+            "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp): link oneMKL's SYCL RNG instead (icpx: -qmkl; oneMath: -lonemath); its device API needs no library (syclify/rand_kernel.hpp)"
         }
+        "cublasLt" => "its calls are migrated to syclify/blaslt.hpp (plain SYCL): nothing to link instead",
+        "cufft" => "its calls are migrated to oneMKL's DFT (syclify/fft.hpp): link oneMKL's SYCL DFT instead (icpx: -qmkl; oneMath: -lonemath)",
+        "cusparse" => "its calls are migrated to oneMKL's sparse BLAS (syclify/sparse.hpp): link oneMKL's SYCL sparse BLAS instead (icpx: -qmkl)",
         _ => "not migrated yet; its calls are reported in the sources",
     }
 }

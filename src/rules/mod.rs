@@ -69,6 +69,20 @@ pub struct ProjectCtx<'a> {
     pub outside_includes: &'a std::collections::BTreeSet<(String, String)>,
     /// `-I` directories, in-root-relative.
     pub include_dirs: &'a [String],
+    /// The sources of this index's files (one program part).
+    pub cluster_sources: Vec<&'a str>,
+    /// The names those sources define by their shape
+    /// ([`crate::leftovers::defined_names`]), read when a file has names
+    /// left that it does not define itself (a variable `cublas_handle`
+    /// declared in a header).
+    pub cluster_declared: std::sync::OnceLock<BTreeSet<String>>,
+}
+
+impl ProjectCtx<'_> {
+    /// The names the sources of this program part define (read once, on first use).
+    pub fn declared_in_cluster(&self) -> &BTreeSet<String> {
+        self.cluster_declared.get_or_init(|| self.cluster_sources.iter().flat_map(|t| crate::leftovers::defined_names(t)).collect())
+    }
 }
 
 /// A function definition of this file and the names rules choose inside it.

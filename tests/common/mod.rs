@@ -93,7 +93,12 @@ pub fn library_cxx() -> String {
 
 /// Does the migrated text use a oneAPI library (oneDPL through the Thrust helper, oneMKL)?
 pub fn uses_libraries(text: &str) -> bool {
-    text.contains("<syclify/thrust.hpp>") || text.contains("<syclify/blas.hpp>") || text.contains("<syclify/rand.hpp>") || text.contains("<oneapi/")
+    text.contains("<syclify/thrust.hpp>")
+        || text.contains("<syclify/blas.hpp>")
+        || text.contains("<syclify/rand.hpp>")
+        || text.contains("<syclify/sparse.hpp>")
+        || text.contains("<syclify/fft.hpp>")
+        || text.contains("<oneapi/")
 }
 
 /// [`host_compile`] with the library headers, by [`library_cxx`].

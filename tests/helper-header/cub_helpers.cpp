@@ -161,5 +161,34 @@ int device_wide(syclify::stream_t s, int *in, int *out, float *fout, char *flags
   cub::CountingInputIterator<int> counting(0);
   e |= cub::DeviceSelect::Flagged(temp, bytes, counting, flags, out, count, n);
   e |= cub::DeviceSelect::If(temp, bytes, in, out, count, n, IsOdd(), s);
+  cub::ConstantInputIterator<int> ones(1);
+  e |= cub::DeviceRunLengthEncode::Encode(temp, bytes, in, out, flags, count, n, s);
+  e |= cub::DeviceRunLengthEncode::NonTrivialRuns(temp, bytes, ones, out, flags, count, n);
+  cub::CachingDeviceAllocator pool(true);
+  e |= pool.DeviceAllocate(&temp, bytes, s) | pool.DeviceAllocate(0, &temp, bytes) | pool.DeviceFree(temp) | pool.DeviceFree(0, temp);
+  e |= pool.FreeAllCached() | CubDebug(cub::Debug(e, __FILE__, __LINE__));
   return e;
+}
+
+// BlockAdjacentDifference with an operator taking non-const references, in
+// place, with neighbours beyond the tile and on partial tiles
+struct RefDiff {
+  template <class T> T operator()(T &a, T &b) { return a - b; }
+};
+void adjacent(sycl::queue &q, int *data) {
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<syclify::cub::BlockAdjacentDifference<int, 64>::TempStorage, 0> temp(h);
+    h.parallel_for(sycl::nd_range<3>({1, 1, 64}, {1, 1, 64}), [=](sycl::nd_item<3> item) {
+      using AD = syclify::cub::BlockAdjacentDifference<int, 64>;
+      int v[4] = {data[0], data[1], data[2], data[3]};
+      long w[4];
+      AD(temp, item).SubtractLeft(v, v, RefDiff());
+      AD(temp, item).SubtractLeft(v, v, RefDiff(), 7);
+      AD(temp, item).SubtractLeftPartialTile(v, v, RefDiff(), 100);
+      AD(temp, item).SubtractRight(v, w, RefDiff());
+      AD(temp, item).SubtractRight(v, v, RefDiff(), 7);
+      AD(temp, item).SubtractRightPartialTile(v, v, RefDiff(), 100);
+      data[item.get_local_linear_id()] = v[0] + static_cast<int>(w[3]);
+    });
+  });
 }

@@ -127,6 +127,10 @@ static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float
   SYCLIFY_ASSERT(t >= 0);
 }
 
+// CUDA host code calls C's classification functions unqualified (CUDA's
+// runtime header includes <math.h>); the helper header keeps that
+bool host_classification(double x, float y) { return isfinite(x) && !isnan(y) && !isinf(x) && !signbit(y); }
+
 int main() {
   // 1, 2, 3. queues, errors, memory
   float *p, *m, *hp;
