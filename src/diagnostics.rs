@@ -158,7 +158,7 @@ codes! {
         "The mapping table (`rules/*.yaml` or a `--rule-file`) migrated this call but marks it as\nneeding review: the SYCL form differs from CUDA's in a way that may matter here.";
     UnsupportedLibraryName = "SY0405", "unsupported-library-name", Error,
         "a name of a CUDA library has no SYCL counterpart in syclify yet",
-        "The code names something of a CUDA library (`cub::DeviceRadixSort`, `cub::BlockExchange`)\nthat syclify's table for that library (`rules/cub.yaml`, ...) does not map yet. It was\nleft as is and will not compile against the SYCL side: write it with SYCL's group\nalgorithms or oneDPL by hand, or add the name to a `--rule-file` `namespaces:` entry if\nyour own header provides it.";
+        "The code names something of a CUDA library (`cub::DeviceSegmentedReduce`, `cub::BlockHistogram`)\nthat syclify's table for that library (`rules/cub.yaml`, ...) does not map yet. It was\nleft as is and will not compile against the SYCL side: write it with SYCL's group\nalgorithms or oneDPL by hand, or add the name to a `--rule-file` `namespaces:` entry if\nyour own header provides it.";
     UnknownDim3Form = "SY0501", "dim3-form", Warning,
         "a `dim3` initialisation was not recognised",
         "`dim3(x, y, z)` becomes `sycl::range<3>(z, y, x)`; this form could not be reordered\nsafely and was left as is.";

@@ -50,6 +50,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -177,6 +179,41 @@ template <class T, int N, class Op> T thread_reduce(const T (&v)[N], Op op) {
 }
 
 } // namespace detail
+
+// Traits<T>: the unsigned integer of T's size and the order-preserving
+// bijection to it that radix sorts use (TwiddleIn/TwiddleOut: floats with the
+// sign bit flipped, or all bits for negative values; signed integers with
+// the sign bit flipped; unsigned integers as they are)
+template <std::size_t N> struct unsigned_of;
+template <> struct unsigned_of<1> { using type = std::uint8_t; };
+template <> struct unsigned_of<2> { using type = std::uint16_t; };
+template <> struct unsigned_of<4> { using type = std::uint32_t; };
+template <> struct unsigned_of<8> { using type = std::uint64_t; };
+
+template <class T> struct Traits {
+  using UnsignedBits = typename unsigned_of<sizeof(T)>::type;
+  static constexpr UnsignedBits HIGH_BIT = UnsignedBits(UnsignedBits(1) << (sizeof(T) * 8 - 1));
+  static constexpr bool FLOATING = std::is_floating_point_v<T> || std::is_same_v<T, sycl::half>;
+  static constexpr bool SIGNED = FLOATING || std::is_signed_v<T>;
+  static UnsignedBits TwiddleIn(UnsignedBits key) {
+    if constexpr (FLOATING)
+      return UnsignedBits(key ^ ((key & HIGH_BIT) ? UnsignedBits(~UnsignedBits(0)) : HIGH_BIT));
+    else if constexpr (SIGNED)
+      return UnsignedBits(key ^ HIGH_BIT);
+    else
+      return key;
+  }
+  static UnsignedBits TwiddleOut(UnsignedBits key) {
+    if constexpr (FLOATING)
+      return UnsignedBits(key ^ ((key & HIGH_BIT) ? HIGH_BIT : UnsignedBits(~UnsignedBits(0))));
+    else if constexpr (SIGNED)
+      return UnsignedBits(key ^ HIGH_BIT);
+    else
+      return key;
+  }
+  static T Max() { return std::numeric_limits<T>::max(); }
+  static T Lowest() { return std::numeric_limits<T>::lowest(); }
+};
 
 // ---------------------------------------------------------------------------
 // 2. BlockReduce
@@ -568,6 +605,274 @@ private:
 };
 
 // ---------------------------------------------------------------------------
+// 5c. BlockLoad, BlockStore, BlockExchange: a tile of BLOCK_THREADS * N items
+// between memory and the work-items' arrays, in the blocked arrangement
+// (work-item t holds items t*N .. t*N+N-1) or the striped one (t, t+T, ...).
+// The TRANSPOSE algorithms read and write memory striped (coalesced) and
+// exchange through the TempStorage, as CUB's do; DIRECT and VECTORIZE
+// access memory blocked.
+// ---------------------------------------------------------------------------
+
+enum BlockLoadAlgorithm {
+  BLOCK_LOAD_DIRECT,
+  BLOCK_LOAD_STRIPED,
+  BLOCK_LOAD_VECTORIZE,
+  BLOCK_LOAD_TRANSPOSE,
+  BLOCK_LOAD_WARP_TRANSPOSE,
+  BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED
+};
+enum BlockStoreAlgorithm {
+  BLOCK_STORE_DIRECT,
+  BLOCK_STORE_STRIPED,
+  BLOCK_STORE_VECTORIZE,
+  BLOCK_STORE_TRANSPOSE,
+  BLOCK_STORE_WARP_TRANSPOSE,
+  BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED
+};
+
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1> class BlockExchange {
+public:
+  static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  struct TempStorage {
+    T items[TILE_ITEMS];
+  };
+  BlockExchange(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  template <class Out> void StripedToBlocked(const T (&in)[ITEMS_PER_THREAD], Out (&out)[ITEMS_PER_THREAD]) {
+    const int t = tid();
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      temp_.items[i * BLOCK_THREADS + t] = in[i];
+    sycl::group_barrier(item_.get_group());
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      out[i] = temp_.items[t * ITEMS_PER_THREAD + i];
+  }
+  template <class Out> void BlockedToStriped(const T (&in)[ITEMS_PER_THREAD], Out (&out)[ITEMS_PER_THREAD]) {
+    const int t = tid();
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      temp_.items[t * ITEMS_PER_THREAD + i] = in[i];
+    sycl::group_barrier(item_.get_group());
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      out[i] = temp_.items[i * BLOCK_THREADS + t];
+  }
+  void StripedToBlocked(T (&items)[ITEMS_PER_THREAD]) { StripedToBlocked(items, items); }
+  void BlockedToStriped(T (&items)[ITEMS_PER_THREAD]) { BlockedToStriped(items, items); }
+  // items go to the tile positions `ranks` gives, then are read blocked / striped
+  template <class Rank> void ScatterToBlocked(T (&items)[ITEMS_PER_THREAD], Rank (&ranks)[ITEMS_PER_THREAD]) {
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      temp_.items[ranks[i]] = items[i];
+    sycl::group_barrier(item_.get_group());
+    const int t = tid();
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      items[i] = temp_.items[t * ITEMS_PER_THREAD + i];
+  }
+  template <class Rank> void ScatterToStriped(T (&items)[ITEMS_PER_THREAD], Rank (&ranks)[ITEMS_PER_THREAD]) {
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      temp_.items[ranks[i]] = items[i];
+    sycl::group_barrier(item_.get_group());
+    const int t = tid();
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      items[i] = temp_.items[i * BLOCK_THREADS + t];
+  }
+
+private:
+  int tid() const { return static_cast<int>(item_.get_local_linear_id()); }
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
+class BlockLoad {
+  using Exchange = BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  static constexpr bool transposing =
+      ALGORITHM == BLOCK_LOAD_TRANSPOSE || ALGORITHM == BLOCK_LOAD_WARP_TRANSPOSE || ALGORITHM == BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED;
+
+public:
+  static constexpr int BLOCK_THREADS = Exchange::BLOCK_THREADS;
+  using TempStorage = typename Exchange::TempStorage;
+  BlockLoad(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  template <class In> void Load(In block_itr, T (&items)[ITEMS_PER_THREAD]) { load(block_itr, items, TILE, nullptr); }
+  template <class In> void Load(In block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items) { load(block_itr, items, valid_items, nullptr); }
+  // items past valid_items are oob_default
+  template <class In, class D> void Load(In block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items, D oob_default) {
+    const T fill = static_cast<T>(oob_default);
+    load(block_itr, items, valid_items, &fill);
+  }
+
+private:
+  static constexpr int TILE = Exchange::TILE_ITEMS;
+  template <class In> void load(In it, T (&items)[ITEMS_PER_THREAD], int valid, const T *fill) {
+    const int t = static_cast<int>(item_.get_local_linear_id());
+    const bool striped = ALGORITHM == BLOCK_LOAD_STRIPED || transposing;
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+      const int at = striped ? i * BLOCK_THREADS + t : t * ITEMS_PER_THREAD + i;
+      if (at < valid)
+        items[i] = it[at];
+      else if (fill)
+        items[i] = *fill;
+    }
+    if constexpr (transposing)
+      Exchange(temp_, item_).StripedToBlocked(items, items);
+  }
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
+class BlockStore {
+  using Exchange = BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  static constexpr bool transposing =
+      ALGORITHM == BLOCK_STORE_TRANSPOSE || ALGORITHM == BLOCK_STORE_WARP_TRANSPOSE || ALGORITHM == BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED;
+
+public:
+  static constexpr int BLOCK_THREADS = Exchange::BLOCK_THREADS;
+  using TempStorage = typename Exchange::TempStorage;
+  BlockStore(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  template <class Out> void Store(Out block_itr, T (&items)[ITEMS_PER_THREAD]) { store(block_itr, items, Exchange::TILE_ITEMS); }
+  template <class Out> void Store(Out block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items) { store(block_itr, items, valid_items); }
+
+private:
+  // the TRANSPOSE algorithms leave `items` striped, as CUB's (which exchange in place)
+  template <class Out> void store(Out it, T (&items)[ITEMS_PER_THREAD], int valid) {
+    const int t = static_cast<int>(item_.get_local_linear_id());
+    if constexpr (transposing)
+      Exchange(temp_, item_).BlockedToStriped(items, items);
+    const bool striped = ALGORITHM == BLOCK_STORE_STRIPED || transposing;
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+      const int at = striped ? i * BLOCK_THREADS + t : t * ITEMS_PER_THREAD + i;
+      if (at < valid)
+        it[at] = items[i];
+    }
+  }
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
+// 5d. BlockRadixSort: the tile's keys (and values) sorted across the block,
+// one bit per pass from begin_bit to end_bit over the keys' order-preserving
+// unsigned bits (Traits), each pass a stable split by a group scan; the
+// result is blocked (or striped with the *BlockedToStriped forms)
+// ---------------------------------------------------------------------------
+
+struct NullType {};
+
+template <class Key, int BLOCK_DIM_X, int ITEMS_PER_THREAD, class Value = NullType, int RADIX_BITS = 4, bool MEMOIZE_OUTER_SCAN = true,
+          BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS, int SMEM_CONFIG = 0, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
+class BlockRadixSort {
+  static constexpr bool has_values = !std::is_same_v<Value, NullType>;
+  using Bits = typename Traits<Key>::UnsignedBits;
+
+public:
+  static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  struct TempStorage {
+    Bits keys[TILE_ITEMS];
+    std::conditional_t<has_values, Value, char> values[has_values ? TILE_ITEMS : 1];
+  };
+  BlockRadixSort(TempStorage &temp, const sycl::nd_item<3> &item) : temp_(temp), item_(item) {}
+
+  void Sort(Key (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) { sort(keys, nullptr, begin_bit, end_bit, false, false); }
+  void Sort(Key (&keys)[ITEMS_PER_THREAD], Value (&values)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) {
+    sort(keys, &values, begin_bit, end_bit, false, false);
+  }
+  void SortDescending(Key (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) {
+    sort(keys, nullptr, begin_bit, end_bit, true, false);
+  }
+  void SortDescending(Key (&keys)[ITEMS_PER_THREAD], Value (&values)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) {
+    sort(keys, &values, begin_bit, end_bit, true, false);
+  }
+  void SortBlockedToStriped(Key (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) {
+    sort(keys, nullptr, begin_bit, end_bit, false, true);
+  }
+  void SortBlockedToStriped(Key (&keys)[ITEMS_PER_THREAD], Value (&values)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) {
+    sort(keys, &values, begin_bit, end_bit, false, true);
+  }
+  void SortDescendingBlockedToStriped(Key (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(Key) * 8) {
+    sort(keys, nullptr, begin_bit, end_bit, true, true);
+  }
+  void SortDescendingBlockedToStriped(Key (&keys)[ITEMS_PER_THREAD], Value (&values)[ITEMS_PER_THREAD], int begin_bit = 0,
+                                      int end_bit = sizeof(Key) * 8) {
+    sort(keys, &values, begin_bit, end_bit, true, true);
+  }
+
+private:
+  using V = std::conditional_t<has_values, Value, char>;
+  void sort(Key (&keys)[ITEMS_PER_THREAD], void *values_ptr, int begin_bit, int end_bit, bool descending, bool striped_out) {
+    const int t = static_cast<int>(item_.get_local_linear_id());
+    auto grp = item_.get_group();
+    Bits k[ITEMS_PER_THREAD];
+    V v[ITEMS_PER_THREAD];
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+      k[i] = Traits<Key>::TwiddleIn(bit_cast_key(keys[i]));
+      if constexpr (has_values)
+        v[i] = (*static_cast<Value(*)[ITEMS_PER_THREAD]>(values_ptr))[i];
+    }
+    for (int bit = begin_bit; bit < end_bit; ++bit) {
+      // items whose bit sorts first (0 ascending, 1 descending) go first, in order
+      int firsts = 0;
+      bool first[ITEMS_PER_THREAD];
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        const bool b = (k[i] >> bit) & Bits(1);
+        first[i] = descending ? b : !b;
+        firsts += first[i];
+      }
+      const int before = sycl::exclusive_scan_over_group(grp, firsts, sycl::plus<int>());
+      const int total = sycl::reduce_over_group(grp, firsts, sycl::plus<int>());
+      int f = before, s = 0;
+      // the seconds before this work-item's: its blocked position minus the firsts before it
+      const int seconds_before = t * ITEMS_PER_THREAD - before;
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        const int to = first[i] ? f++ : total + seconds_before + s++;
+        temp_.keys[to] = k[i];
+        if constexpr (has_values)
+          temp_.values[to] = v[i];
+      }
+      sycl::group_barrier(grp);
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        k[i] = temp_.keys[t * ITEMS_PER_THREAD + i];
+        if constexpr (has_values)
+          v[i] = temp_.values[t * ITEMS_PER_THREAD + i];
+      }
+      sycl::group_barrier(grp);
+    }
+    if (striped_out) {
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        temp_.keys[t * ITEMS_PER_THREAD + i] = k[i];
+        if constexpr (has_values)
+          temp_.values[t * ITEMS_PER_THREAD + i] = v[i];
+      }
+      sycl::group_barrier(grp);
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+        k[i] = temp_.keys[i * BLOCK_THREADS + t];
+        if constexpr (has_values)
+          v[i] = temp_.values[i * BLOCK_THREADS + t];
+      }
+      sycl::group_barrier(grp);
+    }
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+      keys[i] = key_of(Traits<Key>::TwiddleOut(k[i]));
+      if constexpr (has_values)
+        (*static_cast<Value(*)[ITEMS_PER_THREAD]>(values_ptr))[i] = v[i];
+    }
+  }
+  static Bits bit_cast_key(Key key) {
+    Bits b;
+    std::memcpy(&b, &key, sizeof(Bits));
+    return b;
+  }
+  static Key key_of(Bits b) {
+    Key key;
+    std::memcpy(&key, &b, sizeof(Bits));
+    return key;
+  }
+  TempStorage &temp_;
+  const sycl::nd_item<3> &item_;
+};
+
+// ---------------------------------------------------------------------------
 // 6. Iterators (device-copyable, random access through operator[])
 // ---------------------------------------------------------------------------
 
@@ -931,6 +1236,103 @@ private:
           const long long count = non_trivial ? kept[r] + (length > 1 ? 1 : 0) : total;
           *num_runs = static_cast<NR>(count);
         }
+      });
+    });
+  }
+};
+
+// DeviceRadixSort: keys (and values) sorted by the bits [begin_bit, end_bit)
+// of their order-preserving unsigned form (Traits), one bit per pass, each
+// pass a stable split through a device-wide scan; stable, as CUB's
+struct DeviceRadixSort {
+  template <class K>
+  static error_t SortKeys(void *d_temp_storage, std::size_t &temp_storage_bytes, const K *keys_in, K *keys_out, int num_items, int begin_bit = 0,
+                          int end_bit = sizeof(K) * 8, stream_t stream = nullptr, bool = false) {
+    return sort<K, NullType>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, nullptr, nullptr, num_items, begin_bit, end_bit, stream, false);
+  }
+  template <class K>
+  static error_t SortKeysDescending(void *d_temp_storage, std::size_t &temp_storage_bytes, const K *keys_in, K *keys_out, int num_items,
+                                    int begin_bit = 0, int end_bit = sizeof(K) * 8, stream_t stream = nullptr, bool = false) {
+    return sort<K, NullType>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, nullptr, nullptr, num_items, begin_bit, end_bit, stream, true);
+  }
+  template <class K, class V>
+  static error_t SortPairs(void *d_temp_storage, std::size_t &temp_storage_bytes, const K *keys_in, K *keys_out, const V *values_in, V *values_out,
+                           int num_items, int begin_bit = 0, int end_bit = sizeof(K) * 8, stream_t stream = nullptr, bool = false) {
+    return sort<K, V>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in, values_out, num_items, begin_bit, end_bit, stream, false);
+  }
+  template <class K, class V>
+  static error_t SortPairsDescending(void *d_temp_storage, std::size_t &temp_storage_bytes, const K *keys_in, K *keys_out, const V *values_in,
+                                     V *values_out, int num_items, int begin_bit = 0, int end_bit = sizeof(K) * 8, stream_t stream = nullptr,
+                                     bool = false) {
+    return sort<K, V>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in, values_out, num_items, begin_bit, end_bit, stream, true);
+  }
+
+private:
+  static std::size_t aligned(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+  template <class K, class V>
+  static error_t sort(void *d_temp_storage, std::size_t &temp_storage_bytes, const K *keys_in, K *keys_out, const V *values_in, V *values_out,
+                      int num_items, int begin_bit, int end_bit, stream_t stream, bool descending) {
+    using Bits = typename Traits<K>::UnsignedBits;
+    constexpr bool has_values = !std::is_same_v<V, NullType>;
+    using VS = std::conditional_t<has_values, V, char>;
+    const std::size_t n = static_cast<std::size_t>(num_items > 0 ? num_items : 0);
+    // the scan's partials; a position per item; two key and two value buffers
+    const std::size_t head = aligned(detail::scan_bytes<long long>());
+    const std::size_t pos_bytes = aligned((n + 1) * sizeof(long long)), key_bytes = aligned(n * sizeof(Bits)),
+                      value_bytes = has_values ? aligned(n * sizeof(VS)) : 0;
+    if (!d_temp_storage) {
+      temp_storage_bytes = head + pos_bytes + 2 * key_bytes + 2 * value_bytes + 16;
+      return success;
+    }
+    return syclify::detail::guarded([&] {
+      if (n == 0)
+        return;
+      sycl::queue &q = queue_of(stream);
+      char *base = static_cast<char *>(d_temp_storage);
+      long long *pos = reinterpret_cast<long long *>(base + head);
+      Bits *kb[2] = {reinterpret_cast<Bits *>(base + head + pos_bytes), reinterpret_cast<Bits *>(base + head + pos_bytes + key_bytes)};
+      VS *vb[2] = {reinterpret_cast<VS *>(base + head + pos_bytes + 2 * key_bytes),
+                   reinterpret_cast<VS *>(base + head + pos_bytes + 2 * key_bytes + value_bytes)};
+      long long *partials = detail::partials<long long>(d_temp_storage);
+      {
+        Bits *k0 = kb[0];
+        VS *v0 = vb[0];
+        q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+          k0[i] = Traits<K>::TwiddleIn(sycl::bit_cast<Bits>(keys_in[i]));
+          if constexpr (has_values)
+            v0[i] = values_in[i];
+        });
+      }
+      int cur = 0;
+      for (int bit = begin_bit; bit < end_bit; ++bit, cur ^= 1) {
+        const Bits *ks = kb[cur];
+        Bits *kd = kb[cur ^ 1];
+        const VS *vs = vb[cur];
+        VS *vd = vb[cur ^ 1];
+        // 1 for the items whose bit sorts first (0 ascending, 1 descending)
+        q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+          const bool b = (ks[i] >> bit) & Bits(1);
+          pos[i] = (descending ? b : !b) ? 1 : 0;
+        });
+        q.parallel_for(sycl::range<1>(1), [=](sycl::id<1>) { pos[n] = pos[n - 1]; });
+        detail::device_scan<long long>(q, partials, pos, pos, n, cub::Sum(), true, true, 0LL);
+        q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> id) {
+          const std::size_t i = id[0];
+          const long long total = pos[n - 1] + pos[n]; // the firsts: the last position plus the last flag
+          const bool b = (ks[i] >> bit) & Bits(1);
+          const bool first = descending ? b : !b;
+          const long long to = first ? pos[i] : total + (static_cast<long long>(i) - pos[i]);
+          kd[to] = ks[i];
+          if constexpr (has_values)
+            vd[to] = vs[i];
+        });
+      }
+      const Bits *kf = kb[cur];
+      const VS *vf = vb[cur];
+      q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+        keys_out[i] = sycl::bit_cast<K>(Traits<K>::TwiddleOut(kf[i]));
+        if constexpr (has_values)
+          values_out[i] = vf[i];
       });
     });
   }

@@ -2,7 +2,8 @@
 //! `BlockReduce(temp, item).Sum(x)`.
 //!
 //! What it does: a construction of one of CUB's collectives (`BlockReduce`,
-//! `BlockScan`, `BlockAdjacentDifference`, `WarpReduce`, `WarpScan`) — through a type alias
+//! `BlockScan`, `BlockAdjacentDifference`, `BlockLoad`, `BlockStore`,
+//! `BlockExchange`, `BlockRadixSort`, `WarpReduce`, `WarpScan`) — through a type alias
 //! (`typedef cub::BlockReduce<float, 256> BR; BR(temp)`), written out
 //! (`cub::BlockScan<int, 128>(temp)`), or as a named object (`BR r(temp);`) —
 //! receives the kernel's nd_item after its temporary storage. The index counts
@@ -27,8 +28,17 @@ use tree_sitter::Node;
 pub const RULE: &str = "cub";
 
 /// CUB's collectives: name, and whether it works on a warp (the sub-group).
-pub const COLLECTIVES: &[(&str, bool)] =
-    &[("BlockReduce", false), ("BlockScan", false), ("BlockAdjacentDifference", false), ("WarpReduce", true), ("WarpScan", true)];
+pub const COLLECTIVES: &[(&str, bool)] = &[
+    ("BlockReduce", false),
+    ("BlockScan", false),
+    ("BlockAdjacentDifference", false),
+    ("BlockLoad", false),
+    ("BlockStore", false),
+    ("BlockExchange", false),
+    ("BlockRadixSort", false),
+    ("WarpReduce", true),
+    ("WarpScan", true),
+];
 
 /// The collective that type `ty` names, and whether it is a warp collective:
 /// `cub::BlockReduce<float, 256>`, or `BlockScan<int, 128>` in a file that

@@ -4,7 +4,7 @@
 //! the `namespaces:` tables (`rules/cub.yaml`) becomes the SYCL side's
 //! namespace when the name under it is one the table lists as a member;
 //! `using namespace cub;` becomes `using namespace syclify::cub;`. A name the
-//! table does not list (`cub::DeviceRadixSort`) is left as is with an error
+//! table does not list (`cub::DeviceSegmentedReduce`) is left as is with an error
 //! (SY0405): it will not compile against the SYCL side.
 //!
 //! Why: the helper headers (`syclify/cub.hpp`) give the library's names the

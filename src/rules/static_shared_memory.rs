@@ -50,6 +50,20 @@ pub fn run(ctx: &mut FileCtx) {
             None if !namespace_scope(n) => continue,
             None => {}
         }
+        // an unnamed class type (`__shared__ union { A::TempStorage a; … } t;`,
+        // CUB's idiom) has no name the launch and the parameter could write
+        if let Some(t) = n.child_by_field_name("type").filter(|t| {
+            matches!(t.kind(), "struct_specifier" | "union_specifier" | "class_specifier")
+                && t.child_by_field_name("name").is_none()
+                && t.child_by_field_name("body").is_some()
+        }) {
+            ctx.diag(
+                crate::diagnostics::Code::LocalMemoryUnresolved,
+                t.byte_range(),
+                RULE,
+                "a `__shared__` variable of an unnamed class type cannot be allocated at the launch, which must name its type: give the type a name at namespace scope".to_string(),
+            );
+        }
         // the declaration moves to the launch, which writes its (migrated)
         // type itself: edits inside it (`float4` → `syclify::float4`) go with it
         let range = statement_line_range(ctx.src, n.byte_range());

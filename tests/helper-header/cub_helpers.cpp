@@ -192,3 +192,50 @@ void adjacent(sycl::queue &q, int *data) {
     });
   });
 }
+
+// BlockLoad/BlockStore (every algorithm), BlockExchange, BlockRadixSort
+// (keys, pairs, descending, striped output), DeviceRadixSort and Traits
+template <syclify::cub::BlockLoadAlgorithm L, syclify::cub::BlockStoreAlgorithm S> void load_store(sycl::queue &q, int *data) {
+  namespace cub = syclify::cub;
+  using Load = cub::BlockLoad<int, 32, 4, L>;
+  using Store = cub::BlockStore<int, 32, 4, S>;
+  using Exchange = cub::BlockExchange<int, 32, 4>;
+  using Sort = cub::BlockRadixSort<float, 32, 4, int>;
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<typename Load::TempStorage, 0> lt(h);
+    sycl::local_accessor<typename Store::TempStorage, 0> st(h);
+    sycl::local_accessor<typename Exchange::TempStorage, 0> et(h);
+    sycl::local_accessor<typename Sort::TempStorage, 0> so(h);
+    h.parallel_for(sycl::nd_range<3>({1, 1, 32}, {1, 1, 32}), [=](sycl::nd_item<3> item) {
+      int v[4];
+      float k[4] = {1, 2, 3, 4};
+      int ranks[4] = {0, 1, 2, 3};
+      Load(lt, item).Load(data, v);
+      Load(lt, item).Load(data, v, 100);
+      Load(lt, item).Load(data, v, 100, -1);
+      Exchange(et, item).StripedToBlocked(v);
+      Exchange(et, item).BlockedToStriped(v, v);
+      Exchange(et, item).ScatterToBlocked(v, ranks);
+      Exchange(et, item).ScatterToStriped(v, ranks);
+      Sort(so, item).Sort(k, v);
+      Sort(so, item).SortDescending(k, v, 0, 16);
+      Sort(so, item).SortBlockedToStriped(k, v);
+      Store(st, item).Store(data, v);
+      Store(st, item).Store(data, v, 50);
+    });
+  });
+}
+int sorting(sycl::queue &q, int *data, float *f, unsigned long long *u, double *d) {
+  namespace cub = syclify::cub;
+  load_store<cub::BLOCK_LOAD_DIRECT, cub::BLOCK_STORE_DIRECT>(q, data);
+  load_store<cub::BLOCK_LOAD_STRIPED, cub::BLOCK_STORE_STRIPED>(q, data);
+  load_store<cub::BLOCK_LOAD_TRANSPOSE, cub::BLOCK_STORE_TRANSPOSE>(q, data);
+  load_store<cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_VECTORIZE>(q, data);
+  void *temp = nullptr;
+  std::size_t bytes = 0;
+  int e = cub::DeviceRadixSort::SortKeys(temp, bytes, f, f, 10) | cub::DeviceRadixSort::SortKeysDescending(temp, bytes, u, u, 10, 0, 40);
+  e |= cub::DeviceRadixSort::SortPairs(temp, bytes, d, d, data, data, 10) | cub::DeviceRadixSort::SortPairsDescending(temp, bytes, data, data, f, f, 10);
+  using T = cub::Traits<float>;
+  T::UnsignedBits b = T::TwiddleOut(T::TwiddleIn(1u));
+  return e + static_cast<int>(b) + static_cast<int>(cub::Traits<int>::Max() > 0);
+}
