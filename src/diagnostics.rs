@@ -149,7 +149,7 @@ codes! {
         "syclify has no mapping for this CUDA API yet. The call was left unchanged and a comment\nwas added next to it. You can add a mapping with `--rule-file`.";
     UnsupportedHeader = "SY0402", "unsupported-header", Warning,
         "a CUDA library header is not migrated",
-        "The include names a CUDA library header (cuBLASLt, cuSOLVER, cuDNN, NCCL, ...) that\nsyclify does not migrate yet (Thrust, CUB, cuBLAS, cuRAND, cuSPARSE and cuFFT are\nmigrated through the helper headers). The include was left as is; the code using that\nlibrary needs a human (or a `--rule-file` mapping).";
+        "The include names a CUDA library header (cuSOLVER, cuDNN, NCCL, ...) that syclify\ndoes not migrate yet (Thrust, CUB, cuBLAS, cuBLASLt, cuRAND, cuSPARSE and cuFFT\nare migrated through the helper headers). The include was left as is; the code using that\nlibrary needs a human (or a `--rule-file` mapping).";
     MappingNote = "SY0403", "mapping-note", Note,
         "migrated with a caveat stated by the mapping",
         "The mapping table (`rules/*.yaml` or a `--rule-file`) migrated this call and records what\nit assumes or cannot reproduce exactly (e.g. a hint with no SYCL meaning became a no-op).";
