@@ -197,10 +197,14 @@ pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a st
 }
 
 /// The member function a call names through an object (`obj.load(p)`,
-/// `ptr->load(p)`): the field's node and text.
+/// `ptr->load(p)`, `obj.template load<T>(p)`): the field's node and text.
 pub fn method_callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
     let f = call.child_by_field_name("function").filter(|f| f.kind() == "field_expression")?;
-    let field = f.child_by_field_name("field")?;
+    let mut field = f.child_by_field_name("field")?;
+    // `obj.template load<T>(p)`: the template method inside a dependent name
+    if field.kind() == "dependent_name" {
+        field = children(field).into_iter().find(|c| c.kind() == "template_method")?;
+    }
     let field = if field.kind() == "template_method" { field.child_by_field_name("name")? } else { field };
     (field.kind() == "field_identifier").then(|| (field, text(field, src)))
 }
