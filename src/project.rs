@@ -521,10 +521,14 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         .map(|(c, files)| (c, ProjectIndex::build(files, std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default()), &opts.mappings)))
         .collect();
     phase("index");
+    let mut texts_of: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for (i, s) in sources.iter().enumerate() {
+        texts_of.entry(cluster[i]).or_default().push(s.text.as_str());
+    }
     let projects: BTreeMap<usize, ProjectCtx> = indexes
         .iter()
         .map(|(c, index)| {
-            let cluster_sources = (0..sources.len()).filter(|i| cluster[*i] == *c).map(|i| sources[i].text.as_str()).collect();
+            let cluster_sources = texts_of.remove(c).unwrap_or_default();
             let ctx = ProjectCtx {
                 index,
                 mappings: &opts.mappings,

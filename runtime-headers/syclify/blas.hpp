@@ -505,29 +505,20 @@ inline status_t dot_ex(handle_t h, int n, const void *x, data_type_t xtype, int 
 
 namespace detail {
 
-// shared USM that frees itself
-template <class T> struct shared_array {
+// USM of one kind that frees itself
+template <class T, sycl::usm::alloc Kind> struct usm_array {
   sycl::queue &q;
   T *p;
-  shared_array(sycl::queue &queue, std::size_t n) : q(queue), p(sycl::malloc_shared<T>(n ? n : 1, queue)) {
+  usm_array(sycl::queue &queue, std::size_t n) : q(queue), p(sycl::malloc<T>(n ? n : 1, queue, Kind)) {
     if (!p)
       throw std::bad_alloc();
   }
-  ~shared_array() { sycl::free(p, q); }
-  shared_array(const shared_array &) = delete;
-  shared_array &operator=(const shared_array &) = delete;
+  ~usm_array() { sycl::free(p, q); }
+  usm_array(const usm_array &) = delete;
+  usm_array &operator=(const usm_array &) = delete;
 };
-template <class T> struct device_array {
-  sycl::queue &q;
-  T *p;
-  device_array(sycl::queue &queue, std::size_t n) : q(queue), p(sycl::malloc_device<T>(n ? n : 1, queue)) {
-    if (!p)
-      throw std::bad_alloc();
-  }
-  ~device_array() { sycl::free(p, q); }
-  device_array(const device_array &) = delete;
-  device_array &operator=(const device_array &) = delete;
-};
+template <class T> using shared_array = usm_array<T, sycl::usm::alloc::shared>;
+template <class T> using device_array = usm_array<T, sycl::usm::alloc::device>;
 
 // the batch's matrix pointers, copied from the device array cuBLAS was given
 template <class T> void copy_pointers(sycl::queue &q, T *const *from, T **to, int batch) { q.memcpy(to, from, sizeof(T *) * batch).wait(); }

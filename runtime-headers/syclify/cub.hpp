@@ -1036,6 +1036,9 @@ void device_scan(sycl::queue &q, A *part, In in, Out out, std::size_t n, Op op, 
 }
 
 template <class A> std::size_t scan_bytes() { return (1025) * sizeof(A) + alignof(std::max_align_t); }
+// the scan's partials of long long, rounded up so that arrays of long long
+// can follow them in the same temporary storage
+inline std::size_t scan_head_bytes() { return (scan_bytes<long long>() + alignof(long long) - 1) / alignof(long long) * alignof(long long); }
 
 template <class It> using value_of = std::remove_cv_t<std::remove_reference_t<decltype(std::declval<It>()[0])>>;
 
@@ -1137,7 +1140,7 @@ private:
                         stream_t stream, Keep keep) {
     const std::size_t n = static_cast<std::size_t>(num_items > 0 ? num_items : 0);
     // the scan's partials, then one position per item
-    const std::size_t head = (detail::scan_bytes<long long>() + alignof(long long) - 1) / alignof(long long) * alignof(long long);
+    const std::size_t head = detail::scan_head_bytes();
     if (!d_temp_storage) {
       temp_storage_bytes = head + (n + 1) * sizeof(long long);
       return success;
@@ -1188,7 +1191,7 @@ private:
   static error_t runs(void *d_temp_storage, std::size_t &temp_storage_bytes, In in, int num_items, stream_t stream, Emit emit, bool non_trivial,
                       NumRuns num_runs) {
     const std::size_t n = static_cast<std::size_t>(num_items > 0 ? num_items : 0);
-    const std::size_t head = (detail::scan_bytes<long long>() + alignof(long long) - 1) / alignof(long long) * alignof(long long);
+    const std::size_t head = detail::scan_head_bytes();
     // the scan's partials; a run index per item; each run's start; a kept index per run
     if (!d_temp_storage) {
       temp_storage_bytes = head + (3 * n + 3) * sizeof(long long);

@@ -403,10 +403,6 @@ inline status_t create_coo(sp_mat_descr_t *d, std::int64_t rows, std::int64_t co
   (*d)->format = format_coo;
   return s;
 }
-inline status_t destroy_sp_mat(const_sp_mat_descr_t d) {
-  delete d;
-  return status_success;
-}
 inline status_t csr_set_pointers(sp_mat_descr_t d, void *row_offsets, void *col_ind, void *values) {
   d->row = row_offsets, d->col = col_ind, d->values = values;
   d->mkl_stale = true;
@@ -472,10 +468,6 @@ inline status_t create_dn_vec(dn_vec_descr_t *d, std::int64_t size, void *values
 inline status_t create_const_dn_vec(dn_vec_descr_t *d, std::int64_t size, const void *values, data_type_t type) {
   return create_dn_vec(d, size, const_cast<void *>(values), type);
 }
-inline status_t destroy_dn_vec(const_dn_vec_descr_t d) {
-  delete d;
-  return status_success;
-}
 inline status_t dn_vec_get_values(dn_vec_descr_t d, void **values) {
   *values = d->values;
   return status_success;
@@ -492,10 +484,6 @@ inline status_t dn_vec_get(dn_vec_descr_t d, std::int64_t *size, void **values, 
 inline status_t create_sp_vec(sp_vec_descr_t *d, std::int64_t size, std::int64_t nnz, void *indices, void *values, index_type_t index_type,
                               index_base_t base, data_type_t type) {
   *d = new sp_vec{size, nnz, indices, values, index_type, base, type};
-  return status_success;
-}
-inline status_t destroy_sp_vec(const_sp_vec_descr_t d) {
-  delete d;
   return status_success;
 }
 inline status_t sp_vec_get_values(sp_vec_descr_t d, void **values) {
@@ -517,10 +505,6 @@ inline status_t create_const_dn_mat(dn_mat_descr_t *d, std::int64_t rows, std::i
                                     order_t order) {
   return create_dn_mat(d, rows, cols, ld, const_cast<void *>(values), type, order);
 }
-inline status_t destroy_dn_mat(const_dn_mat_descr_t d) {
-  delete d;
-  return status_success;
-}
 inline status_t dn_mat_set_strided_batch(dn_mat_descr_t d, int count, std::int64_t stride) {
   d->batch_count = count, d->batch_stride = stride;
   return status_success;
@@ -541,10 +525,6 @@ inline status_t dn_mat_get(dn_mat_descr_t d, std::int64_t *rows, std::int64_t *c
 // the legacy matrix descriptor
 inline status_t create_mat_descr(mat_descr_t *d) {
   *d = new mat_descr();
-  return status_success;
-}
-inline status_t destroy_mat_descr(mat_descr_t d) {
-  delete d;
   return status_success;
 }
 inline status_t set_mat_type(mat_descr_t d, matrix_type_t t) {
@@ -570,6 +550,8 @@ template <class D> status_t create_descr(D **d) {
   *d = new D();
   return status_success;
 }
+// every cusparseDestroy* of a descriptor (the sparse matrix's destructor
+// releases its oneMKL handle)
 template <class D> status_t destroy_descr(D *d) {
   delete d;
   return status_success;
@@ -805,6 +787,22 @@ inline status_t csr2csc(handle_t h, int m, int n, int nnz, const void *csr_val, 
 // The operations oneMKL has no routine for: SYCL kernels
 // ---------------------------------------------------------------------------
 
+namespace detail {
+// runs f(k, j) in a kernel on q for every entry k of the sparse vector x,
+// j being the entry's 0-based position in the dense vector (the indices of
+// a sparse vector are distinct: no two work-items touch one element)
+template <class F> void for_each_entry(sycl::queue &q, const sp_vec *x, F f) {
+  const std::int64_t off = x->base == index_base_one ? 1 : 0;
+  with_index_type(x->index_type, [&](auto i) {
+    using I = decltype(i);
+    const I *idx = static_cast<const I *>(x->indices);
+    if (x->nnz > 0)
+      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(x->nnz)),
+                     [=](sycl::id<1> k) { f(k[0], static_cast<std::int64_t>(idx[k]) - off); });
+  });
+}
+} // namespace detail
+
 // cusparseAxpby: y = alpha x + beta y, x sparse
 inline status_t axpby(handle_t h, const void *alpha, const_sp_vec_descr_t x, const void *beta, dn_vec_descr_t y) {
   return detail::guarded([&] {
@@ -814,15 +812,8 @@ inline status_t axpby(handle_t h, const void *alpha, const_sp_vec_descr_t x, con
       const T a = detail::scalar<T>(h, alpha), b = detail::scalar<T>(h, beta);
       T *yv = static_cast<T *>(y->values);
       const T *xv = static_cast<const T *>(x->values);
-      const std::int64_t off = x->base == index_base_one ? 1 : 0;
       q.parallel_for(sycl::range<1>(static_cast<std::size_t>(y->size)), [=](sycl::id<1> i) { yv[i] *= b; });
-      detail::with_index_type(x->index_type, [&](auto i) {
-        using I = decltype(i);
-        const I *idx = static_cast<const I *>(x->indices);
-        // the indices of a sparse vector are distinct: no two items write one element
-        if (x->nnz > 0)
-          q.parallel_for(sycl::range<1>(static_cast<std::size_t>(x->nnz)), [=](sycl::id<1> k) { yv[idx[k] - off] += a * xv[k]; });
-      });
+      detail::for_each_entry(q, x, [=](std::size_t k, std::int64_t j) { yv[j] += a * xv[k]; });
     });
   });
 }
@@ -830,36 +821,22 @@ inline status_t axpby(handle_t h, const void *alpha, const_sp_vec_descr_t x, con
 // cusparseGather: x's values = y at x's indices
 inline status_t gather(handle_t h, const_dn_vec_descr_t y, sp_vec_descr_t x) {
   return detail::guarded([&] {
-    sycl::queue &q = h->queue();
     detail::with_value_type(y->value_type, [&](auto v) {
       using T = decltype(v);
       const T *yv = static_cast<const T *>(y->values);
       T *xv = static_cast<T *>(x->values);
-      const std::int64_t off = x->base == index_base_one ? 1 : 0;
-      detail::with_index_type(x->index_type, [&](auto i) {
-        using I = decltype(i);
-        const I *idx = static_cast<const I *>(x->indices);
-        if (x->nnz > 0)
-          q.parallel_for(sycl::range<1>(static_cast<std::size_t>(x->nnz)), [=](sycl::id<1> k) { xv[k] = yv[idx[k] - off]; });
-      });
+      detail::for_each_entry(h->queue(), x, [=](std::size_t k, std::int64_t j) { xv[k] = yv[j]; });
     });
   });
 }
 // cusparseScatter: y at x's indices = x's values
 inline status_t scatter(handle_t h, const_sp_vec_descr_t x, dn_vec_descr_t y) {
   return detail::guarded([&] {
-    sycl::queue &q = h->queue();
     detail::with_value_type(y->value_type, [&](auto v) {
       using T = decltype(v);
       T *yv = static_cast<T *>(y->values);
       const T *xv = static_cast<const T *>(x->values);
-      const std::int64_t off = x->base == index_base_one ? 1 : 0;
-      detail::with_index_type(x->index_type, [&](auto i) {
-        using I = decltype(i);
-        const I *idx = static_cast<const I *>(x->indices);
-        if (x->nnz > 0)
-          q.parallel_for(sycl::range<1>(static_cast<std::size_t>(x->nnz)), [=](sycl::id<1> k) { yv[idx[k] - off] = xv[k]; });
-      });
+      detail::for_each_entry(h->queue(), x, [=](std::size_t k, std::int64_t j) { yv[j] = xv[k]; });
     });
   });
 }
@@ -1120,24 +1097,37 @@ inline status_t sddmm(handle_t h, operation_t op_a, operation_t op_b, const void
 // updated by the earlier rows it references, restricted to A's pattern
 // (IKJ), in place. It runs on the host: cuSPARSE's level scheduling has no
 // counterpart in oneMKL's SYCL API.
+namespace detail {
+// an m-row CSR pattern on the device, copied to the host with 0-based
+// offsets and columns
+struct host_pattern {
+  std::vector<int> rp, ci;
+  host_pattern(sycl::queue &q, int m, int base, const int *row_ptr, const int *col_ind) : rp(m + 1) {
+    q.memcpy(rp.data(), row_ptr, sizeof(int) * (m + 1)).wait();
+    ci.resize(static_cast<std::size_t>(rp[m] - base));
+    if (!ci.empty())
+      q.memcpy(ci.data(), col_ind, sizeof(int) * ci.size()).wait();
+    for (int &r : rp)
+      r -= base;
+    for (int &c : ci)
+      c -= base;
+  }
+};
+inline int index_base_of(const mat_descr *descr) { return descr && descr->base == index_base_one ? 1 : 0; }
+} // namespace detail
+
 template <class T>
 status_t csrilu02_analysis(handle_t h, int m, int, const mat_descr *descr, const T *val, const int *row_ptr, const int *col_ind, csrilu02_info_t info,
                            solve_policy_t = solve_policy_no_level, void * = nullptr) {
   (void)val;
   return detail::guarded([&] {
-    sycl::queue &q = h->queue();
-    const int base = descr && descr->base == index_base_one ? 1 : 0;
-    std::vector<int> rp(m + 1);
-    q.memcpy(rp.data(), row_ptr, sizeof(int) * (m + 1)).wait();
-    const int nnz = rp[m] - base;
-    std::vector<int> ci(nnz);
-    if (nnz > 0)
-      q.memcpy(ci.data(), col_ind, sizeof(int) * nnz).wait();
+    const int base = detail::index_base_of(descr);
+    const detail::host_pattern a(h->queue(), m, base, row_ptr, col_ind);
     info->zero_pivot = -1;
     for (int i = 0; i < m && info->zero_pivot < 0; ++i) {
       bool found = false;
-      for (int p = rp[i] - base; p < rp[i + 1] - base; ++p)
-        found |= ci[p] - base == i;
+      for (int p = a.rp[i]; p < a.rp[i + 1]; ++p)
+        found |= a.ci[p] == i;
       if (!found)
         info->zero_pivot = i + base;
     }
@@ -1148,20 +1138,13 @@ status_t csrilu02(handle_t h, int m, int, const mat_descr *descr, T *val, const 
                   solve_policy_t = solve_policy_no_level, void * = nullptr) {
   return detail::guarded([&] {
     sycl::queue &q = h->queue();
-    const int base = descr && descr->base == index_base_one ? 1 : 0;
-    std::vector<int> rp(m + 1);
-    q.memcpy(rp.data(), row_ptr, sizeof(int) * (m + 1)).wait();
-    const int nnz = rp[m] - base;
-    std::vector<int> ci(nnz);
+    const int base = detail::index_base_of(descr);
+    const detail::host_pattern a(q, m, base, row_ptr, col_ind);
+    const std::vector<int> &rp = a.rp, &ci = a.ci;
+    const int nnz = static_cast<int>(ci.size());
     std::vector<T> lu(nnz);
-    if (nnz > 0) {
-      q.memcpy(ci.data(), col_ind, sizeof(int) * nnz);
+    if (nnz > 0)
       q.memcpy(lu.data(), val, sizeof(T) * nnz).wait();
-    }
-    for (int &r : rp)
-      r -= base;
-    for (int &c : ci)
-      c -= base;
     std::vector<int> diag(m, -1), where(m, -1);
     for (int i = 0; i < m; ++i)
       for (int p = rp[i]; p < rp[i + 1]; ++p)

@@ -57,9 +57,9 @@ int all(syclify::stream_t stream, int *rp, int *ci, float *fv, double *dv, void 
   st |= sp::csrilu02_analysis(h, 4, 8, md, dv, rp, ci, info, sp::solve_policy_use_level, buf) | sp::csrilu02(h, 4, 8, md, dv, rp, ci, info);
   st |= sp::csrilu02_analysis(h, 4, 8, md, fv, rp, ci, info) | sp::csrilu02(h, 4, 8, md, fv, rp, ci, info, sp::solve_policy_no_level, buf);
   st |= sp::csrilu02_zero_pivot(h, info, &pivot);
-  st |= sp::destroy_descr(info) | sp::destroy_descr(sv) | sp::destroy_descr(sm) | sp::destroy_descr(gm) | sp::destroy_mat_descr(md);
-  st |= sp::destroy_sp_mat(A) | sp::destroy_sp_mat(B) | sp::destroy_sp_mat(C) | sp::destroy_dn_vec(x) | sp::destroy_dn_vec(y);
-  st |= sp::destroy_dn_mat(X) | sp::destroy_dn_mat(Y) | sp::destroy_sp_vec(s) | sp::destroy(h);
+  st |= sp::destroy_descr(info) | sp::destroy_descr(sv) | sp::destroy_descr(sm) | sp::destroy_descr(gm) | sp::destroy_descr(md);
+  st |= sp::destroy_descr(A) | sp::destroy_descr(B) | sp::destroy_descr(C) | sp::destroy_descr(x) | sp::destroy_descr(y);
+  st |= sp::destroy_descr(X) | sp::destroy_descr(Y) | sp::destroy_descr(s) | sp::destroy(h);
   (void)sp::get_error_string(st);
   (void)sp::get_error_name(st);
   return st + v;
