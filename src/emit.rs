@@ -20,6 +20,7 @@ pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/rand_kernel.hpp", include_str!("../runtime-headers/syclify/rand_kernel.hpp")),
     ("include/syclify/sparse.hpp", include_str!("../runtime-headers/syclify/sparse.hpp")),
     ("include/syclify/fft.hpp", include_str!("../runtime-headers/syclify/fft.hpp")),
+    ("include/syclify/wmma.hpp", include_str!("../runtime-headers/syclify/wmma.hpp")),
 ];
 
 /// Writes `text` to `path` through a temporary file in the same directory.

@@ -990,10 +990,11 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
 fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
     let cub = crate::rules::cub::Collectives::of(root, src);
+    let wmma = crate::rules::wmma::Wmma::of(src);
     for n in descendants(root) {
         match n.kind() {
             "function_definition" if !in_non_cuda_branch(n, src) => {
-                if let Some(f) = function_facts(n, src, rel, masks, macros, cub.as_ref()) {
+                if let Some(f) = function_facts(n, src, rel, masks, macros, cub.as_ref(), wmma.as_ref()) {
                     out.push(f);
                 }
             }
@@ -1044,7 +1045,15 @@ fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str,
     }
 }
 
-fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable, cub: Option<&crate::rules::cub::Collectives>) -> Option<FunctionFacts> {
+fn function_facts(
+    def: Node,
+    src: &str,
+    rel: &str,
+    masks: &[Mask],
+    macros: &MacroTable,
+    cub: Option<&crate::rules::cub::Collectives>,
+    wmma: Option<&crate::rules::wmma::Wmma>,
+) -> Option<FunctionFacts> {
     let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
     let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
     let q = qualifiers_of(def, src, masks, macros);
@@ -1138,6 +1147,12 @@ fn function_facts(def: Node, src: &str, rel: &str, masks: &[Mask], macros: &Macr
                 if let Some((_, warp)) = cub.and_then(|c| c.constructed(n, src)) {
                     f.uses_item = true;
                     f.uses_warp |= warp;
+                    continue;
+                }
+                // a wmma fragment function (`wmma::mma_sync(d, a, b, c)`): the sub-group
+                if wmma.is_some_and(|w| w.is_call(n, src)) {
+                    f.uses_item = true;
+                    f.uses_warp = true;
                     continue;
                 }
                 // `Alias(args)` of a local `typedef Class<..> Alias;`: a construction of `Class`

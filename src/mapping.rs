@@ -115,6 +115,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/cusparse.yaml", include_str!("../rules/cusparse.yaml")),
     ("rules/cufft.yaml", include_str!("../rules/cufft.yaml")),
     ("rules/cublaslt.yaml", include_str!("../rules/cublaslt.yaml")),
+    ("rules/wmma.yaml", include_str!("../rules/wmma.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):

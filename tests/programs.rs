@@ -128,6 +128,18 @@ fn rand_kernel_helpers_host_compile() {
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// Every wmma helper of `syclify/wmma.hpp`, in every shape and element type,
+/// host-compiles against Intel's SYCL headers (no library needed): the
+/// joint_matrix implementation (Intel's headers define SYCL_EXT_ONEAPI_MATRIX)
+/// and the portable one.
+#[test]
+fn wmma_helpers_host_compile() {
+    for name in ["wmma_helpers.cpp", "wmma_portable_helpers.cpp"] {
+        let file = common::root().join("tests/helper-header").join(name);
+        common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+    }
+}
+
 /// Every helper of the header, instantiated (tests/helper-header/every_helper.cpp),
 /// host-compiles against Intel's SYCL headers.
 #[test]

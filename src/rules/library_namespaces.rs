@@ -47,16 +47,29 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(parent) = n.parent().filter(|p| p.kind() == "qualified_identifier" && p.child_by_field_name("scope") == Some(n)) else {
             continue;
         };
-        // `a::cub::X`: another namespace of that name, not the library's
-        if parent.parent().is_some_and(|g| g.kind() == "qualified_identifier" && g.child_by_field_name("scope").is_some()) {
-            continue;
-        }
+        // `a::cub::X`: another namespace of that name, not the library's —
+        // unless `a` is a library namespace that lists it (`nvcuda::wmma::X`):
+        // then only the member is checked, the outer qualifier is migrated
+        let outer = parent.parent().filter(|g| g.kind() == "qualified_identifier").and_then(|g| g.child_by_field_name("scope"));
+        let nested = match outer {
+            None => false,
+            Some(o) => {
+                let listed = ctx.project.mappings.namespaces.get(ctx.text(o)).is_some_and(|o| o.members.iter().any(|m| m == ctx.text(name_node)));
+                if !listed {
+                    continue;
+                }
+                true
+            }
+        };
         let Some(member) = parent.child_by_field_name("name").and_then(|m| member_name(m, ctx.src)) else {
             continue;
         };
         if ns.members.iter().any(|m| m == member) {
-            ctx.edits.replace_text(RULE, n.byte_range(), &sycl);
-            ctx.count(RULE);
+            // a namespace listed only for its members' check (`wmma`) is kept
+            if sycl != ctx.text(name_node) && !nested {
+                ctx.edits.replace_text(RULE, n.byte_range(), &sycl);
+                ctx.count(RULE);
+            }
         } else {
             let cuda = ctx.text(name_node).to_string();
             ctx.diag(Code::UnsupportedLibraryName, parent.byte_range(), RULE, format!("`{cuda}::{member}` has no SYCL counterpart in syclify yet: left as is"));

@@ -46,6 +46,7 @@ pub mod syncthreads;
 pub mod thread_builtins;
 pub mod warp_shuffle;
 pub mod warp_vote;
+pub mod wmma;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::edit::EditSet;
@@ -396,6 +397,7 @@ pub fn run_all(ctx: &mut FileCtx) {
     fences::run(ctx);
     cooperative_groups::run(ctx);
     cub::run(ctx);
+    wmma::run(ctx);
     library_namespaces::run(ctx);
     device_printf::run(ctx);
     static_shared_memory::run(ctx);

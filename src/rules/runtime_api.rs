@@ -346,6 +346,7 @@ pub fn run(ctx: &mut FileCtx) {
                             && p.named_child_count() == 1
                             && p.parent().is_some_and(|g| g.kind() == "call_expression" && g.child_by_field_name("function").is_some_and(|f| f.id() == p.id()))
                     }) && !syntax::declared_in_scope(n, t, ctx.src))
+                    || (misparsed_template_argument(n) && !syntax::declared_in_scope(n, t, ctx.src))
                     || n.parent().is_some_and(|p| {
                         p.kind() == "sizeof_expression"
                             || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression"))
@@ -416,6 +417,18 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     unparsed_type_names(ctx);
+}
+
+/// Is identifier `n` the template argument of a declaration the parser read
+/// as comparisons: `std::vector<half> a(n), b(n), c(n);` reads as
+/// `(std::vector < half) > (a(n), b(n), c(n))` — `n` is the right operand of
+/// a `<` that is itself the left operand of a `>`.
+fn misparsed_template_argument(n: Node) -> bool {
+    let op = |b: Node, o: &str| b.kind() == "binary_expression" && b.child_by_field_name("operator").is_some_and(|x| x.kind() == o);
+    let Some(p) = n.parent().filter(|p| op(*p, "<") && p.child_by_field_name("right").is_some_and(|r| r.id() == n.id())) else {
+        return false;
+    };
+    p.parent().is_some_and(|g| op(g, ">") && g.child_by_field_name("left").is_some_and(|l| l.id() == p.id()))
 }
 
 /// Type names inside macro uses the parser could not read (hidden by error
