@@ -171,16 +171,16 @@ inline void load_matrix_sync(const Item &item, fragment<accumulator, M, N, K, T>
 }
 
 template <class Item, int M, int N, int K, class T, class P>
-inline void store_matrix_sync(const Item &item, P *p, fragment<accumulator, M, N, K, T> &f, unsigned ldm,
+inline void store_matrix_sync(const Item &item, P *p, const fragment<accumulator, M, N, K, T> &f, unsigned ldm,
                               layout_t layout) {
   using E = typename fragment<accumulator, M, N, K, T>::jm_element_type;
   jm::joint_matrix_store(detail::sub_group_of(item), f.m, detail::jm_ptr<E>(p), ldm, detail::jm_layout(layout));
 }
 
 template <class Item, int M, int N, int K, class Ta, class La, class Tb, class Lb, class Tc, class Td>
-inline void mma_sync(const Item &item, fragment<accumulator, M, N, K, Td> &d, fragment<matrix_a, M, N, K, Ta, La> &a,
-                     fragment<matrix_b, M, N, K, Tb, Lb> &b, fragment<accumulator, M, N, K, Tc> &c,
-                     bool satf = false) {
+inline void mma_sync(const Item &item, fragment<accumulator, M, N, K, Td> &d,
+                     const fragment<matrix_a, M, N, K, Ta, La> &a, const fragment<matrix_b, M, N, K, Tb, Lb> &b,
+                     const fragment<accumulator, M, N, K, Tc> &c, bool satf = false) {
   (void)satf; // saturation of half results to finite values: not in joint_matrix (and deprecated in CUDA)
   jm::joint_matrix_mad(detail::sub_group_of(item), d.m, a.m, b.m, c.m);
 }

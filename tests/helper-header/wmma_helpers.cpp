@@ -20,7 +20,8 @@ void gemm(sycl::queue &q, const Pab *a, const Pab *b, Pc *c, Pc *d) {
                    wmma::load_matrix_sync(item, fa, a, K);
                    wmma::load_matrix_sync(item, fb, b, K);
                    wmma::load_matrix_sync(item, fc, c, N, wmma::mem_row_major);
-                   wmma::mma_sync(item, acc, fa, fb, fc);
+                   const auto &cfa = fa;
+                   wmma::mma_sync(item, acc, cfa, fb, fc);
                    wmma::mma_sync(item, acc, fa, fb, acc, false);
                    wmma::store_matrix_sync(item, d, acc, M, wmma::mem_col_major);
                  });
