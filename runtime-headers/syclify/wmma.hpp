@@ -125,6 +125,8 @@ template <class Layout> constexpr jm::layout jm_layout() {
     return jm::layout::dynamic;
   }
 }
+// What joint_matrix loads and fills a fragment from: its element type, float for tf32.
+template <class E> using jm_storage_t = std::conditional_t<std::is_same_v<E, jm::precision::tf32>, float, E>;
 inline jm::layout jm_layout(layout_t l) { return l == mem_row_major ? jm::layout::row_major : jm::layout::col_major; }
 
 // The memory a fragment is loaded from or stored to, as the multi_ptr the
@@ -151,16 +153,14 @@ template <class Use, int M, int N, int K, class T, class Layout = void> struct f
 template <class Item, class Use, int M, int N, int K, class T, class L, class V>
 inline void fill_fragment(const Item &item, fragment<Use, M, N, K, T, L> &f, const V &v) {
   using E = typename fragment<Use, M, N, K, T, L>::jm_element_type;
-  using S = std::conditional_t<std::is_same_v<E, jm::precision::tf32>, float, E>;
-  jm::joint_matrix_fill(detail::sub_group_of(item), f.m, static_cast<S>(v));
+  jm::joint_matrix_fill(detail::sub_group_of(item), f.m, static_cast<detail::jm_storage_t<E>>(v));
 }
 
 // matrix_a and matrix_b: the layout is the fragment's.
 template <class Item, class Use, int M, int N, int K, class T, class L, class P>
 inline void load_matrix_sync(const Item &item, fragment<Use, M, N, K, T, L> &f, const P *p, unsigned ldm) {
   using E = typename fragment<Use, M, N, K, T, L>::jm_element_type;
-  using S = std::conditional_t<std::is_same_v<E, jm::precision::tf32>, float, E>;
-  jm::joint_matrix_load(detail::sub_group_of(item), f.m, detail::jm_ptr<S>(p), ldm);
+  jm::joint_matrix_load(detail::sub_group_of(item), f.m, detail::jm_ptr<detail::jm_storage_t<E>>(p), ldm);
 }
 
 template <class Item, int M, int N, int K, class T, class P>
