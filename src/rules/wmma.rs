@@ -78,7 +78,8 @@ pub fn run(ctx: &mut FileCtx) {
     };
     let mut fragments: Vec<&str> = Vec::new();
     for &n in ctx.all_nodes().iter() {
-        if n.kind() == "declaration" && !ctx.in_error(n) && declares_fragment(n, ctx.src) {
+        // locals and parameters (`fragment<...> &acc` of a __device__ function)
+        if matches!(n.kind(), "declaration" | "parameter_declaration") && !ctx.in_error(n) && declares_fragment(n, ctx.src) {
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
                 if let Some((_, name)) = syntax::declarator_name(d, ctx.src) {
@@ -127,7 +128,7 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 /// Does a declaration declare wmma fragments (`wmma::fragment<...> f;`,
-/// `auto f = wmma::fragment<...>();`)?
+/// `auto f = wmma::fragment<...>();`, a parameter `wmma::fragment<...> &f`)?
 fn declares_fragment(decl: Node, src: &str) -> bool {
     let t = text(decl, src);
     t.contains("fragment") && (t.contains("fragment<") || t.contains("fragment <"))
