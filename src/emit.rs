@@ -14,6 +14,7 @@ pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
     ("include/syclify/thrust.hpp", include_str!("../runtime-headers/syclify/thrust.hpp")),
     ("include/syclify/blas_types.hpp", include_str!("../runtime-headers/syclify/blas_types.hpp")),
+    ("include/syclify/math_backend.hpp", include_str!("../runtime-headers/syclify/math_backend.hpp")),
     ("include/syclify/blas.hpp", include_str!("../runtime-headers/syclify/blas.hpp")),
     ("include/syclify/blaslt.hpp", include_str!("../runtime-headers/syclify/blaslt.hpp")),
     ("include/syclify/rand.hpp", include_str!("../runtime-headers/syclify/rand.hpp")),

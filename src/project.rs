@@ -565,7 +565,8 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             None => FileResult::copied(s),
         });
     }
-    let mut cmake_facts = crate::build::cmake::ProjectFacts { device_code_across_units, ..Default::default() };
+    let math_libraries = crate::build::math_libraries_used(results.iter().filter_map(|f| f.output.as_deref()));
+    let mut cmake_facts = crate::build::cmake::ProjectFacts { device_code_across_units, math_libraries, ..Default::default() };
     for b in build_files.iter().filter(|b| crate::build::cmake::is_cmake_name(b.rel.rsplit('/').next().unwrap_or(""))) {
         cmake_facts.scan(&b.text);
     }
@@ -664,7 +665,7 @@ fn migrate_build_file(s: SourceFile, cmake_facts: &crate::build::cmake::ProjectF
             }
         }
     } else {
-        (makefile::RULE, makefile::migrate(&s.text, &root_rel))
+        (makefile::RULE, makefile::migrate(&s.text, &root_rel, &cmake_facts.math_libraries))
     };
     match migrated {
         Some(m) => {

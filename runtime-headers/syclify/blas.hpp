@@ -4,8 +4,9 @@
 // calls oneMKL's BLAS (the USM API, column_major: CUDA's layout is kept, no
 // data is transposed) on the handle's queue.
 //
-// Needs oneMKL's SYCL interfaces (`oneapi/mkl.hpp`: Intel oneMKL, or the
-// open-source oneMath with its cuBLAS backend on NVIDIA GPUs).
+// Needs oneMKL's SYCL interfaces: Intel oneMKL (`oneapi/mkl.hpp`), or the
+// open-source oneMath (`oneapi/math.hpp`) with its cuBLAS backend on NVIDIA
+// GPUs, with DPC++ or AdaptiveCpp (math_backend.hpp says which is chosen).
 //
 // How cuBLAS's model maps:
 //   * a handle (cublasHandle_t) is a small object holding the queue of its
@@ -16,11 +17,15 @@
 //     CUBLAS_STATUS_INVALID_VALUE for oneMKL's invalid-argument errors;
 //   * scalars (alpha, beta) are read as cuBLAS reads them: host values in
 //     CUBLAS_POINTER_MODE_HOST (the default), device pointers in
-//     CUBLAS_POINTER_MODE_DEVICE (oneMKL's value_or_pointer);
+//     CUBLAS_POINTER_MODE_DEVICE (oneMKL's value_or_pointer; oneMath takes
+//     values only, so there a device scalar is copied to the host first,
+//     which waits for the stream's earlier work where cuBLAS would not);
 //   * results of reductions (dot, nrm2, asum, iamax) go where cuBLAS puts
 //     them: to host memory, after waiting, in host pointer mode; to device
-//     memory, asynchronously, in device pointer mode. iamax/iamin keep
-//     cuBLAS's 1-based index (oneMKL's index_base::one);
+//     memory in device pointer mode (asynchronously, except iamax/iamin,
+//     whose 64-bit index is narrowed to cuBLAS's int after a wait).
+//     iamax/iamin keep cuBLAS's 1-based index (oneMKL's index_base::one;
+//     oneMath's 0-based index plus one) and give 0 where n <= 0 or incx <= 0;
 //   * cuComplex/cuDoubleComplex (syclify::float2/double2 after migration)
 //     are passed to oneMKL as std::complex, whose layout they share.
 #pragma once
@@ -30,7 +35,12 @@
 #include "syclify.hpp"
 #include "blas_types.hpp"
 
+#include "math_backend.hpp"
+#ifdef SYCLIFY_ONEMATH
+#include <oneapi/math.hpp>
+#else
 #include <oneapi/mkl.hpp>
+#endif
 
 #include <algorithm>
 #include <complex>
@@ -43,8 +53,8 @@
 namespace syclify {
 namespace blas {
 
-namespace mkl = oneapi::mkl;
-namespace mklb = oneapi::mkl::blas::column_major;
+namespace mkl = syclify::math_library;
+namespace mklb = syclify::math_library::blas::column_major;
 
 // ---------------------------------------------------------------------------
 // The handle (status codes and enumerations: blas_types.hpp)
@@ -132,16 +142,9 @@ template <class T> auto **cast(T *const *p) {
   return reinterpret_cast<M *const *>(p);
 }
 
-// a scalar as cuBLAS reads it: the value in host pointer mode, the device pointer otherwise
-template <class T> mkl::value_or_pointer<mkl_t<T>> scalar(handle_t h, const T *p) {
-  if (h->pointer_mode == pointer_mode_device)
-    return mkl::value_or_pointer<mkl_t<T>>(cast(p));
-  return mkl::value_or_pointer<mkl_t<T>>(*cast(p));
-}
-
-// a scalar's value on the host, for the oneMKL calls that take values only
-// (omatadd, the group form of gemm_batch): copied from the device in device
-// pointer mode
+// a scalar's value on the host, for the calls that take values only
+// (omatadd, the group form of gemm_batch; every call with oneMath): copied
+// from the device in device pointer mode
 template <class T> mkl_t<T> host_scalar(handle_t h, const T *p) {
   if (h->pointer_mode == pointer_mode_device) {
     mkl_t<T> v;
@@ -150,6 +153,18 @@ template <class T> mkl_t<T> host_scalar(handle_t h, const T *p) {
   }
   return *cast(p);
 }
+
+#ifdef SYCLIFY_ONEMATH
+// a scalar as cuBLAS reads it: oneMath takes values only
+template <class T> mkl_t<T> scalar(handle_t h, const T *p) { return host_scalar(h, p); }
+#else
+// a scalar as cuBLAS reads it: the value in host pointer mode, the device pointer otherwise
+template <class T> mkl::value_or_pointer<mkl_t<T>> scalar(handle_t h, const T *p) {
+  if (h->pointer_mode == pointer_mode_device)
+    return mkl::value_or_pointer<mkl_t<T>>(cast(p));
+  return mkl::value_or_pointer<mkl_t<T>>(*cast(p));
+}
+#endif
 
 // runs f, mapping exceptions to cuBLAS status codes
 template <class F> status_t guarded(F &&f) {
@@ -289,20 +304,52 @@ template <class T, class R> status_t asum(handle_t h, int n, const T *x, int inc
   return detail::reduce_to(h, result, [&](sycl::queue &q, R *r) { return mklb::asum(q, n, detail::cast(x), incx, r); });
 }
 namespace detail {
-// the 1-based index of iamax/iamin (oneMKL's index_base::one), as cuBLAS's
-template <class F> status_t index_to(handle_t h, int *result, F &&f) {
-  std::int64_t r64 = 0;
-  status_t s = reduce_to(h, &r64, f);
-  if (s == status_success)
-    *result = static_cast<int>(r64);
-  return s;
+// iamax/iamin: cuBLAS's 1-based int index, written where cuBLAS writes it
+// (0 where n <= 0 or incx <= 0, as cuBLAS). oneMKL is asked for a 1-based
+// index; oneMath's is 0-based and gets one added. The 64-bit result is
+// narrowed on the host, so device pointer mode waits here.
+template <class F> status_t index_to(handle_t h, int n, int incx, int *result, F &&f) {
+  return guarded([&] {
+    sycl::queue &q = h->queue();
+    int index = 0;
+    if (n > 0 && incx > 0) {
+      std::int64_t *tmp = sycl::malloc_shared<std::int64_t>(1, q);
+      try {
+        f(q, tmp).wait_and_throw();
+      } catch (...) {
+        sycl::free(tmp, q);
+        throw;
+      }
+#ifdef SYCLIFY_ONEMATH
+      index = static_cast<int>(*tmp + 1);
+#else
+      index = static_cast<int>(*tmp);
+#endif
+      sycl::free(tmp, q);
+    }
+    if (h->pointer_mode == pointer_mode_device)
+      q.memcpy(result, &index, sizeof(int)).wait();
+    else
+      *result = index;
+  });
 }
+#ifdef SYCLIFY_ONEMATH
+template <class T> sycl::event iamax(sycl::queue &q, int n, const T *x, int incx, std::int64_t *r) { return mklb::iamax(q, n, x, incx, r); }
+template <class T> sycl::event iamin(sycl::queue &q, int n, const T *x, int incx, std::int64_t *r) { return mklb::iamin(q, n, x, incx, r); }
+#else
+template <class T> sycl::event iamax(sycl::queue &q, int n, const T *x, int incx, std::int64_t *r) {
+  return mklb::iamax(q, n, x, incx, r, mkl::index_base::one);
+}
+template <class T> sycl::event iamin(sycl::queue &q, int n, const T *x, int incx, std::int64_t *r) {
+  return mklb::iamin(q, n, x, incx, r, mkl::index_base::one);
+}
+#endif
 } // namespace detail
 template <class T> status_t iamax(handle_t h, int n, const T *x, int incx, int *result) {
-  return detail::index_to(h, result, [&](sycl::queue &q, std::int64_t *r) { return mklb::iamax(q, n, detail::cast(x), incx, r, mkl::index_base::one); });
+  return detail::index_to(h, n, incx, result, [&](sycl::queue &q, std::int64_t *r) { return detail::iamax(q, n, detail::cast(x), incx, r); });
 }
 template <class T> status_t iamin(handle_t h, int n, const T *x, int incx, int *result) {
-  return detail::index_to(h, result, [&](sycl::queue &q, std::int64_t *r) { return mklb::iamin(q, n, detail::cast(x), incx, r, mkl::index_base::one); });
+  return detail::index_to(h, n, incx, result, [&](sycl::queue &q, std::int64_t *r) { return detail::iamin(q, n, detail::cast(x), incx, r); });
 }
 
 // ---------------------------------------------------------------------------
@@ -367,9 +414,10 @@ status_t gemm_batched(handle_t h, operation_t transa, operation_t transb, int m,
                       const T *const b[], int ldb, const T *beta, T *const c[], int ldc, int batch_count) {
   return detail::guarded([&] {
     using M = detail::mkl_t<T>;
-    const mkl::transpose ta = detail::trans(transa), tb = detail::trans(transb);
-    const std::int64_t m64 = m, n64 = n, k64 = k, lda64 = lda, ldb64 = ldb, ldc64 = ldc, group = batch_count;
-    const M al = detail::host_scalar(h, alpha), be = detail::host_scalar(h, beta);
+    // not const: oneMath's group form takes these through non-const pointers
+    mkl::transpose ta = detail::trans(transa), tb = detail::trans(transb);
+    std::int64_t m64 = m, n64 = n, k64 = k, lda64 = lda, ldb64 = ldb, ldc64 = ldc, group = batch_count;
+    M al = detail::host_scalar(h, alpha), be = detail::host_scalar(h, beta);
     mklb::gemm_batch(h->queue(), &ta, &tb, &m64, &n64, &k64, &al, reinterpret_cast<const M **>(const_cast<const T **>(a)), &lda64,
                      reinterpret_cast<const M **>(const_cast<const T **>(b)), &ldb64, &be, reinterpret_cast<M **>(const_cast<T **>(c)), &ldc64, 1, &group)
         .wait_and_throw(); // the group arrays above live on this stack
@@ -452,21 +500,26 @@ inline status_t gemm_ex(handle_t h, operation_t transa, operation_t transb, int 
       detail::gemm_typed<sycl::half, sycl::half, sycl::half>(h, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else if (atype == r_16f && ctype == r_16f) {
       // half in and out, float scalars: oneMKL's half GEMM takes half scalars
-      if (h->pointer_mode == pointer_mode_device)
-        throw mkl::unimplemented("syclify::blas", "gemm_ex", "half data with float scalars in device pointer mode");
-      const sycl::half al = static_cast<sycl::half>(*static_cast<const float *>(alpha)), be = static_cast<sycl::half>(*static_cast<const float *>(beta));
+      // (read on the host, copied there first in device pointer mode)
+      const sycl::half al = static_cast<sycl::half>(detail::host_scalar(h, static_cast<const float *>(alpha)));
+      const sycl::half be = static_cast<sycl::half>(detail::host_scalar(h, static_cast<const float *>(beta)));
       mklb::gemm(h->queue(), detail::trans(transa), detail::trans(transb), m, n, k, al, static_cast<const sycl::half *>(a), lda,
                  static_cast<const sycl::half *>(b), ldb, be, static_cast<sycl::half *>(c), ldc);
     }
     else if (atype == r_16f && ctype == r_32f)
       detail::gemm_typed<sycl::half, float, float>(h, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+#ifdef SYCLIFY_ONEMATH
+    else if (atype == r_16bf && ctype == r_16bf)
+      throw mkl::unimplemented("syclify::blas", "gemm_ex", "bfloat16 output: oneMath's bfloat16 GEMM writes float");
+#else
     else if (atype == r_16bf && ctype == r_16bf)
       mklb::gemm(h->queue(), detail::trans(transa), detail::trans(transb), m, n, k, detail::scalar(h, static_cast<const float *>(alpha)),
-                 static_cast<const oneapi::mkl::bfloat16 *>(a), lda, static_cast<const oneapi::mkl::bfloat16 *>(b), ldb,
-                 detail::scalar(h, static_cast<const float *>(beta)), static_cast<oneapi::mkl::bfloat16 *>(c), ldc);
+                 static_cast<const mkl::bfloat16 *>(a), lda, static_cast<const mkl::bfloat16 *>(b), ldb,
+                 detail::scalar(h, static_cast<const float *>(beta)), static_cast<mkl::bfloat16 *>(c), ldc);
+#endif
     else if (atype == r_16bf && ctype == r_32f)
       mklb::gemm(h->queue(), detail::trans(transa), detail::trans(transb), m, n, k, detail::scalar(h, static_cast<const float *>(alpha)),
-                 static_cast<const oneapi::mkl::bfloat16 *>(a), lda, static_cast<const oneapi::mkl::bfloat16 *>(b), ldb,
+                 static_cast<const mkl::bfloat16 *>(a), lda, static_cast<const mkl::bfloat16 *>(b), ldb,
                  detail::scalar(h, static_cast<const float *>(beta)), static_cast<float *>(c), ldc);
     else if (atype == c_32f && ctype == c_32f)
       detail::gemm_typed<std::complex<float>, std::complex<float>, std::complex<float>>(h, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -578,11 +631,15 @@ template <class T> status_t getrf_batched(handle_t h, int n, T *const a[], int l
       const std::int64_t *from = piv.values.p;
       q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { P[i] = static_cast<int>(from[i]); }).wait();
     } else {
+#ifdef SYCLIFY_ONEMATH
+      throw mkl::unimplemented("syclify::blas", "getrf_batched", "LU without pivoting: oneMath has no getrfnp_batch");
+#else
       const std::int64_t scratch = mkl::lapack::getrfnp_batch_scratchpad_size<M>(q, &m64, &n64, &lda64, 1, &size);
       detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
       detail::with_batch_info(q, info, batch, [&] {
         mkl::lapack::getrfnp_batch(q, &m64, &n64, ptrs.p, &lda64, 1, &size, work.p, scratch).wait_and_throw();
       });
+#endif
     }
   });
 }
@@ -619,7 +676,12 @@ status_t getrs_batched(handle_t h, operation_t trans, int n, int nrhs, const T *
     std::int64_t n64 = n, nrhs64 = nrhs, lda64 = lda, ldb64 = ldb, size = batch;
     const std::int64_t scratch = mkl::lapack::getrs_batch_scratchpad_size<M>(q, &t, &n64, &nrhs64, &lda64, &ldb64, 1, &size);
     detail::device_array<M> work(q, static_cast<std::size_t>(scratch));
-    mkl::lapack::getrs_batch(q, &t, &n64, &nrhs64, aptrs.p, &lda64, piv.pointers.p, bptrs.p, &ldb64, 1, &size, work.p, scratch).wait_and_throw();
+#ifdef SYCLIFY_ONEMATH
+    M **factors = const_cast<M **>(aptrs.p); // oneMath's getrs_batch takes non-const matrices (and reads them only)
+#else
+    const M **factors = aptrs.p;
+#endif
+    mkl::lapack::getrs_batch(q, &t, &n64, &nrhs64, factors, &lda64, piv.pointers.p, bptrs.p, &ldb64, 1, &size, work.p, scratch).wait_and_throw();
   });
 }
 
@@ -679,6 +741,9 @@ status_t gels_batched(handle_t h, operation_t trans, int m, int n, int nrhs, T *
     return status_invalid_value;
   if (trans != op_n)
     return status_not_supported;
+#ifdef SYCLIFY_ONEMATH
+  return status_not_supported; // oneMath has no gels_batch
+#else
   return detail::guarded([&] {
     sycl::queue &q = h->queue();
     detail::shared_array<M *> aptrs(q, batch), cptrs(q, batch);
@@ -692,6 +757,7 @@ status_t gels_batched(handle_t h, operation_t trans, int m, int n, int nrhs, T *
       mkl::lapack::gels_batch(q, &t, &m64, &n64, &nrhs64, aptrs.p, &lda64, cptrs.p, &ldc64, 1, &size, work.p, scratch).wait_and_throw();
     });
   });
+#endif
 }
 
 } // namespace blas

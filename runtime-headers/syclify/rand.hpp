@@ -5,8 +5,15 @@
 // helpers of the same operation (`curandGenerateUniform` →
 // `syclify::rand::generate_uniform`), returning cuRAND's status codes.
 //
-// Needs oneMKL's SYCL interfaces (Intel oneMKL, or the open-source oneMath
-// with its cuRAND backend on NVIDIA GPUs).
+// Needs oneMKL's SYCL interfaces: Intel oneMKL, or the open-source oneMath
+// with its cuRAND backend on NVIDIA GPUs (DPC++ or AdaptiveCpp;
+// math_backend.hpp says which is chosen). oneMath has two engines,
+// philox4x32x10 and mrg32k3a: there MT19937 and MTGP32 generators become
+// philox4x32x10 too, and Sobol generators report CURAND_STATUS_TYPE_ERROR at
+// their first generation. Where the library has no Poisson distribution
+// (oneMath's cuRAND backend), Poisson numbers come from syclify's own
+// kernel over the counter-based Philox generator of rand_kernel.hpp (seeded
+// with the generator's seed and offset; numbers differ from the library's).
 //
 // The numbers are not cuRAND's: the engines are oneMKL's, whose sequences
 // differ from cuRAND's for the same seed (XORWOW, cuRAND's default, has no
@@ -20,7 +27,13 @@
 
 #include "syclify.hpp"
 
+#include "math_backend.hpp"
+#include "rand_kernel.hpp"
+#ifdef SYCLIFY_ONEMATH
+#include <oneapi/math/rng.hpp>
+#else
 #include <oneapi/mkl/rng.hpp>
+#endif
 
 #include <cstdint>
 #include <memory>
@@ -29,7 +42,7 @@
 namespace syclify {
 namespace rand {
 
-namespace mrng = oneapi::mkl::rng;
+namespace mrng = syclify::math_library::rng;
 
 using status_t = int;
 constexpr status_t status_success = 0;
@@ -60,8 +73,15 @@ struct generator {
   std::uint32_t dimensions = 1;
   stream_t stream = nullptr;
   // made at the first generation after a change of seed, offset or stream
+#ifdef SYCLIFY_ONEMATH
+  std::variant<std::monostate, mrng::philox4x32x10, mrng::mrg32k3a> engine;
+#else
   std::variant<std::monostate, mrng::philox4x32x10, mrng::mrg32k3a, mrng::mt19937, mrng::sobol> engine;
+#endif
   bool fresh = false;
+  // Poisson numbers drawn by syclify's own kernel so far (its Philox
+  // subsequences), where the library has no Poisson distribution
+  std::uint64_t own_poisson_draws = 0;
 };
 using generator_t = generator *;
 
@@ -85,11 +105,13 @@ inline status_t set_stream(generator_t g, stream_t s) {
 inline status_t set_pseudo_random_generator_seed(generator_t g, unsigned long long seed) {
   g->seed = seed;
   g->fresh = false;
+  g->own_poisson_draws = 0;
   return status_success;
 }
 inline status_t set_generator_offset(generator_t g, unsigned long long offset) {
   g->offset = offset;
   g->fresh = false;
+  g->own_poisson_draws = 0;
   return status_success;
 }
 // substream ordering chooses among cuRAND's layouts of its output: no oneMKL counterpart
@@ -105,16 +127,25 @@ inline status_t get_version(int *v) {
 }
 
 namespace detail {
+// a generator the library has no engine for (Sobol with oneMath)
+struct unsupported_engine : std::exception {
+  const char *what() const noexcept override { return "syclify::rand: no engine for this generator type in oneMath"; }
+};
 inline void make_engine(generator_t g) {
   if (g->fresh)
     return;
   sycl::queue &q = queue_of(g->stream);
   switch (g->type) {
   case rng_pseudo_mrg32k3a: g->engine.emplace<mrng::mrg32k3a>(q, static_cast<std::uint32_t>(g->seed)); break;
+#ifdef SYCLIFY_ONEMATH
+  case rng_quasi_default:
+  case rng_quasi_sobol32: throw unsupported_engine();
+#else
   case rng_pseudo_mt19937:
   case rng_pseudo_mtgp32: g->engine.emplace<mrng::mt19937>(q, static_cast<std::uint32_t>(g->seed)); break;
   case rng_quasi_default:
   case rng_quasi_sobol32: g->engine.emplace<mrng::sobol>(q, g->dimensions); break;
+#endif
   default: g->engine.emplace<mrng::philox4x32x10>(q, g->seed); break;
   }
   if (g->offset)
@@ -136,7 +167,9 @@ template <class Distr, class T> status_t generate(generator_t g, const Distr &d,
         },
         g->engine);
     return status_success;
-  } catch (const oneapi::mkl::invalid_argument &) {
+  } catch (const unsupported_engine &) {
+    return status_type_error;
+  } catch (const syclify::math_library::invalid_argument &) {
     return status_out_of_range;
   } catch (const std::exception &) {
     return status_launch_failure;
@@ -146,14 +179,19 @@ template <class Distr, class T> status_t generate(generator_t g, const Distr &d,
 
 // curandGenerate: 32 random bits each (oneMKL's uniform_bits) from Philox and
 // MT19937; the engine's own 32-bit outputs (oneMKL's bits) from MRG32k3a and
-// Sobol, as cuRAND gives them
+// Sobol, as cuRAND gives them (oneMath has only bits: Philox's outputs are
+// 32 uniform bits each)
 inline status_t generate(generator_t g, unsigned int *out, std::size_t n) {
+#ifdef SYCLIFY_ONEMATH
+  return detail::generate(g, mrng::bits<std::uint32_t>(), out, n);
+#else
   switch (g->type) {
   case rng_pseudo_mrg32k3a:
   case rng_quasi_default:
   case rng_quasi_sobol32: return detail::generate(g, mrng::bits<std::uint32_t>(), out, n);
   default: return detail::generate(g, mrng::uniform_bits<std::uint32_t>(), out, n);
   }
+#endif
 }
 inline status_t generate_uniform(generator_t g, float *out, std::size_t n) { return detail::generate(g, mrng::uniform<float>(0.0f, 1.0f), out, n); }
 inline status_t generate_uniform_double(generator_t g, double *out, std::size_t n) {
@@ -171,8 +209,35 @@ inline status_t generate_log_normal(generator_t g, float *out, std::size_t n, fl
 inline status_t generate_log_normal_double(generator_t g, double *out, std::size_t n, double mean, double stddev) {
   return detail::generate(g, mrng::lognormal<double>(mean, stddev), out, n);
 }
+namespace detail {
+// Poisson numbers from syclify's Philox kernel: number i of this call is
+// drawn from subsequence (draws so far + i) of the generator's seed
+inline status_t own_poisson(generator_t g, unsigned int *out, std::size_t n, double lambda) {
+  try {
+    const std::uint64_t seed = g->seed, offset = g->offset, first = g->own_poisson_draws;
+    queue_of(g->stream).parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+      philox4x32_10_state s;
+      syclify::rand::init(seed, first + i[0], offset, &s);
+      out[i[0]] = syclify::rand::poisson(&s, lambda);
+    });
+    g->own_poisson_draws += n;
+    return status_success;
+  } catch (const std::exception &) {
+    return status_launch_failure;
+  }
+}
+} // namespace detail
+
+// curandGeneratePoisson: the library's Poisson distribution; syclify's own
+// kernel where the library has none (oneMath)
 inline status_t generate_poisson(generator_t g, unsigned int *out, std::size_t n, double lambda) {
+  if (lambda <= 0.0)
+    return status_out_of_range;
+#ifdef SYCLIFY_ONEMATH
+  return detail::own_poisson(g, out, n, lambda);
+#else
   return detail::generate(g, mrng::poisson<std::uint32_t>(lambda), out, n);
+#endif
 }
 
 } // namespace rand

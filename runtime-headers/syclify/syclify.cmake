@@ -65,6 +65,42 @@ else()
 endif()
 message(STATUS "syclify: SYCL_IMPL=${SYCL_IMPL} SYCL_TARGETS=${SYCL_TARGETS}")
 
+# syclify::math (where SYCLIFY_MATH_LIBRARY is ON: the migrated sources call
+# cuBLAS, cuRAND's host API, cuFFT or cuSPARSE, through syclify/blas.hpp,
+# rand.hpp, fft.hpp, sparse.hpp) is the math library those calls need; the
+# migrated target_link_libraries name it where they named CUDA::cublas and
+# the like. It is the open-source oneMath when find_package(oneMath) finds
+# it (set ONEMATH_ROOT or oneMath_DIR), else Intel oneMKL's SYCL libraries
+# (find_package(MKL): MKL::MKL_SYCL, or MKL::MKL_DPCPP before oneMKL 2024),
+# else -qmkl where the compiler is icpx.
+if(SYCLIFY_MATH_LIBRARY AND NOT TARGET syclify::math)
+  add_library(syclify::math INTERFACE IMPORTED GLOBAL)
+  if(SYCL_IMPL STREQUAL "acpp" AND TARGET AdaptiveCpp::acpp-rt AND NOT TARGET hipSYCL::acpp-rt)
+    # oneMath built with AdaptiveCpp names its runtime by the old name
+    add_library(hipSYCL::acpp-rt ALIAS AdaptiveCpp::acpp-rt)
+  endif()
+  find_package(oneMath CONFIG QUIET HINTS "${ONEMATH_ROOT}" "$ENV{ONEMATH_ROOT}")
+  if(TARGET ONEMATH::onemath)
+    target_link_libraries(syclify::math INTERFACE ONEMATH::onemath)
+    message(STATUS "syclify: syclify::math is oneMath (${oneMath_DIR})")
+  else()
+    find_package(MKL CONFIG QUIET)
+    if(TARGET MKL::MKL_SYCL)
+      target_link_libraries(syclify::math INTERFACE MKL::MKL_SYCL)
+      message(STATUS "syclify: syclify::math is oneMKL (MKL::MKL_SYCL)")
+    elseif(TARGET MKL::MKL_DPCPP)
+      target_link_libraries(syclify::math INTERFACE MKL::MKL_DPCPP)
+      message(STATUS "syclify: syclify::math is oneMKL (MKL::MKL_DPCPP)")
+    elseif(CMAKE_CXX_COMPILER MATCHES "icpx")
+      target_link_options(syclify::math INTERFACE -qmkl)
+      target_compile_options(syclify::math INTERFACE -qmkl)
+      message(STATUS "syclify: syclify::math is oneMKL through icpx -qmkl")
+    else()
+      message(WARNING "syclify: the migrated sources call cuBLAS, cuRAND, cuFFT or cuSPARSE through oneMKL's interfaces, and neither oneMath (find_package(oneMath): set ONEMATH_ROOT) nor oneMKL (find_package(MKL)) was found: the link will fail until one is")
+    endif()
+  endif()
+endif()
+
 function(syclify_link_device_code)
   if(SYCL_IMPL STREQUAL "acpp" AND NOT SYCL_TARGETS MATCHES "generic")
     foreach(target ${ARGN})

@@ -134,6 +134,8 @@ struct Migration<'a> {
     /// The property command being migrated turned on separable compilation.
     link_device_code: bool,
     unknown_reported: BTreeSet<String>,
+    /// A link of a CUDA math library became `syclify::math`.
+    links_math: bool,
 }
 
 /// What the project's CMake scripts define, for every script: the
@@ -147,6 +149,10 @@ pub struct ProjectFacts {
     /// defined in another translation unit: CUDA's separable compilation is
     /// still needed, as syclify_link_device_code.
     pub device_code_across_units: bool,
+    /// The CUDA math libraries the migrated sources call
+    /// ([`super::math_libraries_used`]): the build links `syclify::math`
+    /// where it linked them. (Makefiles use this too.)
+    pub math_libraries: BTreeSet<&'static str>,
 }
 
 impl ProjectFacts {
@@ -206,6 +212,7 @@ pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome
         own: project.clone(),
         link_device_code: false,
         unknown_reported: BTreeSet::new(),
+        links_math: false,
     };
     m.own.add(&commands, text);
     // after the first project(): at top level, else after the outermost
@@ -251,7 +258,7 @@ pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome
             ));
         }
     }
-    let header = block(m.archs.first().map(String::as_str), root_rel);
+    let header = block(m.archs.first().map(String::as_str), root_rel, m.links_math);
     match block_at {
         Some(at) => {
             let line_end = text[at..].find('\n').map_or(text.len(), |p| at + p + 1);
@@ -276,11 +283,14 @@ pub fn migrate_in(text: &str, root_rel: &str, project: &ProjectFacts) -> Outcome
 }
 
 /// The lines that include syclify's module.
-fn block(arch: Option<&str>, root_rel: &str) -> String {
-    let arch_line = match arch {
+fn block(arch: Option<&str>, root_rel: &str, links_math: bool) -> String {
+    let mut arch_line = match arch {
         Some(a) => format!("set(SYCLIFY_DEFAULT_ARCH {a})  # the original's CUDA architecture\n"),
         None => String::new(),
     };
+    if links_math {
+        arch_line.push_str("set(SYCLIFY_MATH_LIBRARY ON)  # syclify::math: oneMath or oneMKL, for the migrated cuBLAS/cuRAND/cuFFT/cuSPARSE calls\n");
+    }
     let dir = if root_rel == "." { String::new() } else { format!("/{root_rel}") };
     format!(
         "# ---- syclify: migrated from CUDA to SYCL ----
@@ -308,6 +318,17 @@ impl<'a> Migration<'a> {
             }
             if let Some(lib) = &e.library {
                 let shown = &self.text[c.name.clone()];
+                // `cuda_add_cublas_to_target(t)`: t links the math library instead
+                if let (Some(target), Some((Some(_), message))) =
+                    (c.args.first(), super::math_library_fate(shown, lib, &self.own.math_libraries, true, "syclify::math"))
+                {
+                    let new = format!("target_link_libraries({} syclify::math)", self.arg_text(target));
+                    self.remark_above(c.range.start, Code::BuildCudaLibrary, c.name.clone(), message);
+                    self.edit(c.range.clone(), new);
+                    self.links_math = true;
+                    self.cuda = true;
+                    return;
+                }
                 self.comment_out(c, Code::BuildCudaLibrary, format!("`{shown}(…)` commented out: {lib} is a CUDA library, {}", super::library_fate(lib)));
                 return;
             }
@@ -672,6 +693,7 @@ impl<'a> Migration<'a> {
         let t = table();
         let mut removed = 0;
         let mut libs = 0;
+        let mut first_math = true;
         for (i, a) in c.args.iter().enumerate() {
             let v = self.arg_text(a);
             if (has_target && i == 0) || matches!(v, "PRIVATE" | "PUBLIC" | "INTERFACE" | "LINK_PRIVATE" | "LINK_PUBLIC" | "LINK_INTERFACE_LIBRARIES") {
@@ -688,6 +710,22 @@ impl<'a> Migration<'a> {
                     format!("`{v}` removed: CUDA's runtime, replaced by the SYCL runtime"),
                 );
                 removed += 1;
+            } else if let Some((replacement, message)) =
+                cuda_library(v).and_then(|lib| super::math_library_fate(v, &lib, &self.own.math_libraries, first_math, "syclify::math"))
+            {
+                // a math library the migrated sources call: the first becomes syclify::math
+                match replacement {
+                    Some(new) => {
+                        self.edit(a.range.clone(), new);
+                        first_math = false;
+                        self.links_math = true;
+                    }
+                    None => {
+                        self.drop_word(&Word { range: a.range.clone(), whole: true, genex: None });
+                        removed += 1;
+                    }
+                }
+                self.remark_above(c.range.start, Code::BuildCudaLibrary, a.range.clone(), message);
             } else if let Some(lib) = cuda_library(v) {
                 self.drop_word(&Word { range: a.range.clone(), whole: true, genex: None });
                 self.remark_above(

@@ -13,6 +13,10 @@
 //! - nvcc's flags in variable values and recipes are mapped by the table in
 //!   `rules/nvcc_flags.yaml` (see [`super::nvcc_flags`]); a dropped flag
 //!   leaves a `# syclify:` comment line above its line and a diagnostic;
+//! - a CUDA math library the migrated sources call (`-lcublas`, `-lcurand`
+//!   for its host API, `-lcufft`, `-lcusparse`) becomes `$(SYCL_MATH_LIBS)`,
+//!   which the block defines (oneMKL with icpx, else oneMath); the other
+//!   CUDA libraries are dropped with a comment;
 //! - file names follow the migration: `.cu` → `.dp.cpp`, `.cuh` → `.dp.hpp`
 //!   (in names, patterns `%.cu`, wildcards and substitution references);
 //! - every other line (rules, targets such as `run:` and `clean:`,
@@ -21,9 +25,10 @@
 //! Why: after migration the user's build must build the migrated tree; the
 //! Makefile is the build most CUDA projects (and HeCBench) have.
 
-use super::nvcc_flags::{self, Action};
+use super::nvcc_flags::{self, Action, RemarkKind};
 use super::{Migrated, rename_cuda_files as renamed};
 use crate::diagnostics::Diagnostic;
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 pub const RULE: &str = "makefile";
@@ -36,8 +41,9 @@ pub fn is_makefile_name(name: &str) -> bool {
 /// Migrates a Makefile's text. `root_rel` is the path from the Makefile's
 /// directory to the out-root (`.` or `../..`), where the helper header's
 /// `include/` lies. None when the Makefile builds no CUDA (copied as is).
-pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
+pub fn migrate(text: &str, root_rel: &str, math_used: &BTreeSet<&str>) -> Option<Migrated> {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    let mut links_math = false;
     let mut diagnostics = Vec::new();
     let mut archs: Vec<String> = Vec::new();
     let mut changes = 0;
@@ -92,8 +98,23 @@ pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
         let Some((from, to)) = segment else { continue };
         let tokens = tokenize(&text[from..to], from);
         let words: Vec<&str> = tokens.iter().filter(|t| !t.space).map(|t| &text[t.range.clone()]).collect();
-        let translation = nvcc_flags::translate(&words);
+        let mut translation = nvcc_flags::translate(&words);
         archs.extend(translation.archs.iter().cloned());
+        // a math library the migrated sources call: the first on the line
+        // becomes $(SYCL_MATH_LIBS), the others go
+        let mut first_math = true;
+        for r in translation.remarks.iter_mut().filter(|r| r.kind == RemarkKind::CudaLibrary) {
+            if let Some((replacement, message)) =
+                super::math_library_fate(words[r.word], super::library_base(words[r.word]), math_used, first_math, "$(SYCL_MATH_LIBS)")
+            {
+                if let Some(new) = replacement {
+                    translation.actions[r.word] = Action::Replace(new);
+                    first_math = false;
+                    links_math = true;
+                }
+                r.message = message;
+            }
+        }
         // each token's new text (None: a dropped word)
         let mut pieces: Vec<(Option<String>, bool)> = Vec::with_capacity(tokens.len());
         let mut changed = false;
@@ -158,7 +179,9 @@ pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
         return None;
     }
     let arch = archs.first().cloned();
-    edits.push((0..0, header(arch.as_deref(), root_rel)));
+    // first of the edits at offset 0 (the sort below is stable): the block
+    // stays above a remark about the Makefile's first line
+    edits.insert(0, (0..0, header(arch.as_deref(), root_rel, links_math)));
     edits.sort_by_key(|(r, _)| (r.start, r.end));
     let mut out = String::with_capacity(text.len() + 2048);
     let mut at = 0;
@@ -172,7 +195,7 @@ pub fn migrate(text: &str, root_rel: &str) -> Option<Migrated> {
 }
 
 /// The block that selects the SYCL compiler and its flags.
-fn header(arch: Option<&str>, root_rel: &str) -> String {
+fn header(arch: Option<&str>, root_rel: &str, links_math: bool) -> String {
     let arch_line = match arch {
         Some(a) => format!("SYCL_ARCH ?= {a}\n"),
         None => "# no -arch in the original: set SYCL_ARCH to your GPU's architecture\nSYCL_ARCH ?= sm_80\n".to_string(),
@@ -203,11 +226,30 @@ endif
 # the helper header syclify wrote: <out-root>/include/syclify/syclify.hpp
 SYCLIFY_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))){root})
 SYCL_FLAGS = $(SYCL_TARGET_FLAGS) -I$(SYCLIFY_ROOT)/include
-# ---- end of syclify's block ----
+{math}# ---- end of syclify's block ----
 
-"
+",
+        math = if links_math { MATH_BLOCK } else { "" }
     )
 }
+
+/// The part of the block that defines `SYCL_MATH_LIBS`, where a CUDA math
+/// library the migrated sources call was linked.
+const MATH_BLOCK: &str = "# SYCL_MATH_LIBS links the math library that the migrated cuBLAS, cuRAND,
+# cuFFT and cuSPARSE calls need (syclify/blas.hpp, rand.hpp, fft.hpp,
+# sparse.hpp): oneMKL's SYCL libraries with icpx (-qmkl), else the
+# open-source oneMath (-lonemath; set ONEMATH_ROOT to where it is installed
+# when that is not on the compiler's search paths).
+ifneq ($(ONEMATH_ROOT),)
+  SYCL_FLAGS += -I$(ONEMATH_ROOT)/include
+  SYCLIFY_ONEMATH_LINK = -L$(ONEMATH_ROOT)/lib -Wl,-rpath,$(ONEMATH_ROOT)/lib
+endif
+ifneq ($(findstring icpx,$(notdir $(SYCLCXX))),)
+  SYCL_MATH_LIBS ?= -qmkl
+else
+  SYCL_MATH_LIBS ?= $(SYCLIFY_ONEMATH_LINK) -lonemath
+endif
+";
 
 /// Logical lines: byte ranges (without the final newline), a line ending in
 /// an unescaped backslash joined with the next.
@@ -330,7 +372,7 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> String {
-        migrate(text, ".").map(|m| m.text).unwrap_or_default()
+        migrate(text, ".", &BTreeSet::new()).map(|m| m.text).unwrap_or_default()
     }
 
     fn body(text: &str) -> String {
@@ -339,8 +381,25 @@ mod tests {
     }
 
     #[test]
+    fn math_libraries_the_sources_call_become_one_variable() {
+        let used = BTreeSet::from(["cublas", "curand"]);
+        let out = migrate("LIBS = -lcublas -lcurand -lcufft -lm\n", ".", &used).unwrap().text;
+        assert!(out.contains("SYCL_MATH_LIBS ?= -qmkl"), "{out}");
+        assert!(out.contains("\nLIBS = $(SYCL_MATH_LIBS) -lm\n"), "{out}");
+        assert!(
+            out.contains("`-lcurand` dropped: its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp); `$(SYCL_MATH_LIBS)`, earlier on this line"),
+            "{out}"
+        );
+        assert!(out.contains("`-lcufft` dropped: a CUDA library, and no migrated source calls it"), "{out}");
+        // no math library called: no block, the library dropped
+        let out = migrate("LIBS = -lcublas\n", ".", &BTreeSet::new()).unwrap().text;
+        assert!(!out.contains("SYCL_MATH_LIBS"), "{out}");
+        assert!(out.contains("\nLIBS =\n"), "{out}");
+    }
+
+    #[test]
     fn a_makefile_without_cuda_is_left_alone() {
-        assert!(migrate("CC = gcc\nall: main.o\n\t$(CC) -o main main.o\n", ".").is_none());
+        assert!(migrate("CC = gcc\nall: main.o\n\t$(CC) -o main main.o\n", ".", &BTreeSet::new()).is_none());
     }
 
     #[test]
@@ -394,11 +453,13 @@ mod tests {
         assert!(out.contains("Y := $(SYCLCXX) $(SYCL_FLAGS)\n"), "{out}");
         // the unterminated define's body is kept as written
         assert!(out.ends_with("define NEVER_ENDED\nnvcc b.cu\n\\\n"), "{out}");
-        assert!(migrate("\t\t\n\\", ".").is_none());
+        assert!(migrate("\t\t\n\\", ".", &BTreeSet::new()).is_none());
     }
 
     #[test]
     fn the_header_points_at_the_out_root() {
-        assert!(migrate("CC = nvcc\n", "../..").unwrap().text.contains("SYCLIFY_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)"));
+        assert!(
+            migrate("CC = nvcc\n", "../..", &BTreeSet::new()).unwrap().text.contains("SYCLIFY_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)")
+        );
     }
 }

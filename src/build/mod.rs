@@ -8,6 +8,7 @@ pub mod makefile;
 pub mod nvcc_flags;
 
 use crate::diagnostics::Diagnostic;
+use std::collections::BTreeSet;
 
 /// Is this file name a build file syclify migrates?
 pub fn is_build_file_name(name: &str) -> bool {
@@ -132,12 +133,69 @@ fn normalized_inside(path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// A CUDA library's name as a build file spells it, without decoration:
+/// `-lcublas`, `CUDA::cublas_static` → `cublas`.
+pub fn library_base(lib: &str) -> &str {
+    lib.trim_start_matches("CUDA::").trim_start_matches("-l").trim_end_matches("_static")
+}
+
+/// The CUDA libraries whose migrated calls need a math library at link time
+/// (oneMKL, or the open-source oneMath): each with the helper header that
+/// migrated sources include when they call it, and what its calls became.
+pub const MATH_LIBRARIES: &[(&str, &str, &str)] = &[
+    ("cublas", "syclify/blas.hpp", "its calls are migrated to oneMKL's BLAS (syclify/blas.hpp)"),
+    ("curand", "syclify/rand.hpp", "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp)"),
+    ("cufft", "syclify/fft.hpp", "its calls are migrated to oneMKL's DFT (syclify/fft.hpp)"),
+    ("cusparse", "syclify/sparse.hpp", "its calls are migrated to oneMKL's sparse BLAS (syclify/sparse.hpp)"),
+];
+
+/// Which of [`MATH_LIBRARIES`] the migrated sources call (by the helper
+/// headers their outputs include): a build file links the math library in
+/// place of these (Makefiles: `$(SYCL_MATH_LIBS)`; CMake: `syclify::math`)
+/// and drops the others (cuRAND used through its device API only needs no
+/// library).
+pub fn math_libraries_used<'a>(outputs: impl Iterator<Item = &'a str>) -> BTreeSet<&'static str> {
+    let mut used = BTreeSet::new();
+    for text in outputs {
+        for (lib, header, _) in MATH_LIBRARIES {
+            if text.contains(header) {
+                used.insert(*lib);
+            }
+        }
+    }
+    used
+}
+
+/// What becomes of a math library (one of [`MATH_LIBRARIES`]) that a build
+/// file links, for the SY0802 message, or None for another library.
+/// `shown`: as the build file spells it; `base`: its plain name (`cublas`);
+/// `used`: the migrated sources call it; `first`: no earlier one in the same
+/// list already stands for the math library; `instead`: what stands there
+/// (`$(SYCL_MATH_LIBS)`, `syclify::math`). The action: Some(replacement) or
+/// None to drop it.
+pub fn math_library_fate(shown: &str, base: &str, used: &BTreeSet<&str>, first: bool, instead: &str) -> Option<(Option<String>, String)> {
+    let (_, _, what) = MATH_LIBRARIES.iter().find(|(lib, _, _)| *lib == base)?;
+    Some(if !used.contains(base) {
+        let why = if base == "curand" { "no migrated source calls cuRAND's host API (its device API needs no library)" } else { "no migrated source calls it" };
+        (None, format!("`{shown}` dropped: a CUDA library, and {why}: nothing to link instead"))
+    } else if first {
+        (
+            Some(instead.to_string()),
+            format!(
+                "`{shown}` → `{instead}`: {what}; `{instead}` links oneMKL's SYCL libraries with icpx, else the open-source oneMath ({})",
+                if instead.starts_with("$(") { "syclify's block" } else { "syclify.cmake" }
+            ),
+        )
+    } else {
+        (None, format!("`{shown}` dropped: {what}; `{instead}`, earlier on this line, links the math library"))
+    })
+}
+
 /// What becomes of a CUDA library that a build file links (`cublas`,
 /// `CUDA::cufft`), for the SY0802 message: the libraries whose calls syclify
 /// migrates name what to link instead.
 pub fn library_fate(lib: &str) -> &'static str {
-    let base = lib.trim_start_matches("CUDA::").trim_start_matches("-l").trim_end_matches("_static");
-    match base {
+    match library_base(lib) {
         "cublas" => "its calls are migrated to oneMKL (syclify/blas.hpp): link oneMKL's SYCL BLAS instead (icpx: -qmkl; oneMath: -lonemath)",
         "curand" => {
             "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp): link oneMKL's SYCL RNG instead (icpx: -qmkl; oneMath: -lonemath); its device API needs no library (syclify/rand_kernel.hpp)"
