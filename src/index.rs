@@ -1240,14 +1240,20 @@ pub fn aliased_class(ty: &str) -> Option<String> {
     (!last.is_empty() && last.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && !t[base.len()..].contains("::")).then(|| last.to_string())
 }
 
-/// The class that `name` stands for where `at` is: a type alias declared in
-/// the function around it (`typedef BlockLoad<float, 128> LoadFloat;`).
-pub fn local_alias_class(at: Node, name: &str, src: &str) -> Option<String> {
-    let def = syntax::ancestor_of_kind(at, &["function_definition"])?;
-    descendants(def).into_iter().find_map(|n| {
-        let (alias, ty) = syntax::type_alias(n)?;
-        (text(alias, src) == name).then(|| aliased_class(text(ty, src))).flatten()
-    })
+/// The classes that type aliases declared in function definition `def`
+/// stand for (`typedef BlockLoad<float, 128> LoadFloat;` → `LoadFloat` →
+/// `BlockLoad`), the first such alias of a name winning. One walk per
+/// function: callers keep the map for every call in it.
+pub fn local_alias_classes(def: Node, src: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for n in descendants(def) {
+        if let Some((alias, ty)) = syntax::type_alias(n) {
+            if let Some(class) = aliased_class(text(ty, src)) {
+                out.entry(text(alias, src).to_string()).or_insert(class);
+            }
+        }
+    }
+    out
 }
 
 pub fn constructed_class<'a>(decl: Node, src: &'a str) -> Option<&'a str> {

@@ -23,6 +23,30 @@ pub fn parse_text(text: &str) -> Tree {
     PARSER.with(|p| p.borrow_mut().parse(text, None).expect("parser has a language and no timeout"))
 }
 
+/// Parses `text`, which is the text `old` was parsed from with the byte
+/// ranges `changed` rewritten in place (same lengths, newlines kept, as
+/// masks do): tree-sitter reuses the unchanged subtrees, so a recovery trial
+/// on a large file costs about the size of what it changed, not a whole
+/// parse. `line_starts`: the offsets where `text`'s lines start.
+fn reparse(text: &str, old: &Tree, changed: &[std::ops::Range<usize>], line_starts: &[usize]) -> Tree {
+    let point = |at: usize| {
+        let row = line_starts.partition_point(|&s| s <= at) - 1;
+        tree_sitter::Point { row, column: at - line_starts[row] }
+    };
+    let mut edited = old.clone();
+    for r in changed {
+        edited.edit(&tree_sitter::InputEdit {
+            start_byte: r.start,
+            old_end_byte: r.end,
+            new_end_byte: r.end,
+            start_position: point(r.start),
+            old_end_position: point(r.end),
+            new_end_position: point(r.end),
+        });
+    }
+    PARSER.with(|p| p.borrow_mut().parse(text, Some(&edited)).expect("parser has a language and no timeout"))
+}
+
 /// A parsed file: the tree is over `masked`, which has the same byte offsets
 /// as the original text.
 pub struct Parsed {
@@ -165,12 +189,15 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
     // after a specifier-like use was hidden, every such use of that name
     let mut every_use: Option<Vec<Mask>> = None;
+    // masks keep every newline: the lines start where they did
+    let line_starts: Vec<usize> = std::iter::once(0).chain(parsed.masked.match_indices('\n').map(|(i, _)| i + 1)).collect();
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
         let regions = error_regions(&parsed.tree);
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
         candidates.extend(every_use.take().map(|v| (7, v)));
+        let splitting = splitting_groups(&parsed.masked);
         for region in &regions {
-            candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines));
+            candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines, &splitting));
         }
         for (kind, cand) in candidates {
             if !tried.insert((cand.first().map_or(0, |m| m.range.start), kind)) {
@@ -188,7 +215,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
                 }
             }
             let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
-            let tree = parse_text(&trial);
+            let changed: Vec<std::ops::Range<usize>> = cand.iter().map(|m| m.range.clone()).collect();
+            let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
             parses += 1;
             let c = error_cost(&tree);
             // every statement-position macro use read as a statement is kept
@@ -453,25 +481,33 @@ fn is_include_guard(masked: &str, g: &ConditionalGroup) -> bool {
     matches!(head.as_slice(), ["ifndef", name] if define.len() >= 2 && define[0] == "define" && define[1] == *name)
 }
 
+/// The conditional groups of `masked` whose branches split braces or
+/// parentheses (include guards left out): what [`branch_candidates`] chooses
+/// among. Computed once per recovery round, not per error region: a large
+/// header has thousands of regions and groups that span most of it.
+fn splitting_groups(masked: &str) -> Vec<ConditionalGroup> {
+    conditional_groups(masked)
+        .into_iter()
+        .filter(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)))
+        .filter(|g| !is_include_guard(masked, g))
+        .collect()
+}
+
 /// Candidates that parse one configuration of the conditional groups in
-/// `region` whose branches split braces or parentheses: groups with the same
+/// `region` whose branches split braces or parentheses (`splitting`, from
+/// [`splitting_groups`]): groups with the same
 /// condition line are decided together (`#ifdef FUSED` / `} else {` /
 /// `#endif` … `#ifdef FUSED` / `}` / `#endif`). First the last branch of
 /// each (the `#else`, or none: the usual default of a debugging switch),
 /// then the first. The other branches and the directive lines are hidden.
-fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines) -> Vec<(u8, Vec<Mask>)> {
-    let groups: Vec<ConditionalGroup> = conditional_groups(masked)
-        .into_iter()
-        .filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start)
-        .filter(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)))
-        .filter(|g| !is_include_guard(masked, g))
-        .collect();
+fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup]) -> Vec<(u8, Vec<Mask>)> {
+    let groups: Vec<&ConditionalGroup> = splitting.iter().filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start).collect();
     let key = |g: &ConditionalGroup| masked[g.head.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut keys: Vec<String> = groups.iter().map(key).collect();
+    let mut keys: Vec<String> = groups.iter().map(|g| key(g)).collect();
     keys.dedup();
     let mut out = Vec::new();
     for k in keys {
-        let same: Vec<&ConditionalGroup> = groups.iter().filter(|g| key(g) == k).collect();
+        let same: Vec<&ConditionalGroup> = groups.iter().copied().filter(|g| key(g) == k).collect();
         // keep the last branch when it is an `#else`; else keep none
         let keep_last = |g: &ConditionalGroup| -> Option<usize> {
             let (line, _) = g.branches.last()?;
@@ -520,7 +556,14 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &De
 /// with a kind tag (0 statement, 4 type arguments, 1 arguments, 2 whole use,
 /// 5 `defined(…)` parentheses, 6 misplaced qualifiers, 7/8 one configuration (9: the one a compilation database selects)
 /// of conditional branches).
-fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>, macro_names: &BTreeSet<String>, defines: &Defines) -> Vec<(u8, Vec<Mask>)> {
+fn recovery_candidates(
+    text: &str,
+    masked: &str,
+    region: std::ops::Range<usize>,
+    macro_names: &BTreeSet<String>,
+    defines: &Defines,
+    splitting: &[ConditionalGroup],
+) -> Vec<(u8, Vec<Mask>)> {
     let b = masked.as_bytes();
     // from the start of the line before the region's line to its end (a
     // missing `;` is reported at the next token)
@@ -598,7 +641,7 @@ fn recovery_candidates(text: &str, masked: &str, region: std::ops::Range<usize>,
             out.push((2, vec![Mask { range: start..end, kind: MaskKind::Unparsed }]));
         }
     }
-    out.extend(branch_candidates(masked, &region, defines));
+    out.extend(branch_candidates(masked, &region, defines, splitting));
     out
 }
 
@@ -721,7 +764,7 @@ mod tests {
         assert!(!is_include_guard(src, inner));
         assert!(is_include_guard(src, &groups[1]));
         // hiding one configuration of the inner group parses
-        let cands = branch_candidates(src, &(0..src.len()), &Defines::new());
+        let cands = branch_candidates(src, &(0..src.len()), &Defines::new(), &splitting_groups(src));
         assert_eq!(cands.len(), 2);
         assert!(cands.iter().all(|(_, m)| m.iter().all(|m| m.kind == MaskKind::InactiveBranch)));
     }

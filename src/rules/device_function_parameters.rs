@@ -122,6 +122,9 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
     let cub = crate::rules::cub::Collectives::of(ctx.root(), ctx.src);
+    // each function definition's local type aliases, walked once (a large
+    // function has thousands of calls)
+    let alias_classes: std::cell::RefCell<std::collections::HashMap<usize, std::collections::BTreeMap<String, String>>> = Default::default();
     for &n in ctx.main_nodes().iter() {
         if ctx.in_error(n) {
             continue;
@@ -191,7 +194,9 @@ pub fn run(ctx: &mut FileCtx) {
                 // `Alias(args)` of a local `typedef Class<..> Alias;`: the class's constructor
                 let aliased = || {
                     let (f, name) = callee_name(n, ctx.src)?;
-                    let class = crate::index::local_alias_class(n, name, ctx.src)?;
+                    let def = syntax::ancestor_of_kind(n, &["function_definition"])?;
+                    let class =
+                        alias_classes.borrow_mut().entry(def.id()).or_insert_with(|| crate::index::local_alias_classes(def, ctx.src)).get(name).cloned()?;
                     let (key, _) = index.functions.get_key_value(&class).filter(|(_, f)| f.is_constructor)?;
                     Some((f, key.as_str()))
                 };

@@ -125,8 +125,13 @@ pub struct FileCtx<'a> {
     nodes_main: Rc<Vec<Node<'a>>>,
     /// The same, followed by the nodes of the macro bodies.
     nodes_all: Rc<Vec<Node<'a>>>,
-    /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]).
+    /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]),
+    /// sorted by start.
     error_ranges: Vec<Range<usize>>,
+    /// `error_ends[i]`: the largest end among `error_ranges[..=i]`, so that
+    /// [`FileCtx::in_error`] is a binary search, not a scan of every region
+    /// (a large header has thousands).
+    error_ends: Vec<usize>,
 }
 
 impl<'a> FileCtx<'a> {
@@ -145,6 +150,7 @@ impl<'a> FileCtx<'a> {
             file_other_vars: BTreeSet::new(),
             macro_trees,
             error_ranges: error_ranges(parsed.tree.root_node(), false),
+            error_ends: Vec::new(),
             nodes_main: Rc::new(Vec::new()),
             nodes_all: Rc::new(Vec::new()),
         };
@@ -158,6 +164,15 @@ impl<'a> FileCtx<'a> {
         for (_, t) in macro_trees {
             ctx.error_ranges.extend(error_ranges(t.root_node(), true));
         }
+        ctx.error_ranges.sort_by_key(|r| (r.start, r.end));
+        ctx.error_ends = ctx
+            .error_ranges
+            .iter()
+            .scan(0, |max, r| {
+                *max = r.end.max(*max);
+                Some(*max)
+            })
+            .collect();
         ctx.collect_scopes();
         ctx
     }
@@ -199,7 +214,11 @@ impl<'a> FileCtx<'a> {
     /// without `;` there is a top-level ERROR around a well-formed node, which
     /// does not count.
     pub fn in_error(&self, n: Node) -> bool {
-        n.is_error() || self.error_ranges.iter().any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
+        // some range with start <= n's start ends at or after n's end
+        n.is_error() || {
+            let before = self.error_ranges.partition_point(|r| r.start <= n.start_byte());
+            before > 0 && self.error_ends[before - 1] >= n.end_byte()
+        }
     }
 
     /// Is `offset` inside device code (a kernel or `__device__` function)?
