@@ -1246,11 +1246,9 @@ pub fn aliased_class(ty: &str) -> Option<String> {
 /// function: callers keep the map for every call in it.
 pub fn local_alias_classes(def: Node, src: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for n in descendants(def) {
-        if let Some((alias, ty)) = syntax::type_alias(n) {
-            if let Some(class) = aliased_class(text(ty, src)) {
-                out.entry(text(alias, src).to_string()).or_insert(class);
-            }
+    for (alias, ty) in descendants(def).into_iter().filter_map(syntax::type_alias) {
+        if let Some(class) = aliased_class(text(ty, src)) {
+            out.entry(text(alias, src).to_string()).or_insert(class);
         }
     }
     out
