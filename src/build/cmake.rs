@@ -318,18 +318,26 @@ impl<'a> Migration<'a> {
             }
             if let Some(lib) = &e.library {
                 let shown = &self.text[c.name.clone()];
-                // `cuda_add_cublas_to_target(t)`: t links the math library instead
-                if let (Some(target), Some((Some(_), message))) =
-                    (c.args.first(), super::math_library_fate(shown, lib, &self.own.math_libraries, true, "syclify::math"))
-                {
-                    let new = format!("target_link_libraries({} syclify::math)", self.arg_text(target));
-                    self.remark_above(c.range.start, Code::BuildCudaLibrary, c.name.clone(), message);
-                    self.edit(c.range.clone(), new);
-                    self.links_math = true;
-                    self.cuda = true;
-                    return;
+                // `cuda_add_cublas_to_target(t)`: t links the math library
+                // instead where the migrated sources call cuBLAS
+                match (c.args.first(), super::math_library_fate(shown, lib, &self.own.math_libraries, true, "syclify::math")) {
+                    (Some(target), Some((Some(_), message))) => {
+                        let new = format!("target_link_libraries({} syclify::math)", self.arg_text(target));
+                        self.remark_above(c.range.start, Code::BuildCudaLibrary, c.name.clone(), message);
+                        self.edit(c.range.clone(), new);
+                        self.links_math = true;
+                    }
+                    (_, Some((None, _))) => self.comment_out(
+                        c,
+                        Code::BuildCudaLibrary,
+                        format!("`{shown}(…)` commented out: {lib} is a CUDA library that no migrated source calls: nothing to link instead"),
+                    ),
+                    _ => self.comment_out(
+                        c,
+                        Code::BuildCudaLibrary,
+                        format!("`{shown}(…)` commented out: {lib} is a CUDA library, {}", super::library_fate(lib)),
+                    ),
                 }
-                self.comment_out(c, Code::BuildCudaLibrary, format!("`{shown}(…)` commented out: {lib} is a CUDA library, {}", super::library_fate(lib)));
                 return;
             }
             if let Some(new) = &e.rename {
@@ -1034,6 +1042,19 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn findcuda_library_commands_link_the_math_library_where_it_is_called() {
+        let text = "project(p CXX CUDA)\ncuda_add_executable(app main.cu)\ncuda_add_cublas_to_target(app)\n";
+        let used = ProjectFacts { math_libraries: BTreeSet::from(["cublas"]), ..Default::default() };
+        let Outcome::Migrated(m) = migrate_in(text, ".", &used) else { panic!() };
+        assert!(m.text.contains("\ntarget_link_libraries(app syclify::math)\n"), "{}", m.text);
+        assert!(m.text.contains("set(SYCLIFY_MATH_LIBRARY ON)"), "{}", m.text);
+        let Outcome::Migrated(m) = migrate_in(text, ".", &ProjectFacts::default()) else { panic!() };
+        assert!(m.text.contains("# cuda_add_cublas_to_target(app)"), "{}", m.text);
+        assert!(m.text.contains("no migrated source calls"), "{}", m.text);
+        assert!(!m.text.contains("SYCLIFY_MATH_LIBRARY"), "{}", m.text);
     }
 
     #[test]
