@@ -489,8 +489,9 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             let macros = &macro_tables[&include_group[i]];
             let started = std::time::Instant::now();
             let p = parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines);
-            if timing && started.elapsed().as_secs_f64() > 0.5 {
-                eprintln!("[timing] slow parse: {} ({:.2} s, {} bytes)", sources[i].rel, started.elapsed().as_secs_f64(), sources[i].text.len());
+            let secs = started.elapsed().as_secs_f64();
+            if timing && secs > 0.5 {
+                eprintln!("[timing] slow parse: {} ({secs:.2} s, {} bytes)", sources[i].rel, sources[i].text.len());
             }
             progress.step();
             (i, p)

@@ -184,22 +184,27 @@ template <class F> status_t guarded(F &&f) {
 
 // a reduction whose result R goes to `result` as cuBLAS puts it: through a
 // shared temporary and a wait in host pointer mode, directly otherwise
+// the value f(q, tmp) writes to a shared temporary, after a wait
+template <class R, class F> R through_host(sycl::queue &q, F &&f) {
+  R *tmp = sycl::malloc_shared<R>(1, q);
+  try {
+    f(q, tmp).wait_and_throw();
+  } catch (...) {
+    sycl::free(tmp, q);
+    throw;
+  }
+  const R value = *tmp;
+  sycl::free(tmp, q);
+  return value;
+}
+
 template <class R, class F> status_t reduce_to(handle_t h, R *result, F &&f) {
   return guarded([&] {
     sycl::queue &q = h->queue();
-    if (h->pointer_mode == pointer_mode_device) {
+    if (h->pointer_mode == pointer_mode_device)
       f(q, result);
-      return;
-    }
-    R *tmp = sycl::malloc_shared<R>(1, q);
-    try {
-      f(q, tmp).wait_and_throw();
-      *result = *tmp;
-    } catch (...) {
-      sycl::free(tmp, q);
-      throw;
-    }
-    sycl::free(tmp, q);
+    else
+      *result = through_host<R>(q, f);
   });
 }
 
@@ -313,19 +318,12 @@ template <class F> status_t index_to(handle_t h, int n, int incx, int *result, F
     sycl::queue &q = h->queue();
     int index = 0;
     if (n > 0 && incx > 0) {
-      std::int64_t *tmp = sycl::malloc_shared<std::int64_t>(1, q);
-      try {
-        f(q, tmp).wait_and_throw();
-      } catch (...) {
-        sycl::free(tmp, q);
-        throw;
-      }
+      const std::int64_t found = through_host<std::int64_t>(q, f);
 #ifdef SYCLIFY_ONEMATH
-      index = static_cast<int>(*tmp + 1);
+      index = static_cast<int>(found + 1);
 #else
-      index = static_cast<int>(*tmp);
+      index = static_cast<int>(found);
 #endif
-      sycl::free(tmp, q);
     }
     if (h->pointer_mode == pointer_mode_device)
       q.memcpy(result, &index, sizeof(int)).wait();

@@ -51,16 +51,10 @@ pub fn run(ctx: &mut FileCtx) {
         // unless `a` is a library namespace that lists it (`nvcuda::wmma::X`):
         // then only the member is checked, the outer qualifier is migrated
         let outer = parent.parent().filter(|g| g.kind() == "qualified_identifier").and_then(|g| g.child_by_field_name("scope"));
-        let nested = match outer {
-            None => false,
-            Some(o) => {
-                let listed = ctx.project.mappings.namespaces.get(ctx.text(o)).is_some_and(|o| o.members.iter().any(|m| m == ctx.text(name_node)));
-                if !listed {
-                    continue;
-                }
-                true
-            }
-        };
+        let nested = outer.is_some();
+        if outer.is_some_and(|o| !ctx.project.mappings.namespaces.get(ctx.text(o)).is_some_and(|o| o.members.iter().any(|m| m == ctx.text(name_node)))) {
+            continue;
+        }
         let Some(member) = parent.child_by_field_name("name").and_then(|m| member_name(m, ctx.src)) else {
             continue;
         };
