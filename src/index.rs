@@ -18,6 +18,7 @@
 //! consistent.
 
 use crate::mask::{Mask, MaskKind};
+use crate::syntax::NodeKind;
 use crate::syntax::{self, callee_name, declarator_name, descendants, text};
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
@@ -219,7 +220,7 @@ pub fn macro_global_kind(decl: Node, src: &str, masks: &[Mask], macros: &MacroTa
 pub fn global_kind(decl: Node, src: &str) -> Option<GlobalKind> {
     let mut kind = None;
     for c in syntax::children(decl) {
-        let t = if c.kind() == "type_qualifier" { text(c, src) } else { c.kind() };
+        let t = if c.kind_str() == "type_qualifier" { text(c, src) } else { c.kind_str() };
         match t {
             "__constant__" => kind = Some(GlobalKind::Constant),
             "__managed__" => kind = Some(GlobalKind::Managed),
@@ -735,7 +736,7 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
         if c.start_byte() >= end {
             break;
         }
-        match c.kind() {
+        match c.kind_str() {
             "__global__" => q.global = true,
             "__device__" => q.device = true,
             "__host__" => q.host = true,
@@ -780,7 +781,7 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
 
 /// Template parameter names of the template_declaration directly around `n`.
 pub fn template_params(n: Node, src: &str) -> Vec<String> {
-    let Some(p) = n.parent().filter(|p| p.kind() == "template_declaration") else {
+    let Some(p) = n.parent().filter(|p| p.kind_str() == "template_declaration") else {
         return vec![];
     };
     let Some(list) = p.child_by_field_name("parameters") else {
@@ -788,16 +789,16 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
     };
     let mut out = Vec::new();
     for param in syntax::named_children(list) {
-        let name = match param.kind() {
+        let name = match param.kind_str() {
             "type_parameter_declaration" | "variadic_type_parameter_declaration" => {
-                syntax::named_children(param).into_iter().rev().find(|c| c.kind() == "type_identifier").map(|c| text(c, src).to_string())
+                syntax::named_children(param).into_iter().rev().find(|c| c.kind_str() == "type_identifier").map(|c| text(c, src).to_string())
             }
             "optional_type_parameter_declaration" => param.child_by_field_name("name").map(|c| text(c, src).to_string()),
             // `template <class> class Op`: the name is in the inner type parameter
             "template_template_parameter_declaration" => syntax::named_children(param)
                 .into_iter()
-                .filter(|c| c.kind() != "template_parameter_list")
-                .find_map(|c| syntax::named_children(c).into_iter().rev().find(|x| x.kind() == "type_identifier"))
+                .filter(|c| c.kind_str() != "template_parameter_list")
+                .find_map(|c| syntax::named_children(c).into_iter().rev().find(|x| x.kind_str() == "type_identifier"))
                 .map(|c| text(c, src).to_string()),
             "parameter_declaration" | "optional_parameter_declaration" | "variadic_parameter_declaration" => {
                 param.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)).map(|(_, s)| s.to_string())
@@ -822,7 +823,7 @@ pub fn required_params(fdecl: Node, src: &str) -> usize {
     {
         return 0;
     }
-    params.iter().take_while(|p| p.kind() == "parameter_declaration").count()
+    params.iter().take_while(|p| p.kind_str() == "parameter_declaration").count()
 }
 
 /// Is this declaration a `__shared__` one? Returns whether it is `extern`.
@@ -830,7 +831,7 @@ pub fn shared_declaration(decl: Node, src: &str) -> Option<bool> {
     let mut shared = false;
     let mut ext = false;
     for c in syntax::children(decl) {
-        match c.kind() {
+        match c.kind_str() {
             "type_qualifier" if text(c, src) == "__shared__" => shared = true,
             "storage_class_specifier" if text(c, src) == "extern" => ext = true,
             _ => {}
@@ -845,8 +846,11 @@ const MEMORY_SPACES: &[&str] = &["__shared__", "__constant__", "__managed__", "_
 /// The type of a declaration as written, with its cv-qualifiers but without
 /// CUDA memory-space qualifiers (`__shared__ volatile float` → `volatile float`).
 pub fn element_type(decl: Node, src: &str) -> Option<String> {
-    let quals: Vec<&str> =
-        syntax::children(decl).into_iter().filter(|c| c.kind() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src))).map(|c| text(c, src)).collect();
+    let quals: Vec<&str> = syntax::children(decl)
+        .into_iter()
+        .filter(|c| c.kind_str() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src)))
+        .map(|c| text(c, src))
+        .collect();
     let mut elem = quals.join(" ");
     if !elem.is_empty() {
         elem.push(' ');
@@ -860,13 +864,13 @@ pub fn element_type(decl: Node, src: &str) -> Option<String> {
 pub fn array_declarator(decl: Node, d: Node, src: &str) -> Option<(String, String, Vec<String>)> {
     let mut elem = element_type(decl, src)?;
     let mut d = d;
-    if d.kind() == "init_declarator" {
+    if d.kind_str() == "init_declarator" {
         d = d.child_by_field_name("declarator")?;
     }
     let mut dims = Vec::new();
     let mut pointer = String::new();
     loop {
-        match d.kind() {
+        match d.kind_str() {
             "array_declarator" => {
                 dims.push(d.child_by_field_name("size").map(|s| text(s, src).to_string()).unwrap_or_default());
                 d = d.child_by_field_name("declarator")?;
@@ -889,7 +893,7 @@ pub fn array_declarator(decl: Node, d: Node, src: &str) -> Option<(String, Strin
 
 /// `static` or `inline` on a declaration.
 fn is_internal(decl: Node, src: &str) -> bool {
-    syntax::children(decl).iter().any(|c| c.kind() == "storage_class_specifier" && matches!(text(*c, src), "static" | "inline"))
+    syntax::children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier" && matches!(text(*c, src), "static" | "inline"))
 }
 
 /// The device globals a namespace-scope declaration declares.
@@ -919,7 +923,7 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         for c in syntax::named_children(n) {
-            match c.kind() {
+            match c.kind_str() {
                 "declaration" => out.push(c),
                 "namespace_definition"
                 | "declaration_list"
@@ -931,7 +935,7 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
                 | "preproc_elif"
                 | "preproc_elifdef" => stack.push(c),
                 _ => {
-                    if let Some(body) = c.child_by_field_name("body").filter(|b| b.kind() == "declaration_list") {
+                    if let Some(body) = c.child_by_field_name("body").filter(|b| b.kind_str() == "declaration_list") {
                         stack.push(body);
                     }
                 }
@@ -969,7 +973,7 @@ pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Mac
 fn in_non_cuda_branch(n: Node, src: &str) -> bool {
     let mut child = n;
     while let Some(p) = child.parent() {
-        if matches!(p.kind(), "preproc_ifdef" | "preproc_if") {
+        if matches!(p.kind_str(), "preproc_ifdef" | "preproc_if") {
             let head = text(p, src).lines().next().unwrap_or("");
             if syntax::contains_word(head, "__CUDACC__") {
                 let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
@@ -991,10 +995,14 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
     let mut out = Vec::new();
     let cub = crate::rules::cub::Collectives::of(root, src);
     let wmma = crate::rules::wmma::Wmma::of(src);
-    for n in descendants(root) {
-        match n.kind() {
+    let nodes = syntax::Preorder::of(root);
+    let functors = syntax::Functors::of(&nodes, src);
+    let declared = syntax::Declared::of(&nodes, src);
+    let file = FileScan { nodes: &nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared };
+    for (i, &n) in nodes.iter().enumerate() {
+        match n.kind_str() {
             "function_definition" if !in_non_cuda_branch(n, src) => {
-                if let Some(f) = function_facts(n, src, rel, masks, macros, cub.as_ref(), wmma.as_ref()) {
+                if let Some(f) = function_facts(&file, i) {
                     out.push(f);
                 }
             }
@@ -1045,15 +1053,23 @@ fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str,
     }
 }
 
-fn function_facts(
-    def: Node,
-    src: &str,
-    rel: &str,
-    masks: &[Mask],
-    macros: &MacroTable,
-    cub: Option<&crate::rules::cub::Collectives>,
-    wmma: Option<&crate::rules::wmma::Wmma>,
-) -> Option<FunctionFacts> {
+/// What [`function_facts`] reads of the file a definition is in.
+struct FileScan<'f, 't> {
+    nodes: &'f syntax::Preorder<'t>,
+    src: &'f str,
+    rel: &'f str,
+    masks: &'f [Mask],
+    macros: &'f MacroTable,
+    cub: Option<&'f crate::rules::cub::Collectives>,
+    wmma: Option<&'f crate::rules::wmma::Wmma>,
+    functors: &'f syntax::Functors<'f>,
+    declared: &'f syntax::Declared<'f>,
+}
+
+/// The facts of the definition `file.nodes[i]`.
+fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
+    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, functors, declared: declared_names } = file;
+    let def = nodes[i];
     let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
     let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
     let q = qualifiers_of(def, src, masks, macros);
@@ -1069,12 +1085,12 @@ fn function_facts(
     // local constants (`constexpr int W = 32;`), which a `__shared__` size may name
     let mut constants: BTreeMap<String, String> = BTreeMap::new();
     let mut aliases: BTreeMap<String, String> = BTreeMap::new();
-    for n in descendants(def) {
-        if matches!(n.kind(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
-            let constant = n.kind() == "declaration"
+    for &n in nodes.subtree(i) {
+        if matches!(n.kind_str(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
+            let constant = n.kind_str() == "declaration"
                 && syntax::children(n)
                     .iter()
-                    .any(|c| matches!(c.kind(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
+                    .any(|c| matches!(c.kind_str(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
                 if syntax::function_declarator(d).is_none() {
@@ -1084,8 +1100,8 @@ fn function_facts(
                             shapes.entry(name.to_string()).or_insert(shape);
                         }
                         if constant
-                            && d.kind() == "init_declarator"
-                            && let Some(v) = d.child_by_field_name("value").filter(|v| v.kind() != "initializer_list")
+                            && d.kind_str() == "init_declarator"
+                            && let Some(v) = d.child_by_field_name("value").filter(|v| v.kind_str() != "initializer_list")
                         {
                             constants.entry(name.to_string()).or_insert_with(|| text(v, src).to_string());
                         }
@@ -1100,12 +1116,13 @@ fn function_facts(
         }
     }
     // a constructor's member initializers run in its body's context too
-    let initializers = syntax::children(def).into_iter().filter(|c| c.kind() == "field_initializer_list").flat_map(descendants);
-    for n in initializers.chain(descendants(body)) {
-        match n.kind() {
+    let initializers = syntax::children(def).into_iter().filter(|c| c.kind_str() == "field_initializer_list").flat_map(descendants);
+    let body_nodes = nodes.subtree_of(body).map(|b| b.to_vec()).unwrap_or_else(|| descendants(body));
+    for n in initializers.chain(body_nodes) {
+        match n.kind_str() {
             "field_expression" => {
                 if let Some(a) = n.child_by_field_name("argument") {
-                    if a.kind() == "identifier" && BUILTIN_VARS.contains(&text(a, src)) && !syntax::declared_in_scope(a, text(a, src), src) {
+                    if a.kind_str() == "identifier" && BUILTIN_VARS.contains(&text(a, src)) && !declared_names.in_scope(a, text(a, src), src) {
                         f.uses_item = true;
                     }
                 }
@@ -1115,7 +1132,7 @@ fn function_facts(
                 if !declared.contains(t) {
                     f.identifiers.insert(t.to_string());
                 }
-                if t == "warpSize" && !syntax::declared_in_scope(n, t, src) && !macros.names.contains(t) {
+                if t == "warpSize" && !declared_names.in_scope(n, t, src) && !macros.names.contains(t) {
                     f.uses_item = true;
                     f.uses_warp = true;
                 } else if macros.builtin_users.contains(t) {
@@ -1123,9 +1140,9 @@ fn function_facts(
                 }
             }
             // a variable template used (`mask<T>[j]`), not called
-            "template_function" if !n.parent().is_some_and(|p| p.kind() == "call_expression") => {
+            "template_function" if !n.parent().is_some_and(|p| p.kind_str() == "call_expression") => {
                 if let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments"))
-                    && name.kind() == "identifier"
+                    && name.kind_str() == "identifier"
                     && !declared.contains(text(name, src))
                 {
                     f.template_uses
@@ -1140,7 +1157,7 @@ fn function_facts(
                     f.method_callees.push(m.to_string());
                 }
                 // a function object called (`callable(a, b)`): its `operator()`
-                if syntax::is_functor_call(n, src) && !f.method_callees.iter().any(|c| c == "operator()") {
+                if !f.method_callees.iter().any(|c| c == "operator()") && functors.is_call(n, src) {
                     f.method_callees.push("operator()".to_string());
                 }
                 // a CUB collective constructed (`BR(temp)`): it needs the nd_item, and is no call
@@ -1190,10 +1207,10 @@ fn function_facts(
                 if let Some(class) = constructed_class(n, src).filter(|_| collective.is_none()) {
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
-                        let args = match d.kind() {
+                        let args = match d.kind_str() {
                             "init_declarator" => d
                                 .child_by_field_name("value")
-                                .filter(|v| matches!(v.kind(), "argument_list" | "initializer_list"))
+                                .filter(|v| matches!(v.kind_str(), "argument_list" | "initializer_list"))
                                 .map(|v| syntax::items(v).len()),
                             "function_declarator" => d.child_by_field_name("parameters").map(|p| syntax::items(p).len()),
                             "identifier" => Some(0),
@@ -1240,13 +1257,14 @@ pub fn aliased_class(ty: &str) -> Option<String> {
     (!last.is_empty() && last.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && !t[base.len()..].contains("::")).then(|| last.to_string())
 }
 
-/// The classes that type aliases declared in function definition `def`
+/// The classes that type aliases declared in function definition `def` (its
+/// nodes)
 /// stand for (`typedef BlockLoad<float, 128> LoadFloat;` → `LoadFloat` →
 /// `BlockLoad`), the first such alias of a name winning. One walk per
 /// function: callers keep the map for every call in it.
-pub fn local_alias_classes(def: Node, src: &str) -> BTreeMap<String, String> {
+pub fn local_alias_classes(def: &[Node], src: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for (alias, ty) in descendants(def).into_iter().filter_map(syntax::type_alias) {
+    for (alias, ty) in def.iter().copied().filter_map(syntax::type_alias) {
         if let Some(class) = aliased_class(text(ty, src)) {
             out.entry(text(alias, src).to_string()).or_insert(class);
         }
@@ -1256,7 +1274,7 @@ pub fn local_alias_classes(def: Node, src: &str) -> BTreeMap<String, String> {
 
 pub fn constructed_class<'a>(decl: Node, src: &'a str) -> Option<&'a str> {
     let ty = decl.child_by_field_name("type")?;
-    let name = match ty.kind() {
+    let name = match ty.kind_str() {
         "type_identifier" => ty,
         "template_type" => ty.child_by_field_name("name")?,
         _ => return None,
@@ -1332,7 +1350,7 @@ pub fn type_shape(decl: Node, d: Node, src: &str) -> Option<TypeShape> {
     let mut ptr = 0;
     let mut d = Some(d);
     while let Some(x) = d {
-        match x.kind() {
+        match x.kind_str() {
             "pointer_declarator" | "array_declarator" | "abstract_pointer_declarator" | "abstract_array_declarator" => ptr += 1,
             "identifier" | "field_identifier" => break,
             _ => {}
@@ -1349,10 +1367,10 @@ fn arity(fd: Node, src: &str) -> (usize, usize) {
         return (0, 0);
     };
     let params = syntax::items(list);
-    if params.len() == 1 && req == 0 && params[0].kind() == "parameter_declaration" {
+    if params.len() == 1 && req == 0 && params[0].kind_str() == "parameter_declaration" {
         return (0, 0); // `(void)`
     }
-    let variadic = params.iter().any(|p| p.kind().starts_with("variadic")) || syntax::children(list).iter().any(|c| c.kind() == "...");
+    let variadic = params.iter().any(|p| p.kind_str().starts_with("variadic")) || syntax::children(list).iter().any(|c| c.kind_str() == "...");
     (req, if variadic { usize::MAX } else { params.len() })
 }
 
@@ -1372,7 +1390,7 @@ fn param_shapes(fd: Node, src: &str) -> Vec<TypeShape> {
 
 /// The shape of an argument expression's type, where the function says it.
 fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Option<TypeShape> {
-    match e.kind() {
+    match e.kind_str() {
         "identifier" => shapes.get(text(e, src)).cloned(),
         "parenthesized_expression" => expr_shape(syntax::named_children(e).into_iter().next()?, shapes, src),
         "pointer_expression" => {
@@ -1400,8 +1418,9 @@ fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Optio
 
 fn call_edge(call: Node, callee: &str, shapes: &BTreeMap<String, TypeShape>, src: &str) -> CallEdge {
     let f = call.child_by_field_name("function");
-    let tf =
-        f.and_then(|f| if f.kind() == "qualified_identifier" { f.child_by_field_name("name") } else { Some(f) }).filter(|f| f.kind() == "template_function");
+    let tf = f
+        .and_then(|f| if f.kind_str() == "qualified_identifier" { f.child_by_field_name("name") } else { Some(f) })
+        .filter(|f| f.kind_str() == "template_function");
     let targs = tf
         .and_then(|t| t.child_by_field_name("arguments"))
         .map(|a| syntax::items(a).into_iter().map(|c| text(c, src).to_string()).collect())
@@ -1490,7 +1509,7 @@ mod tests {
         let tree = crate::parse::parse_text(src);
         descendants(tree.root_node())
             .into_iter()
-            .filter(|n| n.kind() == "function_definition" && !in_non_cuda_branch(*n, src))
+            .filter(|n| n.kind_str() == "function_definition" && !in_non_cuda_branch(*n, src))
             .filter_map(|n| syntax::function_declarator(n.child_by_field_name("declarator")?))
             .filter_map(|fd| declarator_name(fd.child_by_field_name("declarator")?, src).map(|(_, s)| s.to_string()))
             .collect()

@@ -2,6 +2,7 @@
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::mask::{self, Mask, MaskKind};
+use crate::syntax::NodeKind;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Node, Parser, Tree};
@@ -691,13 +692,13 @@ pub fn inactive_branch_diagnostics(masks: &[Mask], text: &str) -> Vec<Diagnostic
 
 fn syntax_message(n: Node, text: &str) -> String {
     if n.is_missing() {
-        return format!("could not parse here (expected `{}`); the region was left as is", n.kind());
+        return format!("could not parse here (expected `{}`); the region was left as is", n.kind_str());
     }
     let in_conditional = {
         let mut p = n.parent();
         let mut found = false;
         while let Some(x) = p {
-            if matches!(x.kind(), "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif") {
+            if matches!(x.kind_str(), "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif") {
                 found = true;
                 break;
             }
@@ -709,7 +710,7 @@ fn syntax_message(n: Node, text: &str) -> String {
     if snippet.chars().count() > 40 {
         snippet = snippet.chars().take(40).collect::<String>() + "…";
     }
-    let next_is_conditional = n.next_sibling().is_some_and(|s| s.kind().starts_with("preproc_if"));
+    let next_is_conditional = n.next_sibling().is_some_and(|s| s.kind_str().starts_with("preproc_if"));
     if in_conditional || next_is_conditional {
         format!("could not parse `{snippet}`: an `#if` seems to split a declaration; the region was left as is (move the conditional outside the declaration)")
     } else {

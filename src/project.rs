@@ -8,6 +8,7 @@ use crate::mapping::Mappings;
 use crate::parse::{self, Parsed};
 use crate::rules::{self, FileCtx, ProjectCtx};
 use crate::source::SourceFile;
+use crate::syntax::NodeKind;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -387,7 +388,14 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     let t0 = std::time::Instant::now();
     let phase = |name: &str| {
         if timing {
-            eprintln!("[timing] {name}: {:.3} s", t0.elapsed().as_secs_f64());
+            // the resident memory now and at most so far (Linux)
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            let kib = |key: &str| status.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            let memory = match (kib("VmRSS:"), kib("VmHWM:")) {
+                (Some(rss), Some(peak)) => format!(" (resident {} MiB, peak {} MiB)", rss / 1024, peak / 1024),
+                _ => String::new(),
+            };
+            eprintln!("[timing] {name}: {:.3} s{memory}", t0.elapsed().as_secs_f64());
         }
     };
     let (in_root, out_root, paths) = collect_inputs(opts)?;
@@ -482,83 +490,133 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     let unit_defines: BTreeMap<String, &parse::Defines> =
         opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d))).collect();
     let no_defines = parse::Defines::new();
-    let parsed: Vec<(usize, Parsed)> = migrate
-        .par_iter()
-        .map(|&i| {
-            let defines = unit_defines.get(&sources[i].rel).copied().unwrap_or(&no_defines);
-            let macros = &macro_tables[&include_group[i]];
-            let started = std::time::Instant::now();
-            let p = parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines);
-            let secs = started.elapsed().as_secs_f64();
-            if timing && secs > 0.5 {
-                eprintln!("[timing] slow parse: {} ({secs:.2} s, {} bytes)", sources[i].rel, sources[i].text.len());
-            }
-            progress.step();
-            (i, p)
-        })
-        .collect();
-    let facts: Vec<(usize, index::FileFacts)> = parsed
-        .par_iter()
-        .map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])))
-        .collect();
-    phase("parse");
     // Files connected by includes form one program part whose functions may
     // call each other, and so do files of one directory that one links
     // against the other (a kernel or device function declared in one, as
     // CUDA's relocatable device code has, and defined, not `static`, in the
     // other); unrelated programs in one tree keep their own index, so two
-    // programs' same-named functions do not mix.
-    let mut edges = include_edges;
-    edges.extend(link_edges(&sources, &facts));
-    let cluster = clusters(sources.len(), &edges);
-    let device_code_across_units = device_calls_across_units(&sources, &facts, &includes);
-    let mut by_cluster: BTreeMap<usize, Vec<index::FileFacts>> = BTreeMap::new();
-    for (i, f) in facts {
-        by_cluster.entry(cluster[i]).or_default().push(f);
+    // programs' same-named functions do not mix. A group of files connected
+    // by includes or sharing a directory holds whole program parts: each
+    // group is parsed, indexed and rewritten on its own and its trees are
+    // dropped, so memory holds the trees of the groups in progress, not of
+    // the whole tree.
+    let mut group_edges = include_edges.clone();
+    let mut last_in_dir: BTreeMap<&str, usize> = BTreeMap::new();
+    for &i in &migrate {
+        let dir = sources[i].rel.rsplit_once('/').map_or("", |(d, _)| d);
+        if let Some(j) = last_in_dir.insert(dir, i) {
+            group_edges.push((j, i));
+        }
     }
-    // files linked across directories' units join their macro tables too
-    let mut cluster_macros: BTreeMap<usize, MacroTable> = BTreeMap::new();
-    for (i, t) in &file_macros {
-        cluster_macros.entry(cluster[*i]).or_default().merge(t);
+    let group = clusters(sources.len(), &group_edges);
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &i in &migrate {
+        groups.entry(group[i]).or_default().push(i);
     }
-    let indexes: BTreeMap<usize, ProjectIndex> = by_cluster
-        .into_iter()
-        .map(|(c, files)| (c, ProjectIndex::build(files, std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default()), &opts.mappings)))
-        .collect();
-    phase("index");
-    let mut texts_of: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
-    for (i, s) in sources.iter().enumerate() {
-        texts_of.entry(cluster[i]).or_default().push(s.text.as_str());
+    let mut group_include_edges: BTreeMap<usize, Vec<(usize, usize)>> = BTreeMap::new();
+    for &(a, b) in &include_edges {
+        group_include_edges.entry(group[a]).or_default().push((a, b));
     }
-    let projects: BTreeMap<usize, ProjectCtx> = indexes
-        .iter()
-        .map(|(c, index)| {
-            let cluster_sources = texts_of.remove(c).unwrap_or_default();
-            let ctx = ProjectCtx {
-                index,
-                mappings: &opts.mappings,
-                renames: &renames,
-                outside_includes: &outside,
-                include_dirs: &include_dirs,
-                cluster_sources,
-                cluster_declared: std::sync::OnceLock::new(),
-            };
-            (*c, ctx)
-        })
-        .collect();
-
-    // Rewrite.
-    let mut outputs: BTreeMap<usize, Rewritten> = parsed
+    let thread_time = |phase: &std::sync::atomic::AtomicU64, started: std::time::Instant| {
+        phase.fetch_add(started.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+    };
+    // each step's time summed over the threads (the steps of groups overlap)
+    let [parse_time, index_time, rewrite_time] = [(); 3].map(|_| std::sync::atomic::AtomicU64::new(0));
+    let done: Vec<GroupDone> = groups
         .par_iter()
-        .map(|(i, p)| {
-            let r = rewrite_file(&sources[*i], p, &projects[&cluster[*i]]);
-            progress.step();
-            (*i, r)
+        .map(|(g, files)| {
+            let started = std::time::Instant::now();
+            let parsed: Vec<(usize, Parsed)> = files
+                .par_iter()
+                .map(|&i| {
+                    let defines = unit_defines.get(&sources[i].rel).copied().unwrap_or(&no_defines);
+                    let macros = &macro_tables[&include_group[i]];
+                    let started = std::time::Instant::now();
+                    let p = parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines);
+                    let secs = started.elapsed().as_secs_f64();
+                    if timing && secs > 0.5 {
+                        eprintln!("[timing] slow parse: {} ({secs:.2} s, {} bytes)", sources[i].rel, sources[i].text.len());
+                    }
+                    progress.step();
+                    (i, p)
+                })
+                .collect();
+            thread_time(&parse_time, started);
+            let started = std::time::Instant::now();
+            let facts: Vec<(usize, index::FileFacts)> = parsed
+                .par_iter()
+                .map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])))
+                .collect();
+            let units = facts.iter().map(|(i, f)| (*i, UnitFunctions::of(f))).collect();
+            let mut edges = group_include_edges.get(g).cloned().unwrap_or_default();
+            edges.extend(link_edges(&sources, &facts));
+            let cluster = components(files, &edges);
+            let mut by_cluster: BTreeMap<usize, Vec<index::FileFacts>> = BTreeMap::new();
+            for (i, f) in facts {
+                by_cluster.entry(cluster[&i]).or_default().push(f);
+            }
+            // files linked across directories' units join their macro tables too
+            let mut cluster_macros: BTreeMap<usize, MacroTable> = BTreeMap::new();
+            for &i in files {
+                cluster_macros.entry(cluster[&i]).or_default().merge(&file_macros[&i]);
+            }
+            let indexes: BTreeMap<usize, ProjectIndex> = by_cluster
+                .into_iter()
+                .map(|(c, files)| (c, ProjectIndex::build(files, std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default()), &opts.mappings)))
+                .collect();
+            let mut texts_of: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+            for &i in files {
+                texts_of.entry(cluster[&i]).or_default().push(sources[i].text.as_str());
+            }
+            let projects: BTreeMap<usize, ProjectCtx> = indexes
+                .iter()
+                .map(|(c, index)| {
+                    let cluster_sources = texts_of.remove(c).unwrap_or_default();
+                    let ctx = ProjectCtx {
+                        index,
+                        mappings: &opts.mappings,
+                        renames: &renames,
+                        outside_includes: &outside,
+                        include_dirs: &include_dirs,
+                        cluster_sources,
+                        cluster_declared: std::sync::OnceLock::new(),
+                    };
+                    (*c, ctx)
+                })
+                .collect();
+            thread_time(&index_time, started);
+            let started = std::time::Instant::now();
+            let outputs = parsed
+                .par_iter()
+                .map(|(i, p)| {
+                    let r = rewrite_file(&sources[*i], p, &projects[&cluster[i]]);
+                    progress.step();
+                    (*i, r)
+                })
+                .collect();
+            thread_time(&rewrite_time, started);
+            GroupDone { outputs, units }
         })
-        .collect::<Vec<_>>()
-        .into_iter()
         .collect();
-    phase("rewrite");
+    let mut outputs: BTreeMap<usize, Rewritten> = BTreeMap::new();
+    let mut units: Vec<(usize, UnitFunctions)> = Vec::new();
+    for d in done {
+        outputs.extend(d.outputs);
+        units.extend(d.units);
+    }
+    units.sort_by_key(|(i, _)| *i);
+    let device_code_across_units = device_calls_across_units(&sources, &units, &includes);
+    if timing {
+        let secs = |t: &std::sync::atomic::AtomicU64| t.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e9;
+        eprintln!(
+            "[timing] thread time by step: parse {:.3} s, index {:.3} s, rewrite {:.3} s ({} groups of files)",
+            secs(&parse_time),
+            secs(&index_time),
+            secs(&rewrite_time),
+            groups.len()
+        );
+    }
+    phase("parse, index, rewrite");
     copied_includers(&sources, &mut outputs, &renames, &include_dirs);
     sycl_first(&sources, &mut outputs, &includes);
     for (i, s) in sources.into_iter().enumerate() {
@@ -692,21 +750,48 @@ fn load_notes(s: &SourceFile) -> Vec<Diagnostic> {
 /// as CUDA's separable compilation did. (A device function declared in a
 /// header but defined and called in one unit does not count, nor a `.cu`
 /// file `#include`d into another.)
-fn device_calls_across_units(sources: &[SourceFile], facts: &[(usize, index::FileFacts)], includes: &[Vec<usize>]) -> bool {
+fn device_calls_across_units(sources: &[SourceFile], units: &[(usize, UnitFunctions)], includes: &[Vec<usize>]) -> bool {
     const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
     let included: BTreeSet<usize> = includes.iter().flatten().copied().collect();
     let mut defined_in: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    for (i, f) in facts {
+    for (i, u) in units {
         if !TU_EXT.contains(&ext_of(&sources[*i].rel)) || included.contains(i) {
             continue;
         }
-        for func in f.functions.iter().filter(|x| x.has_definition && !x.is_internal && (x.is_kernel || x.is_device) && x.template_params.is_empty()) {
-            defined_in.entry(func.name.as_str()).or_default().insert(*i);
+        for name in &u.defined {
+            defined_in.entry(name.as_str()).or_default().insert(*i);
         }
     }
-    facts
-        .iter()
-        .any(|(i, f)| f.functions.iter().flat_map(|func| func.callees.iter()).any(|c| defined_in.get(c.as_str()).is_some_and(|files| !files.contains(i))))
+    units.iter().any(|(i, u)| u.callees.iter().any(|c| defined_in.get(c.as_str()).is_some_and(|files| !files.contains(i))))
+}
+
+/// What [`device_calls_across_units`] reads of a file's facts, kept when
+/// its group of files is done.
+struct UnitFunctions {
+    /// Kernels and device functions defined with external linkage, not templates.
+    defined: Vec<String>,
+    /// The names its functions call.
+    callees: Vec<String>,
+}
+
+impl UnitFunctions {
+    fn of(f: &index::FileFacts) -> Self {
+        UnitFunctions {
+            defined: f
+                .functions
+                .iter()
+                .filter(|x| x.has_definition && !x.is_internal && (x.is_kernel || x.is_device) && x.template_params.is_empty())
+                .map(|x| x.name.clone())
+                .collect(),
+            callees: f.functions.iter().flat_map(|func| func.callees.iter().cloned()).collect(),
+        }
+    }
+}
+
+/// One group of files parsed, indexed and rewritten.
+struct GroupDone {
+    outputs: Vec<(usize, Rewritten)>,
+    units: Vec<(usize, UnitFunctions)>,
 }
 
 /// Pairs of files in one directory where one declares (without a body) a
@@ -732,6 +817,17 @@ fn link_edges(sources: &[SourceFile], facts: &[(usize, index::FileFacts)]) -> Ve
     out
 }
 
+/// Connected components of `nodes` (file indices) joined by `edges` (among
+/// them): each node's component, named by its smallest node, as
+/// [`clusters`] names them.
+fn components(nodes: &[usize], edges: &[(usize, usize)]) -> BTreeMap<usize, usize> {
+    let local: BTreeMap<usize, usize> = nodes.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let local_edges: Vec<(usize, usize)> = edges.iter().filter_map(|(a, b)| Some((*local.get(a)?, *local.get(b)?))).collect();
+    let c = clusters(nodes.len(), &local_edges);
+    // `nodes` is sorted: the smallest local index is the smallest node
+    nodes.iter().enumerate().map(|(k, &i)| (i, nodes[c[k]])).collect()
+}
+
 /// Connected components of the include graph: `cluster[i]` is the smallest
 /// file index of file i's component.
 fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
@@ -755,8 +851,9 @@ fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
 
 /// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.
 pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> Rewritten {
-    let macro_trees = rules::parse_macro_bodies(&s.text, p, project.mappings);
-    let mut ctx = FileCtx::new(&s.text, &s.rel, p, &macro_trees, project);
+    let main = crate::syntax::Preorder::of(p.tree.root_node());
+    let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings);
+    let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));
     rules::run_all(&mut ctx);
@@ -864,7 +961,7 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
             anchor = start;
         } else if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start) {
             if let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
-                .or(Some(n).filter(|n| n.kind().starts_with("preproc_def") || n.kind() == "preproc_function_def"))
+                .or(Some(n).filter(|n| n.kind_str().starts_with("preproc_def") || n.kind_str() == "preproc_function_def"))
             {
                 anchor = s.line_start(dir.start_byte());
             }

@@ -7,6 +7,33 @@ pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
 }
 
 /// All descendants of `root` (itself included), in document order.
+/// A node's kind, read from a table indexed by its kind id.
+/// `tree_sitter::Node::kind` looks the name up and converts it from a C
+/// string (`strlen` and UTF-8 validation) on every call, which was a fifth
+/// of the migrator's time; clippy's `disallowed-methods` points here.
+///
+/// Invariant: every tree is parsed with [`tree_sitter_cuda`]'s grammar.
+pub trait NodeKind<'t> {
+    fn kind_str(&self) -> &'t str;
+}
+
+impl<'t> NodeKind<'t> for Node<'t> {
+    #[inline]
+    fn kind_str(&self) -> &'t str {
+        static KINDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        let kinds = KINDS.get_or_init(|| {
+            let lang: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+            (0..lang.node_kind_count() as u16).map(|id| lang.node_kind_for_id(id).unwrap_or("").to_string()).collect()
+        });
+        match kinds.get(self.kind_id() as usize) {
+            Some(k) if !k.is_empty() => k,
+            // `ERROR` (kind id `u16::MAX`)
+            #[allow(clippy::disallowed_methods)]
+            _ => self.kind(),
+        }
+    }
+}
+
 pub fn descendants(root: Node) -> Vec<Node> {
     let mut out = Vec::with_capacity(root.descendant_count());
     let mut cursor = root.walk();
@@ -30,6 +57,67 @@ pub fn descendants(root: Node) -> Vec<Node> {
     }
 }
 
+/// Every node under a root (the root first) in document order, with where
+/// each node's subtree ends: the nodes of a subtree are a slice, so a walk
+/// of a function inside a walked file costs nothing more.
+pub struct Preorder<'t> {
+    nodes: Vec<Node<'t>>,
+    /// `ends[i]`: one past the last node of node `i`'s subtree.
+    ends: Vec<u32>,
+}
+
+impl<'t> Preorder<'t> {
+    pub fn of(root: Node<'t>) -> Self {
+        let count = root.descendant_count();
+        let mut nodes = Vec::with_capacity(count);
+        let mut ends = Vec::with_capacity(count);
+        let mut open: Vec<usize> = Vec::new();
+        let mut cursor = root.walk();
+        loop {
+            open.push(nodes.len());
+            nodes.push(cursor.node());
+            ends.push(0);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                let done = open.pop().expect("an open node");
+                ends[done] = nodes.len() as u32;
+                if open.is_empty() {
+                    return Preorder { nodes, ends };
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                cursor.goto_parent();
+            }
+        }
+    }
+
+    /// Node `i` and every node under it.
+    pub fn subtree(&self, i: usize) -> &[Node<'t>] {
+        &self.nodes[i..self.ends[i] as usize]
+    }
+
+    /// `n` and every node under it, where `n` is one of the nodes.
+    pub fn subtree_of(&self, n: Node) -> Option<&[Node<'t>]> {
+        // the nodes that start where `n` does are few; `n` is among them
+        let first = self.nodes.partition_point(|x| x.start_byte() < n.start_byte());
+        (first..self.nodes.len()).take_while(|&i| self.nodes[i].start_byte() == n.start_byte()).find(|&i| self.nodes[i].id() == n.id()).map(|i| self.subtree(i))
+    }
+
+    pub fn into_nodes(self) -> Vec<Node<'t>> {
+        self.nodes
+    }
+}
+
+impl<'t> std::ops::Deref for Preorder<'t> {
+    type Target = [Node<'t>];
+    fn deref(&self) -> &[Node<'t>] {
+        &self.nodes
+    }
+}
+
 pub fn children(n: Node) -> Vec<Node> {
     let mut c = n.walk();
     n.children(&mut c).collect()
@@ -43,7 +131,7 @@ pub fn named_children(n: Node) -> Vec<Node> {
 /// The items of a list node (parameters, arguments, initialisers): its named
 /// children without comments.
 pub fn items(n: Node) -> Vec<Node> {
-    named_children(n).into_iter().filter(|c| c.kind() != "comment").collect()
+    named_children(n).into_iter().filter(|c| c.kind_str() != "comment").collect()
 }
 
 /// A preprocessor directive line inside an argument or parameter list
@@ -53,9 +141,9 @@ pub fn items(n: Node) -> Vec<Node> {
 /// as an ERROR that stops before the `)` unless error recovery blanks the
 /// parentheses ([`crate::mask::MaskKind::DirectiveParen`]).
 pub fn is_list_directive(n: Node) -> bool {
-    n.kind() == "ERROR"
-        && n.parent().is_some_and(|p| matches!(p.kind(), "argument_list" | "parameter_list"))
-        && n.child(0).is_some_and(|c| c.kind().starts_with('#'))
+    n.kind_str() == "ERROR"
+        && n.parent().is_some_and(|p| matches!(p.kind_str(), "argument_list" | "parameter_list"))
+        && n.child(0).is_some_and(|c| c.kind_str().starts_with('#'))
         && n.next_sibling().is_none_or(|s| s.start_position().row > n.end_position().row)
 }
 
@@ -81,7 +169,7 @@ pub fn call_arguments(call: Node) -> Vec<Node> {
 /// The identifier a declarator declares (`*a[3]` → `a`, `f(int)` → `f`, `A::f` → `f`).
 pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
     loop {
-        match d.kind() {
+        match d.kind_str() {
             "identifier" | "field_identifier" | "type_identifier" | "destructor_name" | "operator_name" => {
                 return Some((d, text(d, src)));
             }
@@ -115,10 +203,10 @@ pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
     }
     let mut p = decl.parent();
     while let Some(x) = p {
-        if x.kind() == "field_declaration_list" {
+        if x.kind_str() == "field_declaration_list" {
             return x.parent().and_then(|c| c.child_by_field_name("name")).is_some_and(|n| text(n, src) == name);
         }
-        if matches!(x.kind(), "function_definition" | "translation_unit") {
+        if matches!(x.kind_str(), "function_definition" | "translation_unit") {
             return false;
         }
         p = x.parent();
@@ -138,19 +226,19 @@ fn qualified_function_name(decl: Node) -> Option<Node> {
     decl.child_by_field_name("declarator")
         .and_then(function_declarator)
         .and_then(|fd| fd.child_by_field_name("declarator"))
-        .filter(|d| d.kind() == "qualified_identifier")
+        .filter(|d| d.kind_str() == "qualified_identifier")
 }
 
 /// The function_declarator inside a declarator, if any.
 pub fn function_declarator(mut d: Node) -> Option<Node> {
     loop {
-        if d.kind() == "function_declarator" {
+        if d.kind_str() == "function_declarator" {
             return Some(d);
         }
         d = match d.child_by_field_name("declarator") {
             Some(x) => x,
             None => {
-                if d.kind() == "reference_declarator" {
+                if d.kind_str() == "reference_declarator" {
                     named_children(d).into_iter().last()?
                 } else {
                     return None;
@@ -163,16 +251,16 @@ pub fn function_declarator(mut d: Node) -> Option<Node> {
 /// The name a call expression calls, when it is a plain, template or qualified name.
 /// The name and the type of a type alias (`using U = T;`, `typedef T U;`).
 pub fn type_alias(n: Node) -> Option<(Node, Node)> {
-    match n.kind() {
+    match n.kind_str() {
         "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type")),
-        "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind() == "type_identifier").zip(n.child_by_field_name("type")),
+        "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind_str() == "type_identifier").zip(n.child_by_field_name("type")),
         _ => None,
     }
 }
 
 pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
     let f = call.child_by_field_name("function")?;
-    match f.kind() {
+    match f.kind_str() {
         "identifier" => Some((f, text(f, src))),
         "template_function" => {
             let n = f.child_by_field_name("name")?;
@@ -180,10 +268,10 @@ pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a st
         }
         "qualified_identifier" => {
             let mut n = f;
-            while n.kind() == "qualified_identifier" {
+            while n.kind_str() == "qualified_identifier" {
                 n = n.child_by_field_name("name")?;
             }
-            match n.kind() {
+            match n.kind_str() {
                 "identifier" => Some((n, text(n, src))),
                 "template_function" => {
                     let n = n.child_by_field_name("name")?;
@@ -199,21 +287,21 @@ pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a st
 /// The member function a call names through an object (`obj.load(p)`,
 /// `ptr->load(p)`, `obj.template load<T>(p)`): the field's node and text.
 pub fn method_callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
-    let f = call.child_by_field_name("function").filter(|f| f.kind() == "field_expression")?;
+    let f = call.child_by_field_name("function").filter(|f| f.kind_str() == "field_expression")?;
     let mut field = f.child_by_field_name("field")?;
     // `obj.template load<T>(p)`: the template method inside a dependent name
-    if field.kind() == "dependent_name" {
-        field = children(field).into_iter().find(|c| c.kind() == "template_method")?;
+    if field.kind_str() == "dependent_name" {
+        field = children(field).into_iter().find(|c| c.kind_str() == "template_method")?;
     }
-    let field = if field.kind() == "template_method" { field.child_by_field_name("name")? } else { field };
-    (field.kind() == "field_identifier").then(|| (field, text(field, src)))
+    let field = if field.kind_str() == "template_method" { field.child_by_field_name("name")? } else { field };
+    (field.kind_str() == "field_identifier").then(|| (field, text(field, src)))
 }
 
 /// Is `n` inside a node of one of `kinds` (itself excluded)?
 pub fn has_ancestor(n: Node, kinds: &[&str]) -> bool {
     let mut p = n.parent();
     while let Some(x) = p {
-        if kinds.contains(&x.kind()) {
+        if kinds.contains(&x.kind_str()) {
             return true;
         }
         p = x.parent();
@@ -224,7 +312,7 @@ pub fn has_ancestor(n: Node, kinds: &[&str]) -> bool {
 pub fn ancestor_of_kind<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
     let mut p = n.parent();
     while let Some(x) = p {
-        if kinds.contains(&x.kind()) {
+        if kinds.contains(&x.kind_str()) {
             return Some(x);
         }
         p = x.parent();
@@ -297,7 +385,7 @@ pub fn identifiers(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
 pub fn dump(root: Node, src: &str) -> String {
     fn walk(n: Node, src: &str, depth: usize, field: Option<&str>, out: &mut String) {
         let leaf = if n.child_count() == 0 || n.is_error() { format!(" {:?}", &src[n.byte_range()]) } else { String::new() };
-        out.push_str(&format!("{}{}{}{}\n", "  ".repeat(depth), field.map(|f| format!("{f}: ")).unwrap_or_default(), n.kind(), leaf));
+        out.push_str(&format!("{}{}{}{}\n", "  ".repeat(depth), field.map(|f| format!("{f}: ")).unwrap_or_default(), n.kind_str(), leaf));
         let mut c = n.walk();
         for (i, ch) in n.children(&mut c).enumerate() {
             walk(ch, src, depth + 1, n.field_name_for_child(i as u32), out);
@@ -316,6 +404,38 @@ pub fn declared_in_scope(n: Node, name: &str, src: &str) -> bool {
     declaration_in_scope(n, name, src).is_some()
 }
 
+/// Every name a file's declarations, parameters and range-`for` variables
+/// declare: a name not among them is declared in no scope, so
+/// [`Declared::in_scope`] answers at once for the many uses of names the
+/// code does not declare (`threadIdx`), without the scoped lookup.
+pub struct Declared<'s> {
+    names: std::collections::HashSet<&'s str>,
+}
+
+impl<'s> Declared<'s> {
+    /// The names declared among `nodes` (a file's nodes).
+    pub fn of<'t>(nodes: &[Node<'t>], src: &'s str) -> Self {
+        let mut names = std::collections::HashSet::new();
+        for &n in nodes {
+            if !matches!(n.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration" | "for_range_loop") {
+                continue;
+            }
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                if let Some((id, _)) = declarator_name(d, src) {
+                    names.insert(text(id, src));
+                }
+            }
+        }
+        Declared { names }
+    }
+
+    /// [`declared_in_scope`], for a node of the file.
+    pub fn in_scope(&self, n: Node, name: &str, src: &str) -> bool {
+        self.names.contains(name) && declared_in_scope(n, name, src)
+    }
+}
+
 /// The declaration of `name` in a scope around `n` (see
 /// [`declared_in_scope`]), with the declarator that names it.
 pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
@@ -326,13 +446,13 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
     };
     let mut child = n;
     while let Some(p) = child.parent() {
-        match p.kind() {
+        match p.kind_str() {
             "compound_statement" | "translation_unit" | "namespace_definition" | "declaration_list" | "for_statement" | "for_range_loop" => {
                 for s in named_children(p) {
-                    if s.start_byte() >= child.start_byte() && p.kind() != "for_range_loop" {
+                    if s.start_byte() >= child.start_byte() && p.kind_str() != "for_range_loop" {
                         break;
                     }
-                    let is_decl = matches!(s.kind(), "declaration" | "parameter_declaration");
+                    let is_decl = matches!(s.kind_str(), "declaration" | "parameter_declaration");
                     if is_decl
                         && s.id() != child.id()
                         && let Some(found) = declares(s)
@@ -340,7 +460,7 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
                         return Some(found);
                     }
                 }
-                if p.kind() == "for_range_loop"
+                if p.kind_str() == "for_range_loop"
                     && let Some(d) = p.child_by_field_name("declarator").filter(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name))
                 {
                     return Some((p, d));
@@ -349,7 +469,10 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
             "function_definition" | "lambda_expression" => {
                 let params = p.child_by_field_name("declarator").and_then(function_declarator).and_then(|f| f.child_by_field_name("parameters"));
                 let found = params.and_then(|ps| {
-                    named_children(ps).into_iter().filter(|d| matches!(d.kind(), "parameter_declaration" | "optional_parameter_declaration")).find_map(declares)
+                    named_children(ps)
+                        .into_iter()
+                        .filter(|d| matches!(d.kind_str(), "parameter_declaration" | "optional_parameter_declaration"))
+                        .find_map(declares)
                 });
                 if found.is_some() {
                     return found;
@@ -365,27 +488,67 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
 /// Does declarator `d` declare a plain variable (`x`, `x = 1`, `&x`), not a
 /// pointer, array or function?
 fn is_plain_declarator(d: Node) -> bool {
-    match d.kind() {
+    match d.kind_str() {
         "identifier" => true,
         "init_declarator" | "reference_declarator" => {
-            d.child_by_field_name("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind() == "identifier")
+            d.child_by_field_name("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind_str() == "identifier")
         }
         _ => false,
     }
 }
 
-/// Is `call` a call of a function object (`callable(a, b)` where `callable`
-/// is a parameter or local of a class or template type parameter type)? Its
-/// callee is then the class's `operator()`. Lambdas (`auto`) and function
-/// pointers are not.
-pub fn is_functor_call(call: Node, src: &str) -> bool {
-    let Some(f) = call.child_by_field_name("function").filter(|f| f.kind() == "identifier") else {
-        return false;
-    };
-    let Some((decl, d)) = declaration_in_scope(f, text(f, src), src) else {
-        return false;
-    };
-    is_plain_declarator(d) && decl.child_by_field_name("type").is_some_and(|t| matches!(t.kind(), "type_identifier" | "template_type" | "qualified_identifier"))
+/// The names a file declares as plain variables of a class or template
+/// type parameter type (`Op op`, `F f = ...`, `for (Fn g : fs)`): the only
+/// names [`Functors::is_call`] must look up, so that the scoped lookup runs
+/// for the few calls that can be calls of function objects and not for
+/// every call of a function (the lookup scans the declarations before the
+/// call in each scope around it).
+pub struct Functors<'s> {
+    names: std::collections::HashSet<&'s str>,
+}
+
+impl<'s> Functors<'s> {
+    /// The candidates among `nodes` (a file's nodes).
+    pub fn of<'t>(nodes: &[Node<'t>], src: &'s str) -> Self {
+        let mut names = std::collections::HashSet::new();
+        for &n in nodes {
+            if !matches!(n.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration" | "for_range_loop") || !has_class_type(n) {
+                continue;
+            }
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                if is_plain_declarator(d)
+                    && let Some((id, _)) = declarator_name(d, src)
+                {
+                    names.insert(text(id, src));
+                }
+            }
+        }
+        Functors { names }
+    }
+
+    /// Is `call` a call of a function object (`callable(a, b)` where
+    /// `callable` is a parameter or local of a class or template type
+    /// parameter type)? Its callee is then the class's `operator()`. Lambdas
+    /// (`auto`) and function pointers are not.
+    pub fn is_call(&self, call: Node, src: &str) -> bool {
+        let Some(f) = call.child_by_field_name("function").filter(|f| f.kind_str() == "identifier") else {
+            return false;
+        };
+        let name = text(f, src);
+        if !self.names.contains(name) {
+            return false;
+        }
+        let Some((decl, d)) = declaration_in_scope(f, name, src) else {
+            return false;
+        };
+        is_plain_declarator(d) && has_class_type(decl)
+    }
+}
+
+/// Does declaration `decl` have a class or template type parameter type?
+fn has_class_type(decl: Node) -> bool {
+    decl.child_by_field_name("type").is_some_and(|t| matches!(t.kind_str(), "type_identifier" | "template_type" | "qualified_identifier"))
 }
 
 /// The arithmetic type of a scalar expression, where the syntax shows it:
@@ -421,7 +584,7 @@ pub fn arith_of_type(t: &str) -> Option<Arith> {
 }
 
 pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
-    match e.kind() {
+    match e.kind_str() {
         "number_literal" => {
             let t = text(e, src).to_ascii_lowercase();
             let hex = t.starts_with("0x");
@@ -442,7 +605,7 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
             let ty = decl.child_by_field_name("type")?;
             let mut quals = String::new();
             for c in named_children(decl) {
-                if c.kind() == "type_qualifier" {
+                if c.kind_str() == "type_qualifier" {
                     quals.push_str(text(c, src));
                     quals.push(' ');
                 }

@@ -16,6 +16,7 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use crate::syntax::callee_name;
 
 pub const RULE: &str = "cooperative-groups";
@@ -24,11 +25,11 @@ pub const RULE: &str = "cooperative-groups";
 pub const CG_ITEM_FUNCTIONS: &[&str] = &["this_thread_block", "coalesced_threads"];
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["namespace_identifier", "identifier", "call_expression"]) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "namespace_identifier" | "identifier" if ctx.text(n) == "cooperative_groups" => {
                 ctx.edits.replace_text(RULE, n.byte_range(), "syclify::cg");
                 ctx.count(RULE);

@@ -22,6 +22,7 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use crate::syntax::{self, descendants, text};
 use tree_sitter::Node;
 
@@ -138,7 +139,7 @@ impl Collectives {
     /// The collective constructed by `call` (`BR(temp)`, `cub::BlockScan<int, 128>(temp)`).
     pub fn constructed(&self, call: Node, src: &str) -> Option<(&'static str, bool)> {
         let f = call.child_by_field_name("function")?;
-        match f.kind() {
+        match f.kind_str() {
             "identifier" => self.alias(text(f, src), call.start_byte()),
             "template_function" | "qualified_identifier" => collective_of_type(text(f, src), self.using_cub),
             _ => None,
@@ -148,7 +149,7 @@ impl Collectives {
     /// The collective a declaration's type names (`BR r(temp);`).
     pub fn declared(&self, decl: Node, src: &str) -> Option<(&'static str, bool)> {
         let ty = decl.child_by_field_name("type")?;
-        match ty.kind() {
+        match ty.kind_str() {
             "type_identifier" => self.alias(text(ty, src), decl.start_byte()),
             "template_type" | "qualified_identifier" => collective_of_type(text(ty, src), self.using_cub),
             _ => None,
@@ -160,20 +161,20 @@ pub fn run(ctx: &mut FileCtx) {
     let Some(collectives) = Collectives::of(ctx.root(), ctx.src) else {
         return;
     };
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["call_expression", "declaration"]) {
         if ctx.in_error(n) || !ctx.in_device_code(n.start_byte()) {
             continue;
         }
         // the argument lists that get the nd_item
-        let lists: Vec<Node> = match n.kind() {
+        let lists: Vec<Node> = match n.kind_str() {
             "call_expression" if collectives.constructed(n, ctx.src).is_some() => n.child_by_field_name("arguments").into_iter().collect(),
             "declaration" if collectives.declared(n, ctx.src).is_some() => {
                 let mut c = n.walk();
                 n.children_by_field_name("declarator", &mut c)
-                    .filter_map(|d| match d.kind() {
+                    .filter_map(|d| match d.kind_str() {
                         // `BR r(temp);` reads as a function declaration
                         "function_declarator" => d.child_by_field_name("parameters"),
-                        "init_declarator" => d.child_by_field_name("value").filter(|v| v.kind() == "argument_list"),
+                        "init_declarator" => d.child_by_field_name("value").filter(|v| v.kind_str() == "argument_list"),
                         _ => None,
                     })
                     .collect()

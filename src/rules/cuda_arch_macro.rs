@@ -17,6 +17,7 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "cuda-arch-macro";
@@ -28,13 +29,13 @@ pub fn run(ctx: &mut FileCtx) {
     // `__SYCL_DEVICE_ONLY__` tests, and a file without CUDA is SYCL already:
     // those stay.
     let sycl_tests_are_ours = ctx.src.contains("<syclify/syclify.hpp>") || ctx.src.contains("// syclify: ") || !crate::leftovers::has_cuda_constructs(ctx.src);
-    for &n in ctx.main_nodes().iter() {
+    for n in ctx.main_of(&["ERROR", "preproc_ifdef", "preproc_if", "preproc_elif"]) {
         // a conditional between parameters or arguments (`float rsm\n#ifdef
         // __CUDACC__\n, cudaStream_t s\n#endif`) is an ERROR of the list
         if crate::syntax::is_list_directive(n) && !ctx.in_error(n.parent().unwrap_or(n)) {
-            match n.child(0).map(|d| d.kind()) {
+            match n.child(0).map(|d| d.kind_str()) {
                 Some("#ifdef" | "#ifndef") => {
-                    if let Some(name) = n.named_child(0).filter(|c| c.kind() == "identifier") {
+                    if let Some(name) = n.named_child(0).filter(|c| c.kind_str() == "identifier") {
                         ifdef(ctx, n, name, sycl_tests_are_ours);
                     }
                 }
@@ -46,7 +47,7 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "preproc_ifdef" => {
                 if let Some(name) = n.child_by_field_name("name") {
                     ifdef(ctx, n, name, sycl_tests_are_ours);
@@ -81,7 +82,7 @@ fn is_sycl_macro(name: &str) -> bool {
 /// `#ifdef SYCL_LANGUAGE_VERSION` → `#if 0` (`#ifndef` → `#if 1`): the branch
 /// nvcc compiled stays the one compiled (SY0108).
 fn sycl_ifdef(ctx: &mut FileCtx, n: Node, name: Node) {
-    let negated = n.child(0).is_some_and(|d| d.kind() == "#ifndef");
+    let negated = n.child(0).is_some_and(|d| d.kind_str() == "#ifndef");
     let original = ctx.text(n.child(0).unwrap_or(n)).to_string() + " " + ctx.text(name);
     let rep = if negated { "#if 1" } else { "#if 0" };
     ctx.edits.replace_text(RULE, n.start_byte()..name.end_byte(), rep);
@@ -109,7 +110,7 @@ fn rename(ctx: &mut FileCtx, name: Node) {
 
 fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: bool) {
     for id in crate::syntax::descendants(cond) {
-        if id.kind() != "identifier" {
+        if id.kind_str() != "identifier" {
             continue;
         }
         let parent = id.parent();
@@ -117,18 +118,18 @@ fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: bool) {
             "__CUDACC__" => rename(ctx, id),
             m if is_sycl_macro(m) && !sycl_tests_are_ours => {
                 // `defined(M)`, `defined M` and a bare `M` alike are 0 under nvcc.
-                let target = parent.filter(|p| p.kind() == "preproc_defined").unwrap_or(id);
+                let target = parent.filter(|p| p.kind_str() == "preproc_defined").unwrap_or(id);
                 let original = ctx.text(target).to_string();
                 ctx.edits.replace_text(RULE, target.byte_range(), "0");
                 disabled(ctx, target.byte_range(), &original, "0");
             }
             "__CUDA_ARCH__" => {
-                if parent.is_some_and(|p| p.kind() == "preproc_defined") {
+                if parent.is_some_and(|p| p.kind_str() == "preproc_defined") {
                     rename(ctx, id);
                     continue;
                 }
-                let cmp = parent.filter(|p| p.kind() == "binary_expression").and_then(|p| {
-                    let op = p.child_by_field_name("operator").map(|o| o.kind())?;
+                let cmp = parent.filter(|p| p.kind_str() == "binary_expression").and_then(|p| {
+                    let op = p.child_by_field_name("operator").map(|o| o.kind_str())?;
                     matches!(op, ">=" | ">" | "<" | "<=" | "==" | "!=").then_some((p, op))
                 });
                 match cmp {

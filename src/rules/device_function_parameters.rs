@@ -26,6 +26,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::index::{LocalRef, Needs, ProjectIndex, SharedArray};
+use crate::syntax::NodeKind;
 use crate::syntax::{self, callee_name, declarator_name};
 use tree_sitter::Node;
 
@@ -101,7 +102,7 @@ pub fn extra_args(callee_needs: &Needs, caller: &str, item: &str) -> Vec<String>
 pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: usize, extra: &str) {
     let items = syntax::items(list);
     let at = syntax::extra_position(&items, at);
-    if items.len() == 1 && items[0].kind() == "parameter_declaration" && ctx.text(items[0]) == "void" {
+    if items.len() == 1 && items[0].kind_str() == "parameter_declaration" && ctx.text(items[0]) == "void" {
         ctx.edits.replace_text(rule, items[0].byte_range(), extra);
     } else if at < items.len() && syntax::is_list_directive(items[at]) {
         // before a directive: after the item before it (`b, item\n#ifdef X\n, c`)
@@ -122,14 +123,15 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
     let cub = crate::rules::cub::Collectives::of(ctx.root(), ctx.src);
+    let functors = syntax::Functors::of(&ctx.main_nodes(), ctx.src);
     // each function definition's local type aliases, walked once (a large
     // function has thousands of calls)
     let alias_classes: std::cell::RefCell<std::collections::HashMap<usize, std::collections::BTreeMap<String, String>>> = Default::default();
-    for &n in ctx.main_nodes().iter() {
+    for n in ctx.main_of(&["function_declarator", "parameter_declaration", "declaration", "call_expression"]) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "function_declarator" => {
                 let Some((_, name)) = n.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
                     continue;
@@ -142,7 +144,7 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 // only declarations of functions, not calls parsed as declarators in bodies
                 let Some(owner) = n.parent() else { continue };
-                if !matches!(owner.kind(), "function_definition" | "declaration" | "field_declaration" | "pointer_declarator" | "reference_declarator") {
+                if !matches!(owner.kind_str(), "function_definition" | "declaration" | "field_declaration" | "pointer_declarator" | "reference_declarator") {
                     continue;
                 }
                 // a member function named like a kernel is not the kernel (a
@@ -164,7 +166,7 @@ pub fn run(ctx: &mut FileCtx) {
                 if index.is_kernel(name) && (syntax::has_ancestor(n, &["field_declaration_list"]) || !says_global) {
                     continue;
                 }
-                let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind() == "function_definition").unwrap_or_else(|| "item".to_string());
+                let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind_str() == "function_definition").unwrap_or_else(|| "item".to_string());
                 let extra = extra_params(index, name, needs, &item).join(", ");
                 if let Some(list) = n.child_by_field_name("parameters") {
                     insert_into_list(ctx, RULE, list, facts.required_params, &extra);
@@ -175,7 +177,7 @@ pub fn run(ctx: &mut FileCtx) {
             "parameter_declaration" => array_reference_parameter(ctx, n),
             "declaration" => construction(ctx, n),
             "call_expression" => {
-                if n.child(1).is_some_and(|c| c.kind() == "kernel_call_syntax") {
+                if n.child(1).is_some_and(|c| c.kind_str() == "kernel_call_syntax") {
                     continue; // launches are the kernel_launch rule's
                 }
                 // a free function, or a member function of the project called
@@ -184,7 +186,7 @@ pub fn run(ctx: &mut FileCtx) {
                 // or a function object of the project called (`callable(a, b)`)
                 let functor = || {
                     let f = n.child_by_field_name("function")?;
-                    (syntax::is_functor_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
+                    (functors.is_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
                 };
                 // a CUB collective constructed (`BlockReduce(temp)` where a
                 // local alias shadows a function of that name): the cub rule's
@@ -195,8 +197,17 @@ pub fn run(ctx: &mut FileCtx) {
                 let aliased = || {
                     let (f, name) = callee_name(n, ctx.src)?;
                     let def = syntax::ancestor_of_kind(n, &["function_definition"])?;
-                    let class =
-                        alias_classes.borrow_mut().entry(def.id()).or_insert_with(|| crate::index::local_alias_classes(def, ctx.src)).get(name).cloned()?;
+                    let class = alias_classes
+                        .borrow_mut()
+                        .entry(def.id())
+                        .or_insert_with(|| {
+                            crate::index::local_alias_classes(
+                                &ctx.main_nodes().subtree_of(def).map(|d| d.to_vec()).unwrap_or_else(|| syntax::descendants(def)),
+                                ctx.src,
+                            )
+                        })
+                        .get(name)
+                        .cloned()?;
                     let (key, _) = index.functions.get_key_value(&class).filter(|(_, f)| f.is_constructor)?;
                     Some((f, key.as_str()))
                 };
@@ -286,10 +297,10 @@ fn unused_constructor(ctx: &FileCtx, call: Node, class: &str) -> Option<String> 
     }
     let params: Vec<Node> =
         fd.child_by_field_name("parameters").map(syntax::items).unwrap_or_default().into_iter().filter(|p| ctx.text(*p) != "void").collect();
-    if params.iter().any(|p| p.kind() == "variadic_parameter_declaration" || ctx.text(*p) == "...") {
+    if params.iter().any(|p| p.kind_str() == "variadic_parameter_declaration" || ctx.text(*p) == "...") {
         return None;
     }
-    let required = params.iter().filter(|p| p.kind() != "optional_parameter_declaration").count();
+    let required = params.iter().filter(|p| p.kind_str() != "optional_parameter_declaration").count();
     let total = params.len();
     if ctx.project.index.constructs(class, required..=total) {
         return None;
@@ -327,10 +338,10 @@ fn construction(ctx: &mut FileCtx, decl: Node) {
     let mut c = decl.walk();
     let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
     for d in declarators {
-        match d.kind() {
+        match d.kind_str() {
             "init_declarator" => {
                 let Some(v) = d.child_by_field_name("value") else { continue };
-                if matches!(v.kind(), "argument_list" | "initializer_list") {
+                if matches!(v.kind_str(), "argument_list" | "initializer_list") {
                     insert_into_list(ctx, RULE, v, required, &extra);
                     ctx.count(RULE);
                 }
@@ -365,21 +376,21 @@ fn construction(ctx: &mut FileCtx, decl: Node) {
 /// size (`sizeof`, a range `for`) or where `N` is a lone template parameter
 /// that calls may deduce from the array.
 fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
-    let Some(outer) = param.child_by_field_name("declarator").filter(|d| d.kind() == "array_declarator") else {
+    let Some(outer) = param.child_by_field_name("declarator").filter(|d| d.kind_str() == "array_declarator") else {
         return;
     };
     // the innermost array declarator holds `(&name)` and the first size
     let mut inner = outer;
-    while let Some(d) = inner.child_by_field_name("declarator").filter(|d| d.kind() == "array_declarator") {
+    while let Some(d) = inner.child_by_field_name("declarator").filter(|d| d.kind_str() == "array_declarator") {
         inner = d;
     }
-    let Some(paren) = inner.child_by_field_name("declarator").filter(|d| d.kind() == "parenthesized_declarator") else {
+    let Some(paren) = inner.child_by_field_name("declarator").filter(|d| d.kind_str() == "parenthesized_declarator") else {
         return;
     };
     let Some(name) = syntax::named_children(paren)
         .into_iter()
-        .find(|c| c.kind() == "reference_declarator")
-        .and_then(|r| syntax::named_children(r).into_iter().find(|c| c.kind() == "identifier"))
+        .find(|c| c.kind_str() == "reference_declarator")
+        .and_then(|r| syntax::named_children(r).into_iter().find(|c| c.kind_str() == "identifier"))
     else {
         return;
     };
@@ -398,7 +409,7 @@ fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
     let mut template_params = String::new();
     let mut up = def.parent();
     while let Some(a) = up {
-        if a.kind() == "template_declaration"
+        if a.kind_str() == "template_declaration"
             && let Some(ps) = a.child_by_field_name("parameters")
         {
             template_params.push_str(ctx.text(ps));

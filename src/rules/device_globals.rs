@@ -30,6 +30,7 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
 use crate::index::{GlobalKind, global_kind, globals_of, namespace_scope_declarations, split_global};
+use crate::syntax::NodeKind;
 
 pub const RULE: &str = "device-globals";
 
@@ -55,7 +56,7 @@ pub fn run(ctx: &mut FileCtx) {
         // keep `static`/`extern`, replace the CUDA qualifiers, type and declarators
         let mut keep = Vec::new();
         for c in crate::syntax::children(decl) {
-            if c.kind() == "storage_class_specifier" {
+            if c.kind_str() == "storage_class_specifier" {
                 keep.push(ctx.text(c).to_string());
             }
         }
@@ -83,7 +84,7 @@ pub fn run(ctx: &mut FileCtx) {
             // symbol holds a complete type)
             let mut sym = sym.clone();
             sym.elem_type = ctx.project.mappings.migrate_type_text(&sym.elem_type);
-            let list = d.child_by_field_name("value").filter(|v| v.kind() == "initializer_list");
+            let list = d.child_by_field_name("value").filter(|v| v.kind_str() == "initializer_list");
             if let (Some(first_dim), Some(list)) = (sym.dims.first_mut().filter(|x| x.trim().is_empty()), list) {
                 *first_dim = crate::syntax::items(list).len().to_string();
             }
@@ -108,8 +109,8 @@ pub fn run(ctx: &mut FileCtx) {
     }
     // a variable template in device code (`mask<T>[j]`): the function's
     // parameter of the same name stands for the one instantiation it uses
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "template_function" || ctx.in_error(n) || n.parent().is_some_and(|p| p.kind() == "call_expression") {
+    for n in ctx.main_of(&["template_function"]) {
+        if n.kind_str() != "template_function" || ctx.in_error(n) || n.parent().is_some_and(|p| p.kind_str() == "call_expression") {
             continue;
         }
         let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments")) else {
@@ -145,8 +146,8 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
     }
     // host code reading a managed variable directly
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "identifier" || ctx.in_error(n) {
+    for n in ctx.main_of(&["identifier"]) {
+        if n.kind_str() != "identifier" || ctx.in_error(n) {
             continue;
         }
         let name = ctx.text(n);
@@ -163,7 +164,7 @@ pub fn run(ctx: &mut FileCtx) {
         // as an argument of a symbol API the object itself is meant
         let in_symbol_api = n
             .parent()
-            .filter(|p| p.kind() == "argument_list")
+            .filter(|p| p.kind_str() == "argument_list")
             .and_then(|l| l.parent())
             .and_then(|call| crate::syntax::callee_name(call, ctx.src))
             .is_some_and(|(_, c)| c.contains("Symbol"));

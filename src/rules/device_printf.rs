@@ -19,13 +19,14 @@
 //! `SYCLIFY_PRINTF("block %d\n", static_cast<unsigned int>(item.get_group(2)));`
 
 use super::FileCtx;
+use crate::syntax::NodeKind;
 use crate::syntax::callee_name;
 
 pub const RULE: &str = "device-printf";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "call_expression" || ctx.in_error(n) {
+    for n in ctx.main_of(&["call_expression"]) {
+        if n.kind_str() != "call_expression" || ctx.in_error(n) {
             continue;
         }
         let Some((callee, name)) = callee_name(n, ctx.src) else {

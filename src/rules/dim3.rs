@@ -18,6 +18,7 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
 use crate::syntax;
+use crate::syntax::NodeKind;
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -52,22 +53,22 @@ fn member_index(m: &str) -> Option<&'static str> {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["type_identifier", "call_expression", "assignment_expression", "field_expression"]) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "type_identifier" if ctx.text(n) == "dim3" => {
                 ctx.edits.replace_text(RULE, n.byte_range(), "sycl::range<3>");
                 ctx.count(RULE);
                 ctx.needs_sycl = true;
-                if let Some(decl) = n.parent().filter(|p| p.kind() == "declaration" && p.child_by_field_name("type").is_some_and(|t| t.id() == n.id())) {
+                if let Some(decl) = n.parent().filter(|p| p.kind_str() == "declaration" && p.child_by_field_name("type").is_some_and(|t| t.id() == n.id())) {
                     declaration(ctx, decl);
                 }
             }
             "call_expression" => {
-                let is_dim3 = n.child_by_field_name("function").is_some_and(|f| f.kind() == "identifier" && ctx.text(f) == "dim3");
-                if !is_dim3 || n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax") {
+                let is_dim3 = n.child_by_field_name("function").is_some_and(|f| f.kind_str() == "identifier" && ctx.text(f) == "dim3");
+                if !is_dim3 || n.parent().is_some_and(|p| p.kind_str() == "kernel_call_syntax") {
                     continue;
                 }
                 let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
@@ -92,7 +93,7 @@ pub fn run(ctx: &mut FileCtx) {
                 else {
                     continue;
                 };
-                if ctx.text(op) != "=" || left.kind() != "identifier" || !ctx.is_dim3_var(ctx.text(left), left.start_byte()) {
+                if ctx.text(op) != "=" || left.kind_str() != "identifier" || !ctx.is_dim3_var(ctx.text(left), left.start_byte()) {
                     continue;
                 }
                 if convert_value(ctx, right) {
@@ -104,7 +105,7 @@ pub fn run(ctx: &mut FileCtx) {
                 let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
                     continue;
                 };
-                if arg.kind() != "identifier" || !ctx.is_dim3_var(ctx.text(arg), n.start_byte()) {
+                if arg.kind_str() != "identifier" || !ctx.is_dim3_var(ctx.text(arg), n.start_byte()) {
                     continue;
                 }
                 if n.child_by_field_name("operator").is_some_and(|o| ctx.text(o) != ".") {
@@ -133,8 +134,8 @@ pub fn run(ctx: &mut FileCtx) {
 /// CUDA's converting constructors (inserted around it, so the value's own
 /// rewrites stay); nothing where it already is a `dim3`. Whether it converted.
 fn convert_value(ctx: &mut FileCtx, value: Node) -> bool {
-    let is_dim3_call = value.kind() == "call_expression" && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3");
-    let is_dim3_var = value.kind() == "identifier" && ctx.is_dim3_var(ctx.text(value), value.start_byte());
+    let is_dim3_call = value.kind_str() == "call_expression" && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3");
+    let is_dim3_var = value.kind_str() == "identifier" && ctx.is_dim3_var(ctx.text(value), value.start_byte());
     if is_dim3_call || is_dim3_var {
         return false;
     }
@@ -145,12 +146,12 @@ fn convert_value(ctx: &mut FileCtx, value: Node) -> bool {
 
 /// Is `dim3(args)` a copy of another `dim3` (one argument, a `dim3` variable)?
 pub fn is_copy(ctx: &FileCtx, args: &[Node]) -> bool {
-    args.len() == 1 && args[0].kind() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte())
+    args.len() == 1 && args[0].kind_str() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte())
 }
 
 /// Is `n` an argument of `printf`, `fprintf`, `sprintf` or `snprintf`?
 pub fn is_printf_argument(ctx: &FileCtx, n: Node) -> bool {
-    let Some(call) = n.parent().filter(|p| p.kind() == "argument_list").and_then(|l| l.parent()) else {
+    let Some(call) = n.parent().filter(|p| p.kind_str() == "argument_list").and_then(|l| l.parent()) else {
         return false;
     };
     matches!(syntax::callee_name(call, ctx.src).map(|(_, s)| s), Some("printf" | "fprintf" | "sprintf" | "snprintf"))
@@ -160,7 +161,7 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
     let mut c = decl.walk();
     let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
     for d in declarators {
-        match d.kind() {
+        match d.kind_str() {
             "identifier" => ctx.edits.insert(RULE, d.end_byte(), "(1, 1, 1)"),
             // `dim3 block(TILE, ROWS);` parses as a function declaration (the most
             // vexing parse): inside a function body it is a variable.
@@ -183,17 +184,17 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
                 let Some(value) = d.child_by_field_name("value") else {
                     continue;
                 };
-                match value.kind() {
+                match value.kind_str() {
                     "argument_list" | "initializer_list" => {
                         let args = syntax::items(value);
-                        if args.len() == 1 && args[0].kind() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
+                        if args.len() == 1 && args[0].kind_str() == "identifier" && ctx.is_dim3_var(ctx.text(args[0]), args[0].start_byte()) {
                             continue; // copy of another dim3
                         }
                         if args.len() > 3 {
                             ctx.diag(Code::UnknownDim3Form, value.byte_range(), RULE, "`dim3` with more than three components left as is");
                             continue;
                         }
-                        let (open, close) = if value.kind() == "argument_list" { ("(", ")") } else { ("{", "}") };
+                        let (open, close) = if value.kind_str() == "argument_list" { ("(", ")") } else { ("{", "}") };
                         let mut r = Replacement::new().text(open);
                         reversed_components(&mut r, &args.iter().map(|a| a.byte_range()).collect::<Vec<_>>());
                         ctx.edits.replace(RULE, value.byte_range(), r.text(close));

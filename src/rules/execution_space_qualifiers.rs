@@ -23,6 +23,7 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::mask::MaskKind;
 use crate::syntax;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "execution-space-qualifiers";
@@ -43,11 +44,13 @@ pub fn skip_spaces(src: &str, at: usize) -> usize {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.main_nodes().iter() {
+    for n in
+        ctx.main_of(&["__global__", "__device__", "__host__", "__forceinline__", "__noinline__", "preproc_arg", "storage_class_specifier", "__grid_constant__"])
+    {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "__global__" | "__device__" | "__host__" | "__forceinline__" | "__noinline__" => qualifier_token(ctx, n),
             "preproc_arg" => macro_body(ctx, n),
             // `register`: removed from C++17, which SYCL compilers build
@@ -116,7 +119,7 @@ fn inside_static_shared(ctx: &FileCtx, offset: usize) -> bool {
     };
     let mut p = Some(n);
     while let Some(x) = p {
-        if x.kind() == "declaration" {
+        if x.kind_str() == "declaration" {
             return crate::index::shared_declaration(x, ctx.src) == Some(false);
         }
         p = x.parent();
@@ -126,9 +129,9 @@ fn inside_static_shared(ctx: &FileCtx, offset: usize) -> bool {
 
 fn qualifier_token(ctx: &mut FileCtx, tok: Node) {
     let Some(parent) = tok.parent() else { return };
-    let word = tok.kind();
+    let word = tok.kind_str();
     let is_function = parent.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some();
-    if !is_function && matches!(parent.kind(), "declaration" | "field_declaration") {
+    if !is_function && matches!(parent.kind_str(), "declaration" | "field_declaration") {
         return; // a device variable: the device_globals rule's
     }
     let Some(rep) = replacement(word) else { return };
@@ -151,7 +154,7 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     // device_globals rule migrates the declarations it stands before
     let qualifier_macro = arg
         .parent()
-        .filter(|d| d.kind() == "preproc_def")
+        .filter(|d| d.kind_str() == "preproc_def")
         .and_then(|d| d.child_by_field_name("name"))
         .is_some_and(|n| ctx.project.index.macros.qualifier.contains_key(ctx.text(n)));
     for (range, word) in syntax::identifiers(body) {
@@ -173,7 +176,7 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     }
     if changed {
         let def = arg.parent();
-        if let Some(def) = def.filter(|d| d.kind() == "preproc_def") {
+        if let Some(def) = def.filter(|d| d.kind_str() == "preproc_def") {
             if let Some(name) = def.child_by_field_name("name") {
                 let name = ctx.text(name);
                 if ctx.project.index.macros.qualifier.contains_key(name) {

@@ -21,13 +21,14 @@ use super::FileCtx;
 use crate::index::shared_declaration;
 use crate::rules::device_function_parameters::DYN_LOCAL;
 use crate::rules::execution_space_qualifiers::skip_spaces;
+use crate::syntax::NodeKind;
 use crate::syntax::{self, declarator_name};
 
 pub const RULE: &str = "extern-shared-memory";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "declaration" || ctx.in_error(n) {
+    for n in ctx.main_of(&["declaration"]) {
+        if n.kind_str() != "declaration" || ctx.in_error(n) {
             continue;
         }
         if shared_declaration(n, ctx.src) != Some(true) {
@@ -50,7 +51,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
         for c in syntax::children(n) {
             let t = ctx.text(c);
-            if (c.kind() == "storage_class_specifier" && t == "extern") || (c.kind() == "type_qualifier" && t == "__shared__") {
+            if (c.kind_str() == "storage_class_specifier" && t == "extern") || (c.kind_str() == "type_qualifier" && t == "__shared__") {
                 let end = skip_spaces(ctx.src, c.end_byte());
                 ctx.edits.delete(RULE, c.start_byte()..end);
             }
@@ -81,11 +82,11 @@ fn namespace_scope_uses(ctx: &mut FileCtx) {
     if index.extern_shared_globals.is_empty() {
         return;
     }
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "function_definition" || ctx.in_error(n) {
+    for n in ctx.main_of(&["function_definition"]) {
+        if n.kind_str() != "function_definition" || ctx.in_error(n) {
             continue;
         }
-        let Some(body) = n.child_by_field_name("body").filter(|b| b.kind() == "compound_statement") else {
+        let Some(body) = n.child_by_field_name("body").filter(|b| b.kind_str() == "compound_statement") else {
             continue;
         };
         let Some(scope) = ctx.scope_at(body.start_byte()) else {
@@ -97,7 +98,7 @@ fn namespace_scope_uses(ctx: &mut FileCtx) {
         let mut used: Vec<&str> = Vec::new();
         for d in syntax::descendants(body) {
             let t = ctx.text(d);
-            if d.kind() == "identifier" && index.extern_shared_globals.contains_key(t) && !used.contains(&t)
+            if d.kind_str() == "identifier" && index.extern_shared_globals.contains_key(t) && !used.contains(&t)
                 // not a parameter or local of the same name
                 && syntax::declaration_in_scope(d, t, ctx.src).is_none_or(|(decl, _)| decl.start_byte() < n.start_byte())
             {

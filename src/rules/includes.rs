@@ -14,6 +14,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::syntax;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "includes";
@@ -27,7 +28,7 @@ pub fn run(ctx: &mut FileCtx) {
     let mut first_include: Option<usize> = None;
     // the helper headers already included unconditionally
     let mut written = std::collections::BTreeSet::new();
-    let includes: Vec<Node> = ctx.main_nodes().iter().copied().filter(|n| n.kind() == "preproc_include" && !ctx.in_error(*n)).collect();
+    let includes: Vec<Node> = ctx.main_of(&["preproc_include"]).into_iter().filter(|n| !ctx.in_error(*n)).collect();
     for inc in includes {
         let Some(path) = inc.child_by_field_name("path") else {
             continue;
@@ -132,7 +133,7 @@ fn first_macro_hazard(ctx: &FileCtx, at: usize) -> Option<usize> {
     ctx.main_nodes()
         .iter()
         .filter(|n| n.start_byte() < at && !ctx.in_error(**n))
-        .find(|n| match n.kind() {
+        .find(|n| match n.kind_str() {
             "preproc_def" | "preproc_function_def" => guard.is_none_or(|(_, d)| d.id() != n.id()),
             "preproc_if" | "preproc_ifdef" => guard.is_none_or(|(g, _)| g.id() != n.id()),
             "preproc_call" => n.child_by_field_name("directive").is_some_and(|d| ctx.text(d) == "#undef"),
@@ -147,13 +148,13 @@ fn first_macro_hazard(ctx: &FileCtx, at: usize) -> Option<usize> {
 
 /// The include guard: `#ifndef G` whose first item is `#define G`, as the file's first item after comments.
 fn guard<'a>(ctx: &FileCtx<'a>) -> Option<(Node<'a>, Node<'a>)> {
-    let n = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind() != "comment")?;
-    if n.kind() != "preproc_ifdef" || !ctx.text(n).starts_with("#ifndef") {
+    let n = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind_str() != "comment")?;
+    if n.kind_str() != "preproc_ifdef" || !ctx.text(n).starts_with("#ifndef") {
         return None;
     }
     let name = n.child_by_field_name("name").map(|x| ctx.text(x));
     let first = syntax::items(n).into_iter().nth(1)?;
-    (first.kind() == "preproc_def" && first.child_by_field_name("name").map(|x| ctx.text(x)) == name).then_some((n, first))
+    (first.kind_str() == "preproc_def" && first.child_by_field_name("name").map(|x| ctx.text(x)) == name).then_some((n, first))
 }
 
 /// Where a translation unit that reaches SYCL only through its includes gets
@@ -208,7 +209,7 @@ fn after_guard(ctx: &FileCtx) -> usize {
         return define.end_byte();
     }
     for n in syntax::named_children(ctx.root()) {
-        match n.kind() {
+        match n.kind_str() {
             "comment" => continue,
             "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => return n.end_byte(),
             _ => return n.start_byte(),

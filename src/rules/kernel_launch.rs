@@ -46,6 +46,7 @@ use crate::diagnostics::Code;
 use crate::edit::Replacement;
 use crate::index::Needs;
 use crate::rules::device_function_parameters::DYN_LOCAL;
+use crate::syntax::NodeKind;
 use crate::syntax::{self, callee_name, descendants};
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -64,7 +65,7 @@ struct View {
 
 pub fn run(ctx: &mut FileCtx) {
     let src = ctx.src;
-    for &n in ctx.main_nodes().iter() {
+    for n in ctx.main_of(&["call_expression"]) {
         if is_launch(n) && !ctx.in_error(n) {
             let indent = src[src[..n.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
             let view = View { nl: "\n", indent, macro_params: vec![] };
@@ -72,12 +73,12 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     for (range, tree) in ctx.macro_trees {
-        let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind() == "preproc_arg") else {
+        let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind_str() == "preproc_arg") else {
             continue;
         };
         let macro_params: Vec<String> = arg
             .parent()
-            .filter(|p| p.kind() == "preproc_function_def")
+            .filter(|p| p.kind_str() == "preproc_function_def")
             .and_then(|p| p.child_by_field_name("parameters"))
             .map(|ps| syntax::named_children(ps).into_iter().map(|c| ctx.text(c).to_string()).collect())
             .unwrap_or_default();
@@ -100,7 +101,7 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 fn is_launch(n: Node) -> bool {
-    n.kind() == "call_expression" && syntax::children(n).iter().any(|c| c.kind() == "kernel_call_syntax")
+    n.kind_str() == "call_expression" && syntax::children(n).iter().any(|c| c.kind_str() == "kernel_call_syntax")
 }
 
 /// The kernels that uses of macro `mname` in this file pass as its argument
@@ -123,8 +124,8 @@ fn macro_kernel_args(ctx: &FileCtx, mname: &str, pos: usize, seen: &mut Vec<(Str
         }
         true
     };
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
+    for n in ctx.main_of(&["call_expression"]) {
+        if n.kind_str() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
             continue;
         }
         let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
@@ -199,7 +200,7 @@ fn split_top_level(s: &str) -> Vec<&str> {
 /// device function does. False when the launch is migrated as usual.
 fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bool {
     let index = ctx.project.index;
-    let Some(function) = call.child_by_field_name("function").filter(|f| f.kind() == "identifier") else {
+    let Some(function) = call.child_by_field_name("function").filter(|f| f.kind_str() == "identifier") else {
         return false;
     };
     let k = ctx.text(function).to_string();
@@ -236,8 +237,8 @@ fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std
     for (pos, launch) in kernel_params {
         let mut reported: Vec<String> = Vec::new();
         // at the uses in code
-        for &n in ctx.main_nodes().iter() {
-            if n.kind() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
+        for n in ctx.main_of(&["call_expression"]) {
+            if n.kind_str() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
                 continue;
             }
             let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
@@ -260,19 +261,19 @@ fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std
 
 /// Is this a plain name or literal, safe to capture by value in the kernel lambda?
 fn is_simple_arg(n: Node) -> bool {
-    match n.kind() {
+    match n.kind_str() {
         // a function parameter pack, `args...`: captured by the lambda like a name
-        "parameter_pack_expansion" => n.child_by_field_name("pattern").is_some_and(|p| p.kind() == "identifier"),
+        "parameter_pack_expansion" => n.child_by_field_name("pattern").is_some_and(|p| p.kind_str() == "identifier"),
         k => matches!(k, "identifier" | "number_literal" | "string_literal" | "char_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string"),
     }
 }
 
 /// Is this expression evidently an integer (no calls, fields or unknown types)?
 fn is_arithmetic(n: Node) -> bool {
-    match n.kind() {
+    match n.kind_str() {
         "number_literal" | "char_literal" | "sizeof_expression" => true,
         "binary_expression" | "parenthesized_expression" | "unary_expression" | "conditional_expression" | "cast_expression" => {
-            syntax::named_children(n).into_iter().filter(|c| c.kind() != "type_descriptor").all(|c| is_arithmetic(c) || c.kind() == "identifier")
+            syntax::named_children(n).into_iter().filter(|c| c.kind_str() != "type_descriptor").all(|c| is_arithmetic(c) || c.kind_str() == "identifier")
         }
         _ => false,
     }
@@ -281,7 +282,7 @@ fn is_arithmetic(n: Node) -> bool {
 /// The SYCL `range<3>` for a grid or block expression.
 fn range_expr(ctx: &mut FileCtx, n: Node) -> Replacement {
     let abs = n.byte_range();
-    match n.kind() {
+    match n.kind_str() {
         "identifier" if ctx.is_dim3_var(ctx.text(n), abs.start) => Replacement::new().source(abs),
         "identifier" if ctx.is_other_var(ctx.text(n), abs.start) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
         "call_expression" if n.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3") => {
@@ -332,7 +333,7 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     };
     let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
     // a pointer to a kernel (`void (*kernel)(...) = &copy;`), not a kernel
-    if function.kind() == "identifier" && !index.is_kernel(&kname) && syntax::declared_in_scope(function, &kname, ctx.src) {
+    if function.kind_str() == "identifier" && !index.is_kernel(&kname) && ctx.declared_in_scope(function, &kname) {
         pointer_launch(ctx, view, call, function, &kname);
         return;
     }
@@ -356,7 +357,7 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
     let mut refs: Vec<Node> = Vec::new();
     if let Some(body) = body {
         for n in syntax::descendants(body) {
-            let value = match n.kind() {
+            let value = match n.kind_str() {
                 "assignment_expression" => n.child_by_field_name("left").filter(|l| ctx.text(*l) == var).and(n.child_by_field_name("right")),
                 "init_declarator" => n
                     .child_by_field_name("declarator")
@@ -447,10 +448,11 @@ fn launch_choice(
 /// and parentheses): the nodes to cast.
 fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
     let index = ctx.project.index;
-    match v.kind() {
+    match v.kind_str() {
         "identifier" if index.is_kernel(ctx.text(v)) => out.push(v),
         "pointer_expression"
-            if v.child_by_field_name("argument").is_some_and(|a| a.kind() == "identifier" && index.is_kernel(ctx.text(a))) && ctx.text(v).starts_with('&') =>
+            if v.child_by_field_name("argument").is_some_and(|a| a.kind_str() == "identifier" && index.is_kernel(ctx.text(a)))
+                && ctx.text(v).starts_with('&') =>
         {
             out.push(v)
         }
@@ -475,11 +477,11 @@ fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
 fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Option<Replacement> {
     let index = ctx.project.index;
     let function = call.child_by_field_name("function")?;
-    let config_node = syntax::children(call).into_iter().find(|c| c.kind() == "kernel_call_syntax").expect("is_launch");
+    let config_node = syntax::children(call).into_iter().find(|c| c.kind_str() == "kernel_call_syntax").expect("is_launch");
     let config: Vec<Node> = syntax::items(config_node);
     let args: Vec<Node> = syntax::call_arguments(call);
     let kname = kname.to_string();
-    let targs: Vec<String> = if function.kind() == "template_function" {
+    let targs: Vec<String> = if function.kind_str() == "template_function" {
         function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
     } else {
         vec![]
@@ -772,7 +774,7 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
-    if function.kind() == "identifier" && ctx.text(function) != kname {
+    if function.kind_str() == "identifier" && ctx.text(function) != kname {
         // a pointer's launch of one of the kernels it may hold
         r.push_text(&kname);
     } else {

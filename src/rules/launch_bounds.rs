@@ -17,16 +17,17 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::rules::execution_space_qualifiers::skip_spaces;
 use crate::syntax;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "launch-bounds";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() == "preproc_arg" && !ctx.in_error(n) {
+    for n in ctx.main_of(&["preproc_arg", "launch_bounds"]) {
+        if n.kind_str() == "preproc_arg" && !ctx.in_error(n) {
             macro_body(ctx, n);
         }
-        if n.kind() != "launch_bounds" || ctx.in_error(n) {
+        if n.kind_str() != "launch_bounds" || ctx.in_error(n) {
             continue;
         }
         let end = skip_spaces(ctx.src, n.end_byte());

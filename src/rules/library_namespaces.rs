@@ -17,6 +17,7 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "library-namespaces";
@@ -25,11 +26,13 @@ pub fn run(ctx: &mut FileCtx) {
     if ctx.project.mappings.namespaces.is_empty() {
         return;
     }
-    for &n in ctx.all_nodes().iter() {
-        let (name_node, qualified) = match n.kind() {
+    for n in ctx.all_of(&["namespace_identifier", "identifier"]) {
+        let (name_node, qualified) = match n.kind_str() {
             "namespace_identifier" => (n, true),
             // `using namespace cub;`
-            "identifier" if n.parent().is_some_and(|p| p.kind() == "using_declaration") => (n, false),
+            "identifier" if ctx.project.mappings.namespaces.contains_key(ctx.text(n)) && n.parent().is_some_and(|p| p.kind_str() == "using_declaration") => {
+                (n, false)
+            }
             _ => continue,
         };
         if ctx.in_error(n) {
@@ -44,13 +47,13 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.count(RULE);
             continue;
         }
-        let Some(parent) = n.parent().filter(|p| p.kind() == "qualified_identifier" && p.child_by_field_name("scope") == Some(n)) else {
+        let Some(parent) = n.parent().filter(|p| p.kind_str() == "qualified_identifier" && p.child_by_field_name("scope") == Some(n)) else {
             continue;
         };
         // `a::cub::X`: another namespace of that name, not the library's —
         // unless `a` is a library namespace that lists it (`nvcuda::wmma::X`):
         // then only the member is checked, the outer qualifier is migrated
-        let outer = parent.parent().filter(|g| g.kind() == "qualified_identifier").and_then(|g| g.child_by_field_name("scope"));
+        let outer = parent.parent().filter(|g| g.kind_str() == "qualified_identifier").and_then(|g| g.child_by_field_name("scope"));
         let nested = outer.is_some();
         if outer.is_some_and(|o| !ctx.project.mappings.namespaces.get(ctx.text(o)).is_some_and(|o| o.members.iter().any(|m| m == ctx.text(name_node)))) {
             continue;
@@ -75,7 +78,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// `DeviceReduce` in `DeviceReduce::Sum`, `BlockReduce` in
 /// `BlockReduce<T, 256>::TempStorage`.
 fn member_name<'a>(n: Node, src: &'a str) -> Option<&'a str> {
-    match n.kind() {
+    match n.kind_str() {
         "identifier" | "type_identifier" | "namespace_identifier" | "field_identifier" => Some(crate::syntax::text(n, src)),
         "template_type" | "template_function" => member_name(n.child_by_field_name("name")?, src),
         "qualified_identifier" => member_name(n.child_by_field_name("scope")?, src),

@@ -21,16 +21,17 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "member-alias";
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.main_nodes().iter() {
-        if !matches!(n.kind(), "alias_declaration" | "type_definition") || ctx.in_error(n) {
+    for n in ctx.main_of(&["alias_declaration", "type_definition"]) {
+        if !matches!(n.kind_str(), "alias_declaration" | "type_definition") || ctx.in_error(n) {
             continue;
         }
-        if n.parent().is_none_or(|p| p.kind() != "field_declaration_list") {
+        if n.parent().is_none_or(|p| p.kind_str() != "field_declaration_list") {
             continue;
         }
         let Some((alias, aliased)) = alias_and_aliased(n) else {
@@ -65,7 +66,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// The declared alias name and the name it aliases (the unqualified name of
 /// the aliased type, or of its template).
 fn alias_and_aliased(n: Node) -> Option<(Node, Node)> {
-    let (alias, ty) = if n.kind() == "alias_declaration" {
+    let (alias, ty) = if n.kind_str() == "alias_declaration" {
         let ty = n.child_by_field_name("type")?.child_by_field_name("type")?;
         (n.child_by_field_name("name")?, ty)
     } else {
@@ -76,15 +77,15 @@ fn alias_and_aliased(n: Node) -> Option<(Node, Node)> {
         };
         (d, n.child_by_field_name("type")?)
     };
-    if alias.kind() != "type_identifier" {
+    if alias.kind_str() != "type_identifier" {
         return None;
     }
-    let aliased = match ty.kind() {
+    let aliased = match ty.kind_str() {
         "template_type" => ty.child_by_field_name("name")?,
         "type_identifier" => ty,
         _ => return None,
     };
-    (aliased.kind() == "type_identifier").then_some((alias, aliased))
+    (aliased.kind_str() == "type_identifier").then_some((alias, aliased))
 }
 
 /// Is the class whose member `n` is defined at global scope (not in a
@@ -95,7 +96,7 @@ fn class_at_global_scope(n: Node) -> bool {
     };
     let mut cur = class.parent();
     while let Some(p) = cur {
-        match p.kind() {
+        match p.kind_str() {
             "translation_unit" => return true,
             "template_declaration"
             | "declaration"
@@ -105,7 +106,7 @@ fn class_at_global_scope(n: Node) -> bool {
             | "preproc_elif"
             | "preproc_elifdef"
             | "linkage_specification" => {}
-            "declaration_list" if p.parent().is_some_and(|g| g.kind() == "linkage_specification") => {}
+            "declaration_list" if p.parent().is_some_and(|g| g.kind_str() == "linkage_specification") => {}
             _ => return false,
         }
         cur = p.parent();

@@ -53,7 +53,8 @@ use crate::edit::EditSet;
 use crate::index::ProjectIndex;
 use crate::mapping::Mappings;
 use crate::parse::Parsed;
-use crate::syntax::{self, declarator_name, descendants, text};
+use crate::syntax::NodeKind;
+use crate::syntax::{self, Preorder, declarator_name, descendants, text};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::rc::Rc;
@@ -122,9 +123,15 @@ pub struct FileCtx<'a> {
     /// Bodies of macros that hold CUDA code, each parsed on its own.
     pub macro_trees: &'a [(Range<usize>, Tree)],
     /// Every node of the main tree, in document order (walked once).
-    nodes_main: Rc<Vec<Node<'a>>>,
+    nodes_main: Rc<Preorder<'a>>,
     /// The same, followed by the nodes of the macro bodies.
     nodes_all: Rc<Vec<Node<'a>>>,
+    /// The kind of each of `nodes_all` (the first `nodes_main.len()` are the
+    /// main tree's), read once: a rule that looks for some kinds then does
+    /// not touch every node of the tree again.
+    kinds_all: Vec<&'a str>,
+    /// The names the file declares (see [`FileCtx::declared_in_scope`]).
+    declared: std::cell::OnceCell<syntax::Declared<'a>>,
     /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]),
     /// sorted by start.
     error_ranges: Vec<Range<usize>>,
@@ -135,7 +142,19 @@ pub struct FileCtx<'a> {
 }
 
 impl<'a> FileCtx<'a> {
-    pub fn new(src: &'a str, rel: &'a str, parsed: &'a Parsed, macro_trees: &'a [(Range<usize>, Tree)], project: &'a ProjectCtx<'a>) -> Self {
+    /// `main`: the nodes of `parsed`'s tree.
+    pub fn new(
+        src: &'a str,
+        rel: &'a str,
+        parsed: &'a Parsed,
+        main: Preorder<'a>,
+        macro_trees: &'a [(Range<usize>, Tree)],
+        project: &'a ProjectCtx<'a>,
+    ) -> Self {
+        let mut all = main.to_vec();
+        for (_, t) in macro_trees {
+            all.extend(descendants(t.root_node()));
+        }
         let mut ctx = FileCtx {
             src,
             rel,
@@ -151,16 +170,11 @@ impl<'a> FileCtx<'a> {
             macro_trees,
             error_ranges: error_ranges(parsed.tree.root_node(), false),
             error_ends: Vec::new(),
-            nodes_main: Rc::new(Vec::new()),
-            nodes_all: Rc::new(Vec::new()),
+            kinds_all: all.iter().map(|n| n.kind_str()).collect(),
+            declared: std::cell::OnceCell::new(),
+            nodes_main: Rc::new(main),
+            nodes_all: Rc::new(all),
         };
-        let main = descendants(parsed.tree.root_node());
-        let mut all = main.clone();
-        for (_, t) in macro_trees {
-            all.extend(descendants(t.root_node()));
-        }
-        ctx.nodes_main = Rc::new(main);
-        ctx.nodes_all = Rc::new(all);
         for (_, t) in macro_trees {
             ctx.error_ranges.extend(error_ranges(t.root_node(), true));
         }
@@ -195,18 +209,40 @@ impl<'a> FileCtx<'a> {
     }
 
     /// Every node of the main tree, in document order.
-    pub fn main_nodes(&self) -> Rc<Vec<Node<'a>>> {
+    pub fn main_nodes(&self) -> Rc<Preorder<'a>> {
         self.nodes_main.clone()
+    }
+
+    /// The nodes of the main tree whose kind is one of `kinds`, in document
+    /// order.
+    pub fn main_of(&self, kinds: &[&str]) -> Vec<Node<'a>> {
+        self.of_kinds(self.nodes_main.len(), kinds)
+    }
+
+    /// The nodes of the main tree and then of the macro bodies whose kind is
+    /// one of `kinds`, in that order.
+    pub fn all_of(&self, kinds: &[&str]) -> Vec<Node<'a>> {
+        self.of_kinds(self.nodes_all.len(), kinds)
+    }
+
+    fn of_kinds(&self, count: usize, kinds: &[&str]) -> Vec<Node<'a>> {
+        self.kinds_all[..count].iter().zip(self.nodes_all.iter()).filter(|(k, _)| kinds.contains(k)).map(|(_, n)| *n).collect()
     }
 
     /// The call expressions (main tree and macro bodies) outside regions that
     /// did not parse, with the name they call.
     pub fn calls(&self) -> Vec<(Node<'a>, &'a str)> {
-        self.nodes_all
-            .iter()
-            .filter(|n| n.kind() == "call_expression" && !self.in_error(**n))
-            .filter_map(|n| syntax::callee_name(*n, self.src).map(|(_, name)| (*n, name)))
+        self.all_of(&["call_expression"])
+            .into_iter()
+            .filter(|n| !self.in_error(*n))
+            .filter_map(|n| syntax::callee_name(n, self.src).map(|(_, name)| (n, name)))
             .collect()
+    }
+
+    /// Is `name`, used at `n` (in the main tree), declared by the code in a
+    /// scope around `n`? See [`syntax::declared_in_scope`].
+    pub fn declared_in_scope(&self, n: Node, name: &str) -> bool {
+        self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)).in_scope(n, name, self.src)
     }
 
     /// Is `n` inside a region that did not parse (rules leave those alone)?
@@ -279,8 +315,8 @@ impl<'a> FileCtx<'a> {
     fn collect_scopes(&mut self) {
         let src = self.src;
         let nodes = self.main_nodes();
-        for &n in nodes.iter() {
-            match n.kind() {
+        for (i, &n) in nodes.iter().enumerate() {
+            match n.kind_str() {
                 "function_definition" => {
                     let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else {
                         continue;
@@ -290,12 +326,12 @@ impl<'a> FileCtx<'a> {
                     };
                     let mut dim3_vars = BTreeSet::new();
                     let mut other_vars = BTreeSet::new();
-                    for d in descendants(n) {
-                        if matches!(d.kind(), "declaration" | "parameter_declaration" | "optional_parameter_declaration") {
+                    for &d in nodes.subtree(i) {
+                        if matches!(d.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration") {
                             let is_dim3 = d.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");
                             let mut c = d.walk();
                             for decl in d.children_by_field_name("declarator", &mut c) {
-                                if syntax::function_declarator(decl).is_some() && !(is_dim3 && d.kind() == "declaration") {
+                                if syntax::function_declarator(decl).is_some() && !(is_dim3 && d.kind_str() == "declaration") {
                                     continue;
                                 }
                                 if let Some((_, v)) = declarator_name(decl, src) {
@@ -309,8 +345,10 @@ impl<'a> FileCtx<'a> {
                         }
                     }
                     // `item` unless the function names `item` itself (comments do not count)
-                    let names_item =
-                        descendants(n).into_iter().any(|d| d.child_count() == 0 && !matches!(d.kind(), "comment" | "string_content") && text(d, src) == "item");
+                    let names_item = nodes
+                        .subtree(i)
+                        .iter()
+                        .any(|&d| d.child_count() == 0 && !matches!(d.kind_str(), "comment" | "string_content") && text(d, src) == "item");
                     let item = if names_item { "item_ct1" } else { "item" }.to_string();
                     let facts = self.project.index.functions.get(name);
                     let device = facts.is_some_and(|f| f.is_kernel || f.is_device);
@@ -370,12 +408,12 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 
 /// Parses, each on its own, the macro bodies that hold CUDA code (also a
 /// name the mapping tables migrate: `#define F4(p) ((float4 *)(p))`).
-pub fn parse_macro_bodies(src: &str, parsed: &Parsed, mappings: &Mappings) -> Vec<(Range<usize>, Tree)> {
+pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &[Node], mappings: &Mappings) -> Vec<(Range<usize>, Tree)> {
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
-    for n in descendants(parsed.tree.root_node()) {
-        if n.kind() != "preproc_arg" || in_error(n) {
+    for &n in nodes {
+        if n.kind_str() != "preproc_arg" || in_error(n) {
             continue;
         }
         let body = text(n, src);

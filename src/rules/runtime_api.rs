@@ -17,6 +17,7 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
 use crate::mapping::{TemplatePiece, parse_template};
+use crate::syntax::NodeKind;
 use crate::syntax::{self, callee_name};
 use tree_sitter::Node;
 
@@ -32,8 +33,8 @@ fn looks_like_cuda_api(name: &str) -> bool {
 fn in_dropped_argument(ctx: &FileCtx, n: Node) -> bool {
     let mut cur = n;
     while let Some(p) = cur.parent() {
-        if p.kind() == "argument_list" {
-            let Some(call) = p.parent().filter(|c| c.kind() == "call_expression") else {
+        if p.kind_str() == "argument_list" {
+            let Some(call) = p.parent().filter(|c| c.kind_str() == "call_expression") else {
                 return false;
             };
             let Some((_, name)) = callee_name(call, ctx.src) else {
@@ -52,7 +53,7 @@ fn in_dropped_argument(ctx: &FileCtx, n: Node) -> bool {
             };
             return !uses(&rule.statement) && !uses(&rule.expression);
         }
-        if p.kind() == "call_expression" || p.kind().ends_with("statement") {
+        if p.kind_str() == "call_expression" || p.kind_str().ends_with("statement") {
             return false;
         }
         cur = p;
@@ -73,7 +74,7 @@ fn looks_like_cuda_intrinsic(name: &str) -> bool {
 /// The object an address argument points to: `&p`, `(void **)&p`, `reinterpret_cast<void **>(&p)` → `p`.
 fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
     loop {
-        match n.kind() {
+        match n.kind_str() {
             "parenthesized_expression" => n = syntax::named_children(n).into_iter().next()?,
             "cast_expression" => n = n.child_by_field_name("value")?,
             "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "&") => {
@@ -123,8 +124,8 @@ fn render<'m>(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn
             }
             TemplatePiece::AddressOf(i) => {
                 let a = *args.get(*i)?;
-                let inner = if a.kind() == "parenthesized_expression" { syntax::named_children(a).into_iter().next()? } else { a };
-                match inner.kind() {
+                let inner = if a.kind_str() == "parenthesized_expression" { syntax::named_children(a).into_iter().next()? } else { a };
+                match inner.kind_str() {
                     "pointer_expression" if inner.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "*") => {
                         r.push_source(inner.child_by_field_name("argument")?.byte_range())
                     }
@@ -185,7 +186,7 @@ fn converted_argument(a: Node, src: &str, param: &str, exact: bool) -> Option<Co
     }
     let t = syntax::text(a, src);
     let decimal = t.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'E' || b == b'-' || b == b'+');
-    if a.kind() == "number_literal" && decimal && !matches!(want, Arith::Int(_)) {
+    if a.kind_str() == "number_literal" && decimal && !matches!(want, Arith::Int(_)) {
         let body = if t.contains(['.', 'e', 'E']) { t.to_string() } else { format!("{t}.0") };
         return Some(Converted::Literal(if want == Arith::Float { format!("{body}f") } else { body }));
     }
@@ -196,20 +197,20 @@ fn converted_argument(a: Node, src: &str, param: &str, exact: bool) -> Option<Co
 /// (`a.x`), or a parameter of the enclosing function declared with a
 /// built-in arithmetic type?
 fn is_scalar_arg(ctx: &FileCtx, a: Node) -> bool {
-    match a.kind() {
+    match a.kind_str() {
         "number_literal" | "char_literal" => true,
         "field_expression" => a.child_by_field_name("field").is_some_and(|x| matches!(ctx.text(x), "x" | "y" | "z" | "w")),
         "identifier" => {
             let name = ctx.text(a);
             let mut p = a.parent();
             while let Some(n) = p {
-                if n.kind() == "function_definition" {
+                if n.kind_str() == "function_definition" {
                     let params = n.child_by_field_name("declarator").and_then(syntax::function_declarator).and_then(|fd| fd.child_by_field_name("parameters"));
                     return params.is_some_and(|ps| {
                         syntax::named_children(ps).into_iter().any(|p| {
-                            p.child_by_field_name("declarator").is_some_and(|d| d.kind() == "identifier" && ctx.text(d) == name)
+                            p.child_by_field_name("declarator").is_some_and(|d| d.kind_str() == "identifier" && ctx.text(d) == name)
                                 && p.child_by_field_name("type").is_some_and(|t| {
-                                    matches!(t.kind(), "primitive_type" | "sized_type_specifier")
+                                    matches!(t.kind_str(), "primitive_type" | "sized_type_specifier")
                                         || matches!(ctx.text(t), "uint" | "size_t" | "ushort" | "uchar")
                                 })
                         })
@@ -225,11 +226,11 @@ fn is_scalar_arg(ctx: &FileCtx, a: Node) -> bool {
 
 pub fn run(ctx: &mut FileCtx) {
     let mappings = ctx.project.mappings;
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["call_expression", "type_identifier", "identifier"]) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "call_expression" => {
                 let Some((name_node, name)) = callee_name(n, ctx.src) else {
                     continue;
@@ -238,7 +239,7 @@ pub fn run(ctx: &mut FileCtx) {
                 // math, which SYCL devices do not have (AdaptiveCpp leaves
                 // `expf` an undefined symbol), is mapped like `exp(x)`
                 let std_math = n.child_by_field_name("function").is_some_and(|f| {
-                    f.kind() == "qualified_identifier"
+                    f.kind_str() == "qualified_identifier"
                         && f.child_by_field_name("name").is_some_and(|x| x.id() == name_node.id())
                         && f.child_by_field_name("scope").is_none_or(|s| ctx.text(s) == "std")
                         && mappings.functions.get(name).is_some_and(|r| r.device && r.expression.as_deref().is_some_and(|e| e.starts_with("sycl::")))
@@ -286,7 +287,7 @@ pub fn run(ctx: &mut FileCtx) {
                     continue;
                 };
                 let args: Vec<Node> = syntax::call_arguments(n);
-                let unused = n.parent().is_some_and(|p| p.kind() == "expression_statement");
+                let unused = n.parent().is_some_and(|p| p.kind_str() == "expression_statement");
                 let param = |i: usize| mappings.parameter_type(name, i);
                 let none = |_: usize| None;
                 let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none));
@@ -327,30 +328,40 @@ pub fn run(ctx: &mut FileCtx) {
             }
             "type_identifier" | "identifier" => {
                 let t = ctx.text(n);
+                // (most names are none of these: the syntactic tests below
+                // climb the tree, so they run only for names that could be)
+                if !mappings.types.contains_key(t)
+                    && !mappings.enums.contains_key(t)
+                    && !t.starts_with("__")
+                    && !t.starts_with("CUDART_")
+                    && !t.starts_with("cuda")
+                {
+                    continue;
+                }
                 // an identifier names a type only where no variable could stand:
                 // `sizeof(float4)` parses as an expression, and so does a type
                 // passed to a macro (`DEFINE_ALIGN(short4, 8)`)
                 let is_callee =
-                    n.parent().is_some_and(|p| p.kind() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
+                    n.parent().is_some_and(|p| p.kind_str() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
                 // in a macro body a vector type name is a type wherever it stands
                 // (`#define VEC float4`, `#define CAST(p) ((float4 *)(p))`)
                 // a type called like a function is a functional cast or a
                 // constructor call (`__nv_bfloat162(a, b)`, `__nv_fp8_e4m3(x)`)
                 let constructed = is_callee && !mappings.functions.contains_key(t) && !ctx.project.index.functions.contains_key(t);
-                let type_position = n.kind() == "type_identifier"
+                let type_position = n.kind_str() == "type_identifier"
                     || constructed
                     || (ctx.in_macro(n.start_byte()) && !is_callee && !ctx.project.index.functions.contains_key(t))
                     // `(half)(x)`: a C cast that reads as a call of a parenthesized name
                     || (n.parent().is_some_and(|p| {
-                        p.kind() == "parenthesized_expression"
+                        p.kind_str() == "parenthesized_expression"
                             && p.named_child_count() == 1
-                            && p.parent().is_some_and(|g| g.kind() == "call_expression" && g.child_by_field_name("function").is_some_and(|f| f.id() == p.id()))
-                    }) && !syntax::declared_in_scope(n, t, ctx.src))
-                    || (misparsed_template_argument(n) && !syntax::declared_in_scope(n, t, ctx.src))
+                            && p.parent().is_some_and(|g| g.kind_str() == "call_expression" && g.child_by_field_name("function").is_some_and(|f| f.id() == p.id()))
+                    }) && !ctx.declared_in_scope(n, t))
+                    || (misparsed_template_argument(n) && !ctx.declared_in_scope(n, t))
                     || n.parent().is_some_and(|p| {
-                        p.kind() == "sizeof_expression"
-                            || (p.kind() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind() == "sizeof_expression"))
-                            || (p.kind() == "argument_list"
+                        p.kind_str() == "sizeof_expression"
+                            || (p.kind_str() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind_str() == "sizeof_expression"))
+                            || (p.kind_str() == "argument_list"
                                 && p.parent()
                                     .and_then(|c| c.child_by_field_name("function"))
                                     .is_some_and(|f| ctx.project.index.macros.names.contains(ctx.text(f))))
@@ -364,7 +375,7 @@ pub fn run(ctx: &mut FileCtx) {
                     .or_else(|| {
                         // (nor the project's own function of that name: its `tex2D(...)`)
                         let own_function = ctx.project.index.functions.contains_key(t);
-                        if n.kind() == "identifier" && !own_macro && !own_function && (!is_callee || !mappings.functions.contains_key(t)) {
+                        if n.kind_str() == "identifier" && !own_macro && !own_function && (!is_callee || !mappings.functions.contains_key(t)) {
                             mappings.enums.get(t)
                         } else {
                             None
@@ -374,8 +385,8 @@ pub fn run(ctx: &mut FileCtx) {
                 // where CUDA is not there) is not CUDA's
                 let declared_here = n.parent().is_some_and(|p| {
                     let field = |f: &str| p.child_by_field_name(f).is_some_and(|x| x.id() == n.id());
-                    (p.kind() == "type_definition" && field("declarator"))
-                        || (matches!(p.kind(), "struct_specifier" | "class_specifier" | "union_specifier")
+                    (p.kind_str() == "type_definition" && field("declarator"))
+                        || (matches!(p.kind_str(), "struct_specifier" | "class_specifier" | "union_specifier")
                             && field("name")
                             && p.child_by_field_name("body").is_some())
                 });
@@ -387,7 +398,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 // a device intrinsic named, not called (`#define fast_sin __sinf`):
                 // the function its mapping forwards to, when there is one
-                let named = n.kind() == "identifier" || (n.kind() == "type_identifier" && ctx.in_macro(n.start_byte()));
+                let named = n.kind_str() == "identifier" || (n.kind_str() == "type_identifier" && ctx.in_macro(n.start_byte()));
                 // (not the project's own macro or function of that name: `#define __mul24(a, b) ...`)
                 if named && !is_callee && t.starts_with("__") && !ctx.project.index.functions.contains_key(t) && !ctx.project.index.macros.names.contains(t) {
                     let target = mappings.functions.get(t).and_then(|r| r.expression.as_deref()).and_then(crate::mapping::forwarding_target);
@@ -406,7 +417,7 @@ pub fn run(ctx: &mut FileCtx) {
                 if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
                     continue;
                 }
-                let in_launch_config = n.parent().is_some_and(|p| p.kind() == "kernel_call_syntax");
+                let in_launch_config = n.parent().is_some_and(|p| p.kind_str() == "kernel_call_syntax");
                 // the program's own variable named like the API (`cudaError_t cudaStatus;`)
                 let own_variable = ctx.is_other_var(t, n.start_byte());
                 if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !own_variable && !mappings.functions.contains_key(t) {
@@ -424,7 +435,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// `(std::vector < half) > (a(n), b(n), c(n))` — `n` is the right operand of
 /// a `<` that is itself the left operand of a `>`.
 fn misparsed_template_argument(n: Node) -> bool {
-    let op = |b: Node, o: &str| b.kind() == "binary_expression" && b.child_by_field_name("operator").is_some_and(|x| x.kind() == o);
+    let op = |b: Node, o: &str| b.kind_str() == "binary_expression" && b.child_by_field_name("operator").is_some_and(|x| x.kind_str() == o);
     let Some(p) = n.parent().filter(|p| op(*p, "<") && p.child_by_field_name("right").is_some_and(|r| r.id() == n.id())) else {
         return false;
     };

@@ -23,6 +23,7 @@
 
 use super::FileCtx;
 use crate::index::shared_declaration;
+use crate::syntax::NodeKind;
 
 pub const RULE: &str = "static-shared-memory";
 
@@ -36,8 +37,8 @@ pub fn statement_line_range(src: &str, range: std::ops::Range<usize>) -> std::op
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.main_nodes().iter() {
-        if n.kind() != "declaration" || ctx.in_error(n) {
+    for n in ctx.main_of(&["declaration"]) {
+        if n.kind_str() != "declaration" || ctx.in_error(n) {
             continue;
         }
         if shared_declaration(n, ctx.src) != Some(false) {
@@ -53,7 +54,7 @@ pub fn run(ctx: &mut FileCtx) {
         // an unnamed class type (`__shared__ union { A::TempStorage a; … } t;`,
         // CUB's idiom) has no name the launch and the parameter could write
         if let Some(t) = n.child_by_field_name("type").filter(|t| {
-            matches!(t.kind(), "struct_specifier" | "union_specifier" | "class_specifier")
+            matches!(t.kind_str(), "struct_specifier" | "union_specifier" | "class_specifier")
                 && t.child_by_field_name("name").is_none()
                 && t.child_by_field_name("body").is_some()
         }) {

@@ -19,14 +19,15 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use crate::syntax::{self, declarator_name};
 
 pub const RULE: &str = "sycl-external";
 
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
-    for &n in ctx.main_nodes().iter() {
-        if !matches!(n.kind(), "function_definition" | "declaration") || ctx.in_error(n) {
+    for n in ctx.main_of(&["function_definition", "declaration"]) {
+        if !matches!(n.kind_str(), "function_definition" | "declaration") || ctx.in_error(n) {
             continue;
         }
         let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else {
@@ -35,14 +36,14 @@ pub fn run(ctx: &mut FileCtx) {
         let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
             continue;
         };
-        if n.kind() == "declaration" && syntax::has_ancestor(n, &["compound_statement"]) {
+        if n.kind_str() == "declaration" && syntax::has_ancestor(n, &["compound_statement"]) {
             continue; // `dim3 block(A, B);` and other local declarations
         }
         if index.needs_sycl_external(name) {
             ctx.edits.insert(RULE, n.start_byte(), "SYCLIFY_EXTERNAL ");
             ctx.count(RULE);
             ctx.needs_sycl = true;
-            if n.kind() == "function_definition" && index.declared_elsewhere(name) {
+            if n.kind_str() == "function_definition" && index.declared_elsewhere(name) {
                 let what = if index.is_kernel(name) { "kernel" } else { "device function" };
                 ctx.diag(
                     Code::CrossUnitDeviceCode,

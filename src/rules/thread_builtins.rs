@@ -23,6 +23,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::index::BUILTIN_VARS;
+use crate::syntax::NodeKind;
 
 pub const RULE: &str = "thread-builtins";
 
@@ -56,20 +57,20 @@ fn user_variable(ctx: &FileCtx, n: tree_sitter::Node) -> bool {
         return false;
     }
     let is_declarator = n.parent().is_some_and(|p| p.child_by_field_name("declarator").is_some_and(|d| d.id() == n.id()));
-    is_declarator || crate::syntax::declared_in_scope(n, ctx.text(n), ctx.src)
+    is_declarator || ctx.declared_in_scope(n, ctx.text(n))
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["field_expression", "identifier"]) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind() {
+        match n.kind_str() {
             "field_expression" => {
                 let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
                     continue;
                 };
-                if arg.kind() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) || user_variable(ctx, arg) {
+                if arg.kind_str() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) || user_variable(ctx, arg) {
                     continue;
                 }
                 let Some(item) = ctx.item_at(n.start_byte()) else {
@@ -95,7 +96,7 @@ pub fn run(ctx: &mut FileCtx) {
             "identifier" => {
                 let t = ctx.text(n);
                 let parent_is_field =
-                    n.parent().is_some_and(|p| p.kind() == "field_expression" && p.child_by_field_name("argument").is_some_and(|a| a.id() == n.id()));
+                    || n.parent().is_some_and(|p| p.kind_str() == "field_expression" && p.child_by_field_name("argument").is_some_and(|a| a.id() == n.id()));
                 if (t == "warpSize" || BUILTIN_VARS.contains(&t)) && user_variable(ctx, n) {
                     continue;
                 }
@@ -134,7 +135,7 @@ pub fn run(ctx: &mut FileCtx) {
                         RULE,
                         format!("`{t}` expands to thread builtins in a constructor, where no nd_item can be passed; left as is"),
                     );
-                } else if BUILTIN_VARS.contains(&t) && !parent_is_field {
+                } else if BUILTIN_VARS.contains(&t) && !parent_is_field() {
                     ctx.diag(Code::BareBuiltin, n.byte_range(), RULE, format!("`{t}` used as a whole value has no SYCL equivalent; left as is"));
                 }
             }

@@ -25,6 +25,7 @@
 
 use super::FileCtx;
 use crate::diagnostics::Code;
+use crate::syntax::NodeKind;
 use crate::syntax::{self, text};
 use tree_sitter::Node;
 
@@ -61,7 +62,7 @@ impl Wmma {
         if !FUNCTIONS.contains(&name) {
             return false;
         }
-        match f.kind() {
+        match f.kind_str() {
             "identifier" => self.unqualified,
             "qualified_identifier" => {
                 let compact: String = text(f, src).split_whitespace().collect();
@@ -77,9 +78,9 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     };
     let mut fragments: Vec<&str> = Vec::new();
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["declaration", "parameter_declaration"]) {
         // locals and parameters (`fragment<...> &acc` of a __device__ function)
-        if matches!(n.kind(), "declaration" | "parameter_declaration") && !ctx.in_error(n) && declares_fragment(n, ctx.src) {
+        if matches!(n.kind_str(), "declaration" | "parameter_declaration") && !ctx.in_error(n) && declares_fragment(n, ctx.src) {
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
                 if let Some((_, name)) = syntax::declarator_name(d, ctx.src) {
@@ -89,18 +90,18 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     let mut elementwise = None;
-    for &n in ctx.all_nodes().iter() {
+    for n in ctx.all_of(&["field_expression", "call_expression"]) {
         if ctx.in_error(n) {
             continue;
         }
-        if n.kind() == "field_expression" && elementwise.is_none() {
+        if n.kind_str() == "field_expression" && elementwise.is_none() {
             let field = n.child_by_field_name("field").map(|f| text(f, ctx.src));
             let object = n.child_by_field_name("argument").map(|a| text(a, ctx.src));
             if matches!(field, Some("x" | "num_elements")) && object.is_some_and(|o| fragments.contains(&o)) {
                 elementwise = Some(n.byte_range());
             }
         }
-        if n.kind() != "call_expression" || !ctx.in_device_code(n.start_byte()) || !wmma.is_call(n, ctx.src) {
+        if n.kind_str() != "call_expression" || !ctx.in_device_code(n.start_byte()) || !wmma.is_call(n, ctx.src) {
             continue;
         }
         let Some(args) = n.child_by_field_name("arguments") else {
@@ -116,7 +117,7 @@ pub fn run(ctx: &mut FileCtx) {
     }
     if let Some(at) = elementwise {
         // before the first `#include` at file level (not one under `#if`), else at the top
-        let first_include = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind() == "preproc_include").map_or(0, |n| n.start_byte());
+        let first_include = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind_str() == "preproc_include").map_or(0, |n| n.start_byte());
         ctx.edits.insert(RULE, first_include, "#define SYCLIFY_WMMA_PORTABLE 1 // the fragments' elements are read: see syclify/wmma.hpp\n");
         ctx.diag(
             Code::MappingNote,
