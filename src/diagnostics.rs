@@ -186,7 +186,8 @@ impl Code {
     pub fn code(self) -> &'static str {
         self.info().code
     }
-    pub fn from_str(s: &str) -> Option<Code> {
+    /// The code named by `s`: its code (`SY0106`, any case) or its name.
+    pub fn lookup(s: &str) -> Option<Code> {
         let s = s.trim().to_ascii_uppercase();
         Code::ALL.iter().copied().find(|c| c.info().code == s || c.info().name.eq_ignore_ascii_case(&s))
     }
@@ -229,7 +230,7 @@ mod tests {
             let info = c.info();
             assert!(codes.insert(info.code), "code {} used twice", info.code);
             assert!(names.insert(info.name), "name {} used twice", info.name);
-            assert_eq!(Code::from_str(info.code), Some(*c));
+            assert_eq!(Code::lookup(info.code), Some(*c));
         }
     }
 }

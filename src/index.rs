@@ -763,15 +763,16 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
                 _ => {}
             }
         }
-        if m.range.start >= start && m.range.end <= end {
-            if let MaskKind::QualifierMacro(name) = &m.kind {
-                for w in macros.qualifier.get(name).into_iter().flat_map(|q| &q.words) {
-                    match w.as_str() {
-                        "__global__" => q.global = true,
-                        "__device__" => q.device = true,
-                        "__host__" => q.host = true,
-                        _ => {}
-                    }
+        if m.range.start >= start
+            && m.range.end <= end
+            && let MaskKind::QualifierMacro(name) = &m.kind
+        {
+            for w in macros.qualifier.get(name).into_iter().flat_map(|q| &q.words) {
+                match w.as_str() {
+                    "__global__" => q.global = true,
+                    "__device__" => q.device = true,
+                    "__host__" => q.host = true,
+                    _ => {}
                 }
             }
         }
@@ -1093,18 +1094,18 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                     .any(|c| matches!(c.kind_str(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
             let mut c = n.walk();
             for d in n.children_by_field_name("declarator", &mut c) {
-                if syntax::function_declarator(d).is_none() {
-                    if let Some((_, name)) = declarator_name(d, src) {
-                        declared.insert(name.to_string());
-                        if let Some(shape) = type_shape(n, d, src) {
-                            shapes.entry(name.to_string()).or_insert(shape);
-                        }
-                        if constant
-                            && d.kind_str() == "init_declarator"
-                            && let Some(v) = d.child_by_field_name("value").filter(|v| v.kind_str() != "initializer_list")
-                        {
-                            constants.entry(name.to_string()).or_insert_with(|| text(v, src).to_string());
-                        }
+                if syntax::function_declarator(d).is_none()
+                    && let Some((_, name)) = declarator_name(d, src)
+                {
+                    declared.insert(name.to_string());
+                    if let Some(shape) = type_shape(n, d, src) {
+                        shapes.entry(name.to_string()).or_insert(shape);
+                    }
+                    if constant
+                        && d.kind_str() == "init_declarator"
+                        && let Some(v) = d.child_by_field_name("value").filter(|v| v.kind_str() != "initializer_list")
+                    {
+                        constants.entry(name.to_string()).or_insert_with(|| text(v, src).to_string());
                     }
                 }
             }
@@ -1121,10 +1122,12 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
     for n in initializers.chain(body_nodes) {
         match n.kind_str() {
             "field_expression" => {
-                if let Some(a) = n.child_by_field_name("argument") {
-                    if a.kind_str() == "identifier" && BUILTIN_VARS.contains(&text(a, src)) && !declared_names.in_scope(a, text(a, src), src) {
-                        f.uses_item = true;
-                    }
+                if let Some(a) = n.child_by_field_name("argument")
+                    && a.kind_str() == "identifier"
+                    && BUILTIN_VARS.contains(&text(a, src))
+                    && !declared_names.in_scope(a, text(a, src), src)
+                {
+                    f.uses_item = true;
                 }
             }
             "identifier" => {
@@ -1140,7 +1143,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                 }
             }
             // a variable template used (`mask<T>[j]`), not called
-            "template_function" if !n.parent().is_some_and(|p| p.kind_str() == "call_expression") => {
+            "template_function" if n.parent().is_none_or(|p| p.kind_str() != "call_expression") => {
                 if let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments"))
                     && name.kind_str() == "identifier"
                     && !declared.contains(text(name, src))

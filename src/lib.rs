@@ -4,6 +4,8 @@
 macro_rules! cached_regex {
     ($pattern:expr) => {{
         static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        // compiled once however often the expression runs (in loops too)
+        #[allow(clippy::regex_creation_in_loops)]
         RE.get_or_init(|| regex::Regex::new($pattern).expect("valid regex"))
     }};
 }

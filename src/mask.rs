@@ -205,7 +205,9 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
         let c = b[i];
         match c {
             b'\n' => {
-                if !(i > 0 && b[i - 1] == b'\\') && !(i > 1 && b[i - 1] == b'\r' && b[i - 2] == b'\\') {
+                // a backslash before the newline (or its \r) continues the line
+                let continued = (i > 0 && b[i - 1] == b'\\') || (i > 1 && b[i - 1] == b'\r' && b[i - 2] == b'\\');
+                if !continued {
                     in_directive = false;
                 }
                 line_start = true;
@@ -489,6 +491,27 @@ pub fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// Is offset `p` inside a preprocessor directive (continuation lines too)?
+pub fn in_directive(s: &str, p: usize) -> bool {
+    directive_start(s, p).is_some()
+}
+
+/// The start of the line of the directive that offset `p` is in
+/// (continuation lines too).
+pub fn directive_start(s: &str, p: usize) -> Option<usize> {
+    let mut ls = s[..p].rfind('\n').map_or(0, |x| x + 1);
+    loop {
+        if s[ls..].trim_start().starts_with('#') {
+            return Some(ls);
+        }
+        // the line before, if it ends with a continuation
+        if ls == 0 || !s[..ls - 1].trim_end_matches('\r').ends_with('\\') {
+            return None;
+        }
+        ls = s[..ls - 1].rfind('\n').map_or(0, |x| x + 1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,26 +540,5 @@ mod tests {
         assert!(masked.contains("\"HD\""));
         assert_eq!(masks.len(), 3);
         assert_eq!(masks[0].kind, MaskKind::Align("16".into()));
-    }
-}
-
-/// Is offset `p` inside a preprocessor directive (continuation lines too)?
-pub fn in_directive(s: &str, p: usize) -> bool {
-    directive_start(s, p).is_some()
-}
-
-/// The start of the line of the directive that offset `p` is in
-/// (continuation lines too).
-pub fn directive_start(s: &str, p: usize) -> Option<usize> {
-    let mut ls = s[..p].rfind('\n').map_or(0, |x| x + 1);
-    loop {
-        if s[ls..].trim_start().starts_with('#') {
-            return Some(ls);
-        }
-        // the line before, if it ends with a continuation
-        if ls == 0 || !s[..ls - 1].trim_end_matches('\r').ends_with('\\') {
-            return None;
-        }
-        ls = s[..ls - 1].rfind('\n').map_or(0, |x| x + 1);
     }
 }

@@ -959,12 +959,11 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
         // between continuation lines would end a macro's body)
         if let Some(start) = crate::mask::directive_start(&s.text, d.range.start.min(s.text.len())) {
             anchor = start;
-        } else if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start) {
-            if let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
+        } else if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start)
+            && let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
                 .or(Some(n).filter(|n| n.kind_str().starts_with("preproc_def") || n.kind_str() == "preproc_function_def"))
-            {
-                anchor = s.line_start(dir.start_byte());
-            }
+        {
+            anchor = s.line_start(dir.start_byte());
         }
         // inside a replaced range: above the replacement
         loop {

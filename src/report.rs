@@ -132,7 +132,7 @@ pub fn to_markdown(r: &JsonReport) -> String {
     if !t.diagnostics_by_code.is_empty() {
         let _ = writeln!(s, "\n## Diagnostics by code\n\n| code | name | count |\n|---|---|---|");
         for (code, c) in &t.diagnostics_by_code {
-            let name = crate::diagnostics::Code::from_str(code).map(|c| c.info().name).unwrap_or("");
+            let name = crate::diagnostics::Code::lookup(code).map(|c| c.info().name).unwrap_or("");
             let _ = writeln!(s, "| {code} | {name} | {c} |");
         }
         let _ = writeln!(s, "\n`syclify explain CODE` gives the long explanation of each code.");
@@ -214,7 +214,7 @@ pub fn summary(r: &JsonReport, out_root: &str, max_lines: usize) -> String {
     let _ = writeln!(s, "  diagnostics: {} errors, {} warnings, {} notes", t.errors, t.warnings, t.notes);
     let important: Vec<&JsonDiagnostic> = r.files.iter().flat_map(|f| f.diagnostics.iter()).filter(|d| d.severity >= Severity::Warning).collect();
     let mut sorted = important.clone();
-    sorted.sort_by(|a, b| b.severity.cmp(&a.severity));
+    sorted.sort_by_key(|d| std::cmp::Reverse(d.severity));
     for d in sorted.iter().take(max_lines) {
         let _ = writeln!(s, "  {}", d.gcc());
     }

@@ -6,7 +6,6 @@ pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
     &src[n.byte_range()]
 }
 
-/// All descendants of `root` (itself included), in document order.
 /// A node's kind, read from a table indexed by its kind id.
 /// `tree_sitter::Node::kind` looks the name up and converts it from a C
 /// string (`strlen` and UTF-8 validation) on every call, which was a fifth
@@ -34,6 +33,7 @@ impl<'t> NodeKind<'t> for Node<'t> {
     }
 }
 
+/// All descendants of `root` (itself included), in document order.
 pub fn descendants(root: Node) -> Vec<Node> {
     let mut out = Vec::with_capacity(root.descendant_count());
     let mut cursor = root.walk();

@@ -264,10 +264,10 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
     for (name, build, run) in [("CUDA", &cuda_build, &cuda_run), ("SYCL", &sycl_build, &sycl_run)] {
         if let Step::Skipped(why) = build {
             not_checked.push(format!("the {name} side was not built: {why}"));
-        } else if let Step::Skipped(why) = run {
-            if !why.starts_with("the build failed") {
-                not_checked.push(format!("the {name} program was not run: {why}"));
-            }
+        } else if let Step::Skipped(why) = run
+            && !why.starts_with("the build failed")
+        {
+            not_checked.push(format!("the {name} program was not run: {why}"));
         }
     }
     let tool_missing = matches!(cuda_build, Step::Skipped(_))
@@ -335,11 +335,11 @@ pub fn table(r: &ValidateResult) -> String {
         ));
     }
     for (name, step) in [("CUDA build", &r.cuda.build), ("SYCL build", &r.sycl.build)] {
-        if let Step::Done(b) = step {
-            if !b.ok() {
-                let tail: Vec<&str> = b.stderr.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
-                s.push_str(&format!("  {name} said:\n    {}\n", tail.join("\n    ")));
-            }
+        if let Step::Done(b) = step
+            && !b.ok()
+        {
+            let tail: Vec<&str> = b.stderr.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
+            s.push_str(&format!("  {name} said:\n    {}\n", tail.join("\n    ")));
         }
     }
     let v = match r.verdict {
