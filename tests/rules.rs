@@ -20,7 +20,7 @@ fn check(path: &Path) {
 
 #[test]
 fn rule_fixtures_files() {
-    glob!("../fixtures/rules", "*/*.{cu,cuh}", |path| check(path));
+    glob!("../fixtures/rules", "*/*.{cu,cuh}", check);
 }
 
 #[test]

@@ -55,6 +55,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <chrono>
 #include <climits>
 #include <string>
@@ -71,6 +72,21 @@
 #else
 #define SYCLIFY_FORCEINLINE inline
 #define SYCLIFY_NOINLINE
+#endif
+
+// __global__ -> SYCLIFY_KERNEL: a kernel becomes a function called from the
+// kernel lambda of each of its launches; always_inline makes its body part of
+// that lambda, so that it is optimised as CUDA optimises a kernel, as the
+// entry point: above all, work-group local memory it is passed as pointers is
+// accessed as local memory (PTX ld.shared), where an out-of-line call would
+// see generic pointers. Define SYCLIFY_KERNEL empty (-DSYCLIFY_KERNEL=) to
+// compile kernels with many launch sites once instead.
+#ifndef SYCLIFY_KERNEL
+#if defined(__clang__)
+#define SYCLIFY_KERNEL __attribute__((always_inline))
+#else
+#define SYCLIFY_KERNEL
+#endif
 #endif
 
 // Device code declared in one translation unit and defined in another:
@@ -264,17 +280,29 @@ inline int &current_device_index() {
   }();
   return i;
 }
-// An in-order queue on `d`; with profiling where the device has it (for
-// cudaEventElapsedTime).
+// Whether queues record profiling information: only when SYCLIFY_PROFILING=1
+// is set. Profiling costs every command two device timestamps (AdaptiveCpp's
+// CUDA backend: ~5 µs a launch); event timing does not need it where the
+// device has a clock (see event_record).
+inline bool queue_profiling() {
+  static const bool on = [] {
+    const char *v = std::getenv("SYCLIFY_PROFILING");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+// An in-order queue on `d` (with profiling when queue_profiling()).
 inline sycl::queue make_queue(const sycl::context &c, const sycl::device &d) {
-  if (d.has(sycl::aspect::queue_profiling))
+  if (queue_profiling() && d.has(sycl::aspect::queue_profiling))
     return sycl::queue(c, d, async_handler, sycl::property_list{sycl::property::queue::in_order{}, sycl::property::queue::enable_profiling{}});
   return sycl::queue(c, d, async_handler, sycl::property_list{sycl::property::queue::in_order{}});
 }
 struct default_queue_holder {
   std::mutex m;
   std::unique_ptr<sycl::queue> q;
-  int device = -1;
+  // the device index q is on; -1 before the first call (read without the
+  // lock on the fast path of default_queue)
+  std::atomic<int> device{-1};
 };
 inline default_queue_holder &default_holder() {
   static default_queue_holder h;
@@ -283,16 +311,20 @@ inline default_queue_holder &default_holder() {
 } // namespace detail
 
 // The default stream: an in-order queue on the current device.
+// Called before every launch and copy: the queue for the current device is
+// looked up without a lock once it exists.
 inline sycl::queue &default_queue() {
   auto &h = detail::default_holder();
-  std::lock_guard<std::mutex> lock(h.m);
   int dev = detail::current_device_index();
-  if (!h.q || h.device != dev) {
+  if (h.device.load(std::memory_order_acquire) == dev)
+    return *h.q;
+  std::lock_guard<std::mutex> lock(h.m);
+  if (!h.q || h.device.load(std::memory_order_relaxed) != dev) {
     if (h.q)
       h.q->wait();
     sycl::device d = detail::devices().at(static_cast<std::size_t>(dev));
     h.q = std::make_unique<sycl::queue>(detail::make_queue(sycl::context(d), d));
-    h.device = dev;
+    h.device.store(dev, std::memory_order_release);
   }
   return *h.q;
 }
@@ -470,13 +502,34 @@ inline graph_rec *capturing(const sycl::queue &q) {
       return e.second;
   return nullptr;
 }
-// The device of the launch being submitted (for launch_range's checks).
-inline const sycl::device *&launch_device() {
-  static thread_local const sycl::device *d = nullptr;
-  return d;
+// A device's work-group limits, which launch_range checks every launch
+// against: asked once per device and thread (the last device asked is kept),
+// not at every launch.
+struct launch_limits {
+  std::size_t max_wg;
+  sycl::id<3> max_dims;
+};
+inline const launch_limits &limits_of(const sycl::device &d) {
+  static thread_local std::optional<sycl::device> dev;
+  static thread_local launch_limits l{};
+  if (!dev || *dev != d) {
+    l.max_wg = d.get_info<sycl::info::device::max_work_group_size>();
+    l.max_dims = d.get_info<sycl::info::device::max_work_item_sizes<3>>();
+    dev = d;
+  }
+  return l;
+}
+// The limits of the device of the launch being submitted (for launch_range).
+inline const launch_limits *&launch_device() {
+  static thread_local const launch_limits *l = nullptr;
+  return l;
 }
 void prepare_symbols();
 } // namespace detail
+// A kernel launch: submits the command group to q. Per launch it costs a
+// graph-capture check (one relaxed load), a device-globals check (one
+// acquire load once they are allocated) and the cached limits; the command
+// group is forwarded, not copied.
 template <class CG> void launch(sycl::queue &q, CG &&cg) {
   if (detail::graph_rec *g = detail::capturing(q)) {
     g->ops.emplace_back([c = std::decay_t<CG>(std::forward<CG>(cg))](sycl::queue &rq) { launch(rq, c); });
@@ -486,9 +539,22 @@ template <class CG> void launch(sycl::queue &q, CG &&cg) {
     // device globals are allocated before the command group runs (they
     // cannot submit their initial copy from inside it)
     detail::prepare_symbols();
-    sycl::device d = q.get_device();
-    detail::launch_device() = &d;
+    detail::launch_device() = &detail::limits_of(q.get_device());
+#if defined(ACPP_EXT_COARSE_GRAINED_EVENTS) && defined(SYCLIFY_COARSE_GRAINED_EVENTS)
+    // -DSYCLIFY_COARSE_GRAINED_EVENTS (AdaptiveCpp): the launch's event is
+    // coarse-grained (the queue's progress, not a backend event of its own;
+    // nothing waits on a launch's event). Kernels queued back to back then
+    // run without the ~2 µs the GPU spends on each kernel's event (measured on
+    // an H100: 50 queued 2.4 µs kernels, 4.4 µs each with events, 2.4 µs
+    // without), but every launch costs the host ~1.5-2 µs more (AdaptiveCpp
+    // 24.06 polls the stream instead of an event), which a loop of small
+    // launches the host cannot keep ahead of pays in full. Off by default: a
+    // plain launch costs what a hand-written queue.parallel_for costs.
+    // Markers (event_record) keep their own events either way.
+    q.submit(sycl::property_list{sycl::property::command_group::AdaptiveCpp_coarse_grained_events{}}, std::forward<CG>(cg));
+#else
     q.submit(std::forward<CG>(cg));
+#endif
     detail::launch_device() = nullptr;
   } catch (const sycl::exception &ex) {
     detail::launch_device() = nullptr;
@@ -499,9 +565,9 @@ template <class CG> void launch(sycl::queue &q, CG &&cg) {
 // like CUDA checks a launch (a block over the device's work-group limits is an
 // invalid configuration, reported by get_last_error) before anything runs.
 inline sycl::nd_range<3> launch_range(const sycl::range<3> &grid, const sycl::range<3> &block) {
-  if (const sycl::device *d = detail::launch_device()) {
-    const std::size_t max_wg = d->get_info<sycl::info::device::max_work_group_size>();
-    const sycl::id<3> max_dims = d->get_info<sycl::info::device::max_work_item_sizes<3>>();
+  if (const detail::launch_limits *l = detail::launch_device()) {
+    const std::size_t max_wg = l->max_wg;
+    const sycl::id<3> &max_dims = l->max_dims;
     bool ok = block.size() > 0 && block.size() <= max_wg && grid.size() > 0;
     for (int i = 0; i < 3; ++i)
       ok = ok && block[i] <= max_dims[i];
@@ -529,16 +595,47 @@ template <class T> T *local_ptr(const sycl::local_accessor<T, 1> &acc) {
   return &acc[0];
 }
 
-// Dynamic shared memory (`extern __shared__`): one buffer of `bytes` bytes
-// per work-group, 16-byte aligned like CUDA's.
+// Local memory is allocated in 16-byte units, so that its start is 16-byte
+// aligned, and the compiler is told so: it may then combine neighbouring
+// accesses into vector loads (PTX ld.shared.v4), as nvcc does for a
+// __shared__ array. (SYCL implementations align a local allocation to its
+// element type: AdaptiveCpp to sizeof(T), so a float array alone would be
+// 4-byte aligned.)
 struct alignas(16) local_chunk {
   unsigned char bytes[16];
 };
+template <class T> T *assume_local_aligned(T *p) {
+#if defined(__clang__) || defined(__GNUC__)
+  return static_cast<T *>(__builtin_assume_aligned(p, alignof(local_chunk)));
+#else
+  return p;
+#endif
+}
+
+// A kernel's static `__shared__ T name[n]`, allocated in the launch's command
+// group: n elements of T, 16-byte aligned. local_ptr gives the kernel its
+// pointer; a scalar `__shared__ T x` is element 0.
+template <class T> class local_array {
+  sycl::local_accessor<local_chunk, 1> acc_;
+
+public:
+  template <class N, typename std::enable_if<std::is_integral<N>::value, int>::type = 0>
+  local_array(N n, sycl::handler &cgh)
+      : acc_(sycl::range<1>((static_cast<std::size_t>(n) * sizeof(T) + sizeof(local_chunk) - 1) / sizeof(local_chunk)), cgh) {}
+  T *get() const { return assume_local_aligned(reinterpret_cast<T *>(&acc_[0])); }
+  T &operator[](std::size_t i) const { return get()[i]; }
+};
+template <class T> T *local_ptr(const local_array<T> &a) {
+  return a.get();
+}
+
+// Dynamic shared memory (`extern __shared__`): one buffer of `bytes` bytes
+// per work-group, 16-byte aligned like CUDA's.
 inline sycl::local_accessor<local_chunk, 1> dynamic_local_memory(std::size_t bytes, sycl::handler &cgh) {
   return sycl::local_accessor<local_chunk, 1>(sycl::range<1>((bytes + sizeof(local_chunk) - 1) / sizeof(local_chunk)), cgh);
 }
 inline unsigned char *local_bytes(const sycl::local_accessor<local_chunk, 1> &acc) {
-  return reinterpret_cast<unsigned char *>(local_ptr(acc));
+  return assume_local_aligned(reinterpret_cast<unsigned char *>(local_ptr(acc)));
 }
 
 // ---------------------------------------------------------------------------
@@ -884,6 +981,18 @@ SYCLIFY_NV_ATOMIC_FETCH(max, fetch_max)
 
 // ---------------------------------------------------------------------------
 // 9. Math
+// rsqrtf: CUDA's is the hardware's approximate reciprocal square root
+// (rsqrt.approx.f32, 2 ulp), and so is this one on an NVIDIA GPU: AdaptiveCpp
+// implements sycl::rsqrt there as a correctly rounded square root and
+// division, more than twice as slow in a kernel that computes many. Elsewhere
+// (and on the host) sycl::rsqrt.
+inline float rsqrt(float x) {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  return __nvvm_rsqrt_approx_f(x);
+#else
+  return sycl::rsqrt(x);
+#endif
+}
 // sincosf(x, &s, &c)
 template <class T> void sincos(T x, T *s, T *c) {
   *s = sycl::sin(x);
@@ -1548,7 +1657,7 @@ template <sycl::memory_scope S = sycl::memory_scope::device> bfloat162 atomic_ad
   }                                                                                                                                                \
   template <class T2> T2 h2##name(T2 a) { return {h##name(a.x), h##name(a.y)}; }
 SYCLIFY_HALF_FN(sqrt, sycl::sqrt(x))
-SYCLIFY_HALF_FN(rsqrt, sycl::rsqrt(x))
+SYCLIFY_HALF_FN(rsqrt, rsqrt(x))
 SYCLIFY_HALF_FN(rcp, 1.0f / x)
 SYCLIFY_HALF_FN(exp, sycl::exp(x))
 SYCLIFY_HALF_FN(exp2, sycl::exp2(x))
@@ -1887,19 +1996,71 @@ inline error_t stream_query(stream_t s) {
   }) == success ? success : error_not_ready;
 }
 
-// cudaEvent_t: a marker in a stream. Recording submits an empty kernel to the
-// stream's in-order queue; with queue profiling (all syclify queues enable it
-// where the device supports it) elapsed time is the difference of the
-// markers' device end timestamps, i.e. device time between the two points,
-// as in CUDA (resolution: the device's timer, ~1 µs; each marker adds one
-// empty kernel). Without queue profiling, recording waits for the stream and
-// takes a host timestamp: elapsed time then includes host synchronisation.
+// cudaEvent_t: a marker in a stream. Recording submits a one-work-item
+// kernel to the stream's in-order queue that, on an NVIDIA GPU, writes the
+// device's global nanosecond timer (%globaltimer) into a slot of pinned host
+// memory: elapsed time is the difference of two markers' timestamps, device
+// time between the two points in the stream as in CUDA, and no queue needs
+// profiling (which costs every launch). On a device without such a clock
+// (found by the first marker on it) elapsed time comes from the queues'
+// profiling information when SYCLIFY_PROFILING=1 turned it on, else from host
+// timestamps taken after waiting for the marker (then it includes host
+// synchronisation).
+namespace detail {
+// A marker's timestamp in nanoseconds, or no_clock.
+constexpr std::uint64_t no_clock = ~std::uint64_t{0};
+inline std::uint64_t marker_clock_ns() {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return no_clock;
+#endif
+}
+// Timestamp slots: pinned host memory, allocated 256 at a time per context
+// and reused (events are created and destroyed in loops; a pinned allocation
+// each would cost more than the marker). Slabs live until the program ends.
+// A context's entry also remembers whether its device has the clock.
+struct stamp_pool {
+  sycl::context ctx;
+  std::vector<std::uint64_t *> free;
+  int clock = -1; // -1 not known yet, 0 no, 1 yes
+};
+struct stamp_pools {
+  std::mutex m;
+  std::vector<std::unique_ptr<stamp_pool>> all;
+};
+inline stamp_pools &stamps() {
+  static stamp_pools p;
+  return p;
+}
+inline stamp_pool &stamp_pool_of(const sycl::queue &q) {
+  stamp_pools &p = stamps();
+  sycl::context c = q.get_context();
+  for (auto &e : p.all)
+    if (e->ctx == c)
+      return *e;
+  p.all.push_back(std::unique_ptr<stamp_pool>(new stamp_pool{c, {}, -1}));
+  return *p.all.back();
+}
+} // namespace detail
 struct event_state {
   sycl::event ev;
   bool recorded = false;
   bool timing = true;
   bool profiled = false;
+  // the marker's timestamp slot and the pool it came from (timing events)
+  std::uint64_t *stamp = nullptr;
+  detail::stamp_pool *pool = nullptr;
+  bool clock = false; // the last record's marker wrote the device clock
   std::chrono::steady_clock::time_point host_time;
+  ~event_state() {
+    if (stamp) {
+      std::lock_guard<std::mutex> lock(detail::stamps().m);
+      pool->free.push_back(stamp);
+    }
+  }
 };
 using event_t = event_state *;
 constexpr unsigned event_default = 0, event_blocking_sync = 1, event_disable_timing = 2, event_interprocess = 4;
@@ -1922,9 +2083,44 @@ inline error_t event_record(event_t e, stream_t s = nullptr) {
     return detail::record(error_invalid_value);
   return detail::guarded([&] {
     sycl::queue &q = queue_of(s);
+    if (!e->timing) {
+      e->ev = q.single_task([] {});
+      e->recorded = true;
+      return;
+    }
+    int clock;
+    {
+      std::lock_guard<std::mutex> lock(detail::stamps().m);
+      detail::stamp_pool &pool = detail::stamp_pool_of(q);
+      if (e->stamp && e->pool != &pool) { // recorded on another context before
+        e->pool->free.push_back(e->stamp);
+        e->stamp = nullptr;
+      }
+      if (!e->stamp) {
+        if (pool.free.empty()) {
+          std::uint64_t *slab = sycl::malloc_host<std::uint64_t>(256, q);
+          if (!slab)
+            throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation), "cannot allocate event timestamps");
+          for (int k = 255; k >= 0; --k)
+            pool.free.push_back(slab + k);
+        }
+        e->stamp = pool.free.back();
+        pool.free.pop_back();
+        e->pool = &pool;
+      }
+      clock = pool.clock;
+    }
+    std::uint64_t *slot = e->stamp;
+    e->ev = q.single_task([=] { *slot = detail::marker_clock_ns(); });
     e->profiled = q.has_property<sycl::property::queue::enable_profiling>();
-    e->ev = q.single_task([] {});
-    if (e->timing && !e->profiled) {
+    if (clock < 0) { // the first marker on this context: does the device have the clock?
+      e->ev.wait_and_throw();
+      clock = *slot != detail::no_clock ? 1 : 0;
+      std::lock_guard<std::mutex> lock(detail::stamps().m);
+      e->pool->clock = clock;
+    }
+    e->clock = clock == 1;
+    if (!e->clock && !e->profiled) {
       e->ev.wait_and_throw();
       e->host_time = std::chrono::steady_clock::now();
     }
@@ -1950,7 +2146,10 @@ inline error_t event_elapsed_time(float *ms, event_t start, event_t stop) {
   return detail::guarded([&] {
     start->ev.wait_and_throw();
     stop->ev.wait_and_throw();
-    if (start->profiled && stop->profiled) {
+    if (start->clock && stop->clock) {
+      const auto t0 = static_cast<long long>(*start->stamp), t1 = static_cast<long long>(*stop->stamp);
+      *ms = static_cast<float>(static_cast<double>(t1 - t0) * 1e-6);
+    } else if (start->profiled && stop->profiled) {
       auto t0 = start->ev.get_profiling_info<sycl::info::event_profiling::command_end>();
       auto t1 = stop->ev.get_profiling_info<sycl::info::event_profiling::command_end>();
       *ms = static_cast<float>(static_cast<double>(static_cast<long long>(t1 - t0)) * 1e-6);
@@ -2184,11 +2383,16 @@ inline error_t mem_prefetch_async(const void *p, std::size_t bytes, mem_location
     return success;
   return detail::guarded([&] { queue_of(s).prefetch(p, bytes); });
 }
-// clock()/clock64() in device code: SYCL 2020 has no device clock. DPC++'s
-// sycl_ext_oneapi_clock gives one; elsewhere it reads 0 (differences of it,
-// the usual use, are then 0).
+// clock()/clock64() in device code: SYCL 2020 has no device clock. On an
+// NVIDIA GPU it is the SM's cycle counter, as in CUDA; DPC++'s
+// sycl_ext_oneapi_clock gives one elsewhere; otherwise it reads 0
+// (differences of it, the usual use, are then 0).
 inline long long device_clock() {
-#ifdef SYCL_EXT_ONEAPI_CLOCK
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+  return t;
+#elif defined(SYCL_EXT_ONEAPI_CLOCK)
   return static_cast<long long>(sycl::ext::oneapi::experimental::clock<sycl::ext::oneapi::experimental::clock_scope::device>());
 #else
   return 0;
@@ -2511,16 +2715,23 @@ struct symbol_base {
 struct symbol_registry {
   std::mutex m;
   std::vector<symbol_base *> all;
+  // symbols enrolled and not prepared yet (the launch fast path reads it)
+  std::atomic<std::size_t> unprepared{0};
 };
 inline symbol_registry &symbols() {
   static symbol_registry r;
   return r;
 }
-// Allocates every device global not allocated yet (called before launches).
+// Allocates every device global not allocated yet (called before launches;
+// one atomic load when there is none).
 inline void prepare_symbols() {
-  std::lock_guard<std::mutex> lock(symbols().m);
-  for (symbol_base *s : symbols().all)
+  symbol_registry &r = symbols();
+  if (r.unprepared.load(std::memory_order_acquire) == 0)
+    return;
+  std::lock_guard<std::mutex> lock(r.m);
+  for (symbol_base *s : r.all)
     s->prepare();
+  r.unprepared.store(0, std::memory_order_release);
 }
 } // namespace detail
 
@@ -2533,6 +2744,7 @@ template <class T, bool Shared = false> class symbol : detail::symbol_base {
   void enroll() {
     std::lock_guard<std::mutex> lock(detail::symbols().m);
     detail::symbols().all.push_back(this);
+    detail::symbols().unprepared.fetch_add(1, std::memory_order_release);
   }
   void prepare() override { get_ptr(); }
 

@@ -1,7 +1,12 @@
 //! Execution-space qualifiers.
 //!
-//! What it does: removes `__global__`, `__device__` and `__host__` from
-//! function definitions and declarations; `__forceinline__` becomes
+//! What it does: removes `__device__` and `__host__` from function
+//! definitions and declarations; `__global__` on a function becomes
+//! `SYCLIFY_KERNEL` (the helper header's `always_inline` attribute: the
+//! kernel's body is inlined into each launch's kernel lambda, so that it is
+//! optimised as the entry point CUDA compiles it as — work-group local memory
+//! passed to it as pointers is then accessed as local memory, not through
+//! generic pointers); `__forceinline__` becomes
 //! `SYCLIFY_FORCEINLINE` (`inline` plus `always_inline` where the compiler
 //! has it, from the helper header) and `__noinline__` becomes
 //! `SYCLIFY_NOINLINE`; `__device__` on a lambda is removed; `__align__(n)`
@@ -14,7 +19,9 @@
 //! device code is whatever a kernel calls.
 //!
 //! Example: `__host__ __device__ __forceinline__ float sq(float x)` →
-//! `SYCLIFY_FORCEINLINE float sq(float x)`.
+//! `SYCLIFY_FORCEINLINE float sq(float x)`; `__global__ void k(int *p)` →
+//! `SYCLIFY_KERNEL void k(int *p, const sycl::nd_item<3> &item)` (the item is
+//! the launch rule's).
 //!
 //! Device variables (`__constant__`, `__device__`, `__managed__`) are the
 //! [`super::device_globals`] rule's.
@@ -134,7 +141,11 @@ fn qualifier_token(ctx: &mut FileCtx, tok: Node) {
     if !is_function && matches!(parent.kind_str(), "declaration" | "field_declaration") {
         return; // a device variable: the device_globals rule's
     }
-    let Some(rep) = replacement(word) else { return };
+    // a kernel keeps a mark: SYCLIFY_KERNEL (always_inline) makes its body
+    // part of each launch's kernel lambda, compiled as CUDA compiles a
+    // kernel, as the entry point (local memory it is passed stays local)
+    let rep = if word == "__global__" && is_function { Some("SYCLIFY_KERNEL") } else { replacement(word) };
+    let Some(rep) = rep else { return };
     if rep.is_empty() {
         let end = skip_spaces(ctx.src, tok.end_byte());
         ctx.edits.delete(RULE, tok.start_byte()..end);
@@ -176,17 +187,12 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     }
     if changed {
         let def = arg.parent();
-        if let Some(def) = def.filter(|d| d.kind_str() == "preproc_def") {
-            if let Some(name) = def.child_by_field_name("name") {
-                let name = ctx.text(name);
-                if ctx.project.index.macros.qualifier.contains_key(name) {
-                    ctx.diag(
-                        Code::QualifierMacro,
-                        def.byte_range(),
-                        RULE,
-                        format!("macro `{name}` stood for CUDA qualifiers; it now expands to what SYCL needs"),
-                    );
-                }
+        if let Some(def) = def.filter(|d| d.kind_str() == "preproc_def")
+            && let Some(name) = def.child_by_field_name("name")
+        {
+            let name = ctx.text(name);
+            if ctx.project.index.macros.qualifier.contains_key(name) {
+                ctx.diag(Code::QualifierMacro, def.byte_range(), RULE, format!("macro `{name}` stood for CUDA qualifiers; it now expands to what SYCL needs"));
             }
         }
     }

@@ -6,7 +6,9 @@
 //! launch into the error `cudaGetLastError` reports, as in CUDA — whose
 //! command group
 //! - allocates the kernel's work-group local memory: one
-//!   `sycl::local_accessor` per static `__shared__` array the kernel needs
+//!   `syclify::local_array<T>` (a 16-byte aligned `sycl::local_accessor`, so
+//!   the compiler may vectorize accesses as nvcc does) per static
+//!   `__shared__` array the kernel needs
 //!   (its own and its callees', typed through the call graph by
 //!   [`crate::index::ProjectIndex::local_array_in`]; the kernel's template
 //!   parameters come from the launch's template arguments, else are deduced
@@ -683,8 +685,8 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
             [d] => d.clone(),
             ds => ds.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * "),
         };
-        // braces: `acc(sycl::range<1>(N), cgh)` could parse as a function declaration
-        r.push_text(&format!("{i1}sycl::local_accessor<{}, 1> {acc}{{sycl::range<1>({count}), cgh}};{nl}", strip_cv(&a2.elem_type)));
+        // braces: `acc(N, cgh)` could parse as a function declaration
+        r.push_text(&format!("{i1}syclify::local_array<{}> {acc}{{{count}, cgh}};{nl}", strip_cv(&a2.elem_type)));
         local_args.push(match a2.dims.len() {
             0 => format!("{acc}[0]"),
             1 => format!("syclify::local_ptr({acc})"),

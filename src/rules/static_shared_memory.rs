@@ -3,7 +3,8 @@
 //! What it does: removes the declaration of every static `__shared__`
 //! variable (1-D, multi-dimensional or scalar) from kernels and device
 //! functions. The variable becomes work-group local memory: each launch
-//! allocates a `sycl::local_accessor` in its command group (see
+//! allocates a `syclify::local_array<T>` (a 16-byte aligned
+//! `sycl::local_accessor`) in its command group (see
 //! [`super::kernel_launch`]) and the kernel receives a pointer with the same
 //! name and a type that keeps the body's indexing unchanged (`float
 //! tile[32][33]` → parameter `float (*tile)[33]`; a scalar `int n` →
