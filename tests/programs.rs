@@ -266,3 +266,37 @@ fn one_programs_macros_do_not_reach_another() {
     assert!(b_alone.contains("syclify::min(n, 4)") || b_alone.contains("sycl::min(n, 4)"), "{b_alone}");
     assert_eq!(out(&together, "b/main.cu"), b_alone);
 }
+
+/// The GPU benchmark set (`benches/gpu`, timed on the H100 by
+/// `scripts/gpu-bench`) stays migratable: each program migrates without
+/// errors or CUDA left, and its output and the hand-written SYCL reference
+/// (`benches/gpu-direct`) host-compile against Intel's SYCL headers. (Their
+/// output is timings, so there is no pinned output to compare.)
+#[test]
+fn gpu_benchmarks_migrate_and_host_compile() {
+    let root = common::root();
+    let mut benches: Vec<_> = std::fs::read_dir(root.join("benches/gpu")).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    benches.sort();
+    assert!(benches.len() >= 8, "the benchmark set has {} programs", benches.len());
+    let mut failures = Vec::new();
+    for dir in &benches {
+        let m = common::migrate(&[dir]);
+        assert_eq!(m.exit_code(), 0, "{}: migration reported errors:\n{}", dir.display(), common::render(&m));
+        let out = tempfile::tempdir().unwrap();
+        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
+        assert!(syclify::emit::emit(&m).is_empty());
+        for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| o.ends_with(".cpp"))) {
+            let code = f.output.as_deref().unwrap_or("");
+            assert!(cuda_left(code).is_empty(), "{}: CUDA left: {:?}", f.rel, cuda_left(code));
+            if let Err(e) = common::host_compile(&out.path().join(f.out_rel.as_ref().unwrap()), &[&out.path().join("include")]) {
+                failures.push(format!("{}: {e}", dir.display()));
+            }
+        }
+    }
+    for f in std::fs::read_dir(root.join("benches/gpu-direct")).unwrap().flatten().map(|e| e.path()) {
+        if let Err(e) = common::host_compile(&f, &[&root.join("runtime-headers")]) {
+            failures.push(format!("{}: {e}", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "host compile failed:\n{}", failures.join("\n\n"));
+}
