@@ -323,25 +323,44 @@ fn resolved_includes(rel: &str, text: &str, include_dirs: &[String], mut exists:
 }
 
 /// Quoted includes that name a file outside the in-root holding CUDA code
-/// (a header shared by sibling programs): (including file, name as written).
-/// Such files are read here only to tell; they are never migrated or written.
-fn outside_includes(sources: &[SourceFile], in_root: &Path) -> BTreeSet<(String, String)> {
+/// (a header shared by sibling programs): (including file, name as written)
+/// → where it was found (in-root-relative, `../common/util.cuh`, or the
+/// absolute path of an include directory given outside the in-root). Found
+/// beside the including file (`"../common/util.cuh"`) or, where no file of
+/// the in-root answers the name, in one of `outside_dirs` (include
+/// directories outside the in-root: `-I../common`, in-root-relative or
+/// absolute). Such files are read here only to tell; they are never
+/// migrated or written.
+fn outside_includes(sources: &[SourceFile], in_root: &Path, include_dirs: &[String], outside_dirs: &[String]) -> BTreeMap<(String, String), String> {
     let root = canonical_or_absolute(in_root);
-    let mut out = BTreeSet::new();
+    let known: BTreeSet<&str> = sources.iter().map(|s| s.rel.as_str()).collect();
+    let holds_cuda = |name: &str, path: &Path| {
+        MIGRATE_EXT.contains(&ext_of(name)) || std::fs::read(path).is_ok_and(|b| crate::leftovers::has_cuda_constructs(&String::from_utf8_lossy(&b)))
+    };
+    let mut out = BTreeMap::new();
     for s in sources {
         let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
         for name in quoted_includes(&s.text) {
-            if !name.contains("..") {
+            let beside = in_root.join(dir).join(&name);
+            if name.contains("..") && beside.is_file() && !canonical_or_absolute(&beside).starts_with(&root) {
+                if holds_cuda(&name, &beside) {
+                    out.insert((s.rel.clone(), name.clone()), crate::build::normalized_lexically(&format!("{dir}/{name}")));
+                }
                 continue;
             }
-            let path = in_root.join(dir).join(&name);
-            if !path.is_file() || canonical_or_absolute(&path).starts_with(&root) {
+            if outside_dirs.is_empty() || include_candidates(dir, &name, include_dirs).iter().any(|c| known.contains(c.as_str()) || in_root.join(c).is_file()) {
                 continue;
             }
-            let cuda =
-                MIGRATE_EXT.contains(&ext_of(&name)) || std::fs::read(&path).is_ok_and(|b| crate::leftovers::has_cuda_constructs(&String::from_utf8_lossy(&b)));
-            if cuda {
-                out.insert((s.rel.clone(), name));
+            for d in outside_dirs {
+                let path = in_root.join(d).join(&name);
+                if path.is_file() {
+                    if holds_cuda(&name, &path) {
+                        let shown =
+                            if Path::new(d).is_absolute() { path.display().to_string() } else { crate::build::normalized_lexically(&format!("{d}/{name}")) };
+                        out.insert((s.rel.clone(), name.clone()), shown);
+                    }
+                    break;
+                }
             }
         }
     }
@@ -421,6 +440,15 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     // the include directories the build files name, after those given
     let mut include_dirs = include_dirs;
     let build_texts: Vec<(&str, &str)> = build_files.iter().map(|s| (s.rel.as_str(), s.text.as_str())).collect();
+    // and those outside the in-root (absolute, or in-root-relative with `..`)
+    let mut outside_dirs: Vec<String> = opts
+        .include_dirs
+        .iter()
+        .map(|d| canonical_or_absolute(d))
+        .filter(|d| !d.starts_with(&in_root) && d.is_dir())
+        .map(|d| d.display().to_string())
+        .collect();
+    outside_dirs.extend(crate::build::outside_include_dirs(&build_texts).into_iter().filter(|d| in_root.join(d).is_dir()));
     for d in crate::build::include_dirs(&build_texts, |d| in_root.join(d).is_dir()) {
         if !include_dirs.contains(&d) {
             include_dirs.push(d);
@@ -442,7 +470,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         }
         next += 1;
     }
-    let outside = outside_includes(&sources, &in_root);
+    let outside = outside_includes(&sources, &in_root, &include_dirs, &outside_dirs);
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
     // every loaded file's includes of loaded files (by index)

@@ -260,14 +260,37 @@ fn shared_headers_outside_the_program() {
         "#include \"vec.cuh\"\n#include \"pixel.h\"\n#include \"../common/vec.cuh\"\n__global__ void k(float *a, pixel *p) { a[0] = twice(a[0]); }\n",
     )
     .unwrap();
+    fs::write(root.join("app/Makefile"), "main: main.cu\n\tnvcc -I../common -o main main.cu\n").unwrap();
     let before = tree_snapshot(&root);
 
-    // the program alone: the relative include is reported, nothing outside is written
+    // the program alone: the relative include and those its Makefile's
+    // `-I../common` finds are reported, nothing outside is written
     let out1 = tmp.path().join("out1");
     let o = syclify(&["migrate", root.join("app").to_str().unwrap(), "-o", out1.to_str().unwrap(), "--diagnostics", "gcc"]);
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("[SY0107]") && text.contains("../common/vec.cuh"), "{text}");
+    let reported: Vec<&str> = text.lines().filter(|l| l.contains("[SY0107]")).collect();
+    assert_eq!(reported.len(), 3, "{text}");
+    assert!(reported[0].contains("main.cu:1:") && reported[0].contains("`vec.cuh` (`../common/vec.cuh`)"), "{text}");
+    assert!(reported[1].contains("main.cu:2:") && reported[1].contains("`pixel.h` (`../common/pixel.h`)"), "{text}");
+    assert!(reported[2].contains("main.cu:3:") && reported[2].contains("`../common/vec.cuh` is outside"), "{text}");
     assert!(!out1.join("common").exists() && !tmp.path().join("common").exists());
+    // the same through `-I` on the command line (a directory outside the in-root)
+    let out3 = tmp.path().join("out3");
+    fs::remove_file(root.join("app/Makefile")).unwrap();
+    let o = syclify(&[
+        "migrate",
+        root.join("app").to_str().unwrap(),
+        "-I",
+        root.join("common").to_str().unwrap(),
+        "-o",
+        out3.to_str().unwrap(),
+        "--diagnostics",
+        "gcc",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.lines().filter(|l| l.contains("[SY0107]")).count(), 3, "{text}");
+    assert!(text.contains("common/pixel.h`) is outside"), "{text}");
+    fs::write(root.join("app/Makefile"), "main: main.cu\n\tnvcc -I../common -o main main.cu\n").unwrap();
 
     // with the shared directory and -I: migrated, includes renamed
     let out2 = tmp.path().join("out2");

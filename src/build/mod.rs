@@ -59,6 +59,35 @@ pub(crate) fn rename_cuda_files(s: &str) -> Option<String> {
 /// `${PROJECT_SOURCE_DIR}`/`${CMAKE_SOURCE_DIR}` (the top-most
 /// CMakeLists.txt's directory); `is_dir` says which exist.
 pub fn include_dirs(files: &[(&str, &str)], is_dir: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for path in include_dir_paths(files) {
+        if let Some(d) = normalized_inside(&path).filter(|d| !d.is_empty() && !out.contains(d) && is_dir(d)) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The include directories of [`include_dirs`]' kind that lie outside the
+/// in-root (`-I../common`): in-root-relative with their leading `..`, each
+/// once. Headers found there are read to tell that they are not migrated.
+pub fn outside_include_dirs(files: &[(&str, &str)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for path in include_dir_paths(files) {
+        if normalized_inside(&path).is_some() {
+            continue;
+        }
+        let d = normalized_lexically(&path);
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// Every include directory the build files name, in-root-relative and not
+/// normalised (`app/../include`), in order.
+fn include_dir_paths(files: &[(&str, &str)]) -> Vec<String> {
     let dir_of = |rel: &str| rel.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
     let top = files
         .iter()
@@ -110,12 +139,25 @@ pub fn include_dirs(files: &[(&str, &str)], is_dir: impl Fn(&str) -> bool) -> Ve
             } else {
                 format!("{dir}/{v}")
             };
-            if let Some(d) = normalized_inside(&path).filter(|d| !d.is_empty() && !out.contains(d) && is_dir(d)) {
-                out.push(d);
-            }
+            out.push(path);
         }
     }
     out
+}
+
+/// `a/./b/../c` → `a/c`, `a/../../x` → `../x`.
+pub fn normalized_lexically(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(p),
+        }
+    }
+    parts.join("/")
 }
 
 /// `a/./b/../c` → `a/c`; None when it leaves the root.
@@ -220,5 +262,6 @@ mod tests {
         ];
         let dirs = include_dirs(&files, |d| d != "app/local");
         assert_eq!(dirs, vec!["include", "common", "lib/detail"]);
+        assert_eq!(outside_include_dirs(&files), vec!["../outside"]);
     }
 }

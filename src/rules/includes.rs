@@ -76,13 +76,14 @@ pub fn run(ctx: &mut FileCtx) {
                 continue;
             }
             // a project file outside the in-root (`"../common/util.cuh"`): read, never written
-            if ctx.project.outside_includes.contains(&(ctx.rel.to_string(), name.to_string())) {
+            if let Some(found) = ctx.project.outside_includes.get(&(ctx.rel.to_string(), name.to_string())) {
+                let at = if found == name { String::new() } else { format!(" (`{found}`)") };
                 ctx.diag(
                     Code::IncludeOutsideInRoot,
                     inc.byte_range(),
                     RULE,
                     format!(
-                        "`{name}` is outside the in-root and holds CUDA code: not migrated; pass it to `syclify migrate` too, with an in-root that holds both"
+                        "`{name}`{at} is outside the in-root and holds CUDA code: not migrated; pass it to `syclify migrate` too, with an in-root that holds both"
                     ),
                 );
             }

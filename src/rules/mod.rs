@@ -68,7 +68,7 @@ pub struct ProjectCtx<'a> {
     pub renames: &'a BTreeMap<String, String>,
     /// Quoted includes (including file, name as written) that name a file
     /// with CUDA code outside the in-root.
-    pub outside_includes: &'a std::collections::BTreeSet<(String, String)>,
+    pub outside_includes: &'a std::collections::BTreeMap<(String, String), String>,
     /// `-I` directories, in-root-relative.
     pub include_dirs: &'a [String],
     /// The sources of this index's files (one program part).
