@@ -731,7 +731,7 @@ pub struct Qualifiers {
 
 pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) -> Qualifiers {
     let mut q = Qualifiers::default();
-    let end = decl.child_by_field_name("declarator").map(|d| d.start_byte()).unwrap_or(decl.end_byte());
+    let end = decl.field("declarator").map(|d| d.start_byte()).unwrap_or(decl.end_byte());
     for c in syntax::children(decl) {
         if c.start_byte() >= end {
             break;
@@ -785,7 +785,7 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
     let Some(p) = n.parent().filter(|p| p.kind_str() == "template_declaration") else {
         return vec![];
     };
-    let Some(list) = p.child_by_field_name("parameters") else {
+    let Some(list) = p.field("parameters") else {
         return vec![];
     };
     let mut out = Vec::new();
@@ -794,7 +794,7 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
             "type_parameter_declaration" | "variadic_type_parameter_declaration" => {
                 syntax::named_children(param).into_iter().rev().find(|c| c.kind_str() == "type_identifier").map(|c| text(c, src).to_string())
             }
-            "optional_type_parameter_declaration" => param.child_by_field_name("name").map(|c| text(c, src).to_string()),
+            "optional_type_parameter_declaration" => param.field("name").map(|c| text(c, src).to_string()),
             // `template <class> class Op`: the name is in the inner type parameter
             "template_template_parameter_declaration" => syntax::named_children(param)
                 .into_iter()
@@ -802,7 +802,7 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
                 .find_map(|c| syntax::named_children(c).into_iter().rev().find(|x| x.kind_str() == "type_identifier"))
                 .map(|c| text(c, src).to_string()),
             "parameter_declaration" | "optional_parameter_declaration" | "variadic_parameter_declaration" => {
-                param.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)).map(|(_, s)| s.to_string())
+                param.field("declarator").and_then(|d| declarator_name(d, src)).map(|(_, s)| s.to_string())
             }
             _ => None,
         };
@@ -814,14 +814,11 @@ pub fn template_params(n: Node, src: &str) -> Vec<String> {
 /// Number of parameters without a default argument (extra parameters are
 /// inserted there, so that defaulted parameters keep working).
 pub fn required_params(fdecl: Node, src: &str) -> usize {
-    let Some(list) = fdecl.child_by_field_name("parameters") else {
+    let Some(list) = fdecl.field("parameters") else {
         return 0;
     };
     let params = syntax::items(list);
-    if params.len() == 1
-        && params[0].child_by_field_name("declarator").is_none()
-        && params[0].child_by_field_name("type").is_some_and(|t| text(t, src) == "void")
-    {
+    if params.len() == 1 && params[0].field("declarator").is_none() && params[0].field("type").is_some_and(|t| text(t, src) == "void") {
         return 0;
     }
     params.iter().take_while(|p| p.kind_str() == "parameter_declaration").count()
@@ -856,7 +853,7 @@ pub fn element_type(decl: Node, src: &str) -> Option<String> {
     if !elem.is_empty() {
         elem.push(' ');
     }
-    elem.push_str(text(decl.child_by_field_name("type")?, src));
+    elem.push_str(text(decl.field("type")?, src));
     Some(elem)
 }
 
@@ -866,19 +863,19 @@ pub fn array_declarator(decl: Node, d: Node, src: &str) -> Option<(String, Strin
     let mut elem = element_type(decl, src)?;
     let mut d = d;
     if d.kind_str() == "init_declarator" {
-        d = d.child_by_field_name("declarator")?;
+        d = d.field("declarator")?;
     }
     let mut dims = Vec::new();
     let mut pointer = String::new();
     loop {
         match d.kind_str() {
             "array_declarator" => {
-                dims.push(d.child_by_field_name("size").map(|s| text(s, src).to_string()).unwrap_or_default());
-                d = d.child_by_field_name("declarator")?;
+                dims.push(d.field("size").map(|s| text(s, src).to_string()).unwrap_or_default());
+                d = d.field("declarator")?;
             }
             "pointer_declarator" => {
                 pointer.push('*');
-                d = d.child_by_field_name("declarator")?;
+                d = d.field("declarator")?;
             }
             "identifier" => break,
             _ => return None,
@@ -904,12 +901,12 @@ pub fn globals_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) ->
     else {
         return vec![];
     };
-    if decl.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some() {
+    if decl.field("declarator").and_then(syntax::function_declarator).is_some() {
         return vec![];
     }
     let tparams = template_params(decl, src);
     let mut c = decl.walk();
-    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let declarators: Vec<Node> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
     declarators
         .into_iter()
         .filter_map(|d| array_declarator(decl, d, src))
@@ -936,7 +933,7 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
                 | "preproc_elif"
                 | "preproc_elifdef" => stack.push(c),
                 _ => {
-                    if let Some(body) = c.child_by_field_name("body").filter(|b| b.kind_str() == "declaration_list") {
+                    if let Some(body) = c.field("body").filter(|b| b.kind_str() == "declaration_list") {
                         stack.push(body);
                     }
                 }
@@ -948,7 +945,10 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
 }
 
 /// Gathers the facts of one file.
-pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
+/// `nodes`: the file's tree walked in preorder (its first node is the root);
+/// the rewrite reuses the same walk.
+pub fn index_file(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
+    let root = nodes[0];
     let mut globals = Vec::new();
     let mut shared_globals = Vec::new();
     let mut extern_shared_globals = Vec::new();
@@ -956,7 +956,7 @@ pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Mac
         globals.extend(globals_of(n, src, masks, macros));
         if let Some(is_extern) = shared_declaration(n, src) {
             let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
+            for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                 if let Some((name, elem_type, dims)) = array_declarator(n, d, src) {
                     let a = SharedArray { owner: String::new(), name, elem_type, dims };
                     if is_extern { extern_shared_globals.push(a) } else { shared_globals.push(a) }
@@ -964,7 +964,7 @@ pub fn index_file(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Mac
             }
         }
     }
-    FileFacts { functions: index_functions(root, src, rel, masks, macros), globals, shared_globals, extern_shared_globals }
+    FileFacts { functions: index_functions(nodes, src, rel, masks, macros), globals, shared_globals, extern_shared_globals }
 }
 
 /// Is `n` in the branch of a `__CUDACC__` test taken when CUDA is *not*
@@ -981,7 +981,7 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
                 let negated = head.trim_start().trim_start_matches('#').trim_start().starts_with("ifndef")
                     || compact.contains("!defined(__CUDACC__)")
                     || compact.contains("!defined__CUDACC__");
-                let in_alternative = p.child_by_field_name("alternative").is_some_and(|a| a.id() == child.id());
+                let in_alternative = p.field("alternative").is_some_and(|a| a.id() == child.id());
                 if negated != in_alternative {
                     return true;
                 }
@@ -992,14 +992,13 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
     false
 }
 
-fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
+fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
-    let cub = crate::rules::cub::Collectives::of(root, src);
+    let cub = crate::rules::cub::Collectives::of(nodes[0], src);
     let wmma = crate::rules::wmma::Wmma::of(src);
-    let nodes = syntax::Preorder::of(root);
-    let functors = syntax::Functors::of(&nodes, src);
-    let declared = syntax::Declared::of(&nodes, src);
-    let file = FileScan { nodes: &nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared };
+    let functors = syntax::Functors::of(nodes, src);
+    let declared = syntax::Declared::of(nodes, src);
+    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared };
     for (i, &n) in nodes.iter().enumerate() {
         match n.kind_str() {
             "function_definition" if !in_non_cuda_branch(n, src) => {
@@ -1009,13 +1008,13 @@ fn index_functions(root: Node, src: &str, rel: &str, masks: &[Mask], macros: &Ma
             }
             "declaration" | "field_declaration" => {
                 // prototypes: `__global__ void k(float *);`
-                let Some(d) = n.child_by_field_name("declarator") else {
+                let Some(d) = n.field("declarator") else {
                     continue;
                 };
                 let Some(fd) = syntax::function_declarator(d) else {
                     continue;
                 };
-                let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|x| declarator_name(x, src)) else {
+                let Some((_, name)) = fd.field("declarator").and_then(|x| declarator_name(x, src)) else {
                     continue;
                 };
                 let q = qualifiers_of(n, src, masks, macros);
@@ -1071,12 +1070,12 @@ struct FileScan<'f, 't> {
 fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
     let &FileScan { nodes, src, rel, masks, macros, cub, wmma, functors, declared: declared_names } = file;
     let def = nodes[i];
-    let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
-    let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, src)?;
+    let fd = syntax::function_declarator(def.field("declarator")?)?;
+    let (_, name) = declarator_name(fd.field("declarator")?, src)?;
     let q = qualifiers_of(def, src, masks, macros);
     let mut f = declared_function(name, q, def, fd, src, rel);
     f.has_definition = true;
-    let Some(body) = def.child_by_field_name("body") else {
+    let Some(body) = def.field("body") else {
         return Some(f);
     };
     // names the function declares itself (parameters, locals) shadow globals
@@ -1093,7 +1092,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                     .iter()
                     .any(|c| matches!(c.kind_str(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
             let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
+            for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                 if syntax::function_declarator(d).is_none()
                     && let Some((_, name)) = declarator_name(d, src)
                 {
@@ -1103,7 +1102,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                     }
                     if constant
                         && d.kind_str() == "init_declarator"
-                        && let Some(v) = d.child_by_field_name("value").filter(|v| v.kind_str() != "initializer_list")
+                        && let Some(v) = d.field("value").filter(|v| v.kind_str() != "initializer_list")
                     {
                         constants.entry(name.to_string()).or_insert_with(|| text(v, src).to_string());
                     }
@@ -1122,7 +1121,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
     for n in initializers.chain(body_nodes) {
         match n.kind_str() {
             "field_expression" => {
-                if let Some(a) = n.child_by_field_name("argument")
+                if let Some(a) = n.field("argument")
                     && a.kind_str() == "identifier"
                     && BUILTIN_VARS.contains(&text(a, src))
                     && !declared_names.in_scope(a, text(a, src), src)
@@ -1144,7 +1143,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
             }
             // a variable template used (`mask<T>[j]`), not called
             "template_function" if n.parent().is_none_or(|p| p.kind_str() != "call_expression") => {
-                if let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments"))
+                if let (Some(name), Some(args)) = (n.field("name"), n.field("arguments"))
                     && name.kind_str() == "identifier"
                     && !declared.contains(text(name, src))
                 {
@@ -1209,13 +1208,12 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                 // the class's constructor
                 if let Some(class) = constructed_class(n, src).filter(|_| collective.is_none()) {
                     let mut c = n.walk();
-                    for d in n.children_by_field_name("declarator", &mut c) {
+                    for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                         let args = match d.kind_str() {
-                            "init_declarator" => d
-                                .child_by_field_name("value")
-                                .filter(|v| matches!(v.kind_str(), "argument_list" | "initializer_list"))
-                                .map(|v| syntax::items(v).len()),
-                            "function_declarator" => d.child_by_field_name("parameters").map(|p| syntax::items(p).len()),
+                            "init_declarator" => {
+                                d.field("value").filter(|v| matches!(v.kind_str(), "argument_list" | "initializer_list")).map(|v| syntax::items(v).len())
+                            }
+                            "function_declarator" => d.field("parameters").map(|p| syntax::items(p).len()),
                             "identifier" => Some(0),
                             _ => None,
                         };
@@ -1233,7 +1231,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                         continue;
                     }
                     let mut c = n.walk();
-                    for d in n.children_by_field_name("declarator", &mut c) {
+                    for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                         if let Some((vname, elem, dims)) = array_declarator(n, d, src) {
                             // the launch allocates it, where the function's local constants are not in scope
                             let elem_type = macros.expand_undefined(&inline_constants(&inline_aliases(&elem, &aliases), &constants));
@@ -1276,16 +1274,16 @@ pub fn local_alias_classes(def: &[Node], src: &str) -> BTreeMap<String, String> 
 }
 
 pub fn constructed_class<'a>(decl: Node, src: &'a str) -> Option<&'a str> {
-    let ty = decl.child_by_field_name("type")?;
+    let ty = decl.field("type")?;
     let name = match ty.kind_str() {
         "type_identifier" => ty,
-        "template_type" => ty.child_by_field_name("name")?,
+        "template_type" => ty.field("name")?,
         _ => return None,
     };
     // `Local l(p);` in a body parses as a function's declaration (C++'s most
     // vexing parse); a body declares no functions, so it counts
     let mut c = decl.walk();
-    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let declarators: Vec<Node> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
     (!declarators.is_empty()).then(|| text(name, src))
 }
 
@@ -1349,7 +1347,7 @@ fn substitute_until_stable(s: &str, map: &BTreeMap<String, String>) -> String {
 
 /// The type shape of declarator `d` of declaration (or parameter) `decl`.
 pub fn type_shape(decl: Node, d: Node, src: &str) -> Option<TypeShape> {
-    let base = text(decl.child_by_field_name("type")?, src).to_string();
+    let base = text(decl.field("type")?, src).to_string();
     let mut ptr = 0;
     let mut d = Some(d);
     while let Some(x) = d {
@@ -1358,7 +1356,7 @@ pub fn type_shape(decl: Node, d: Node, src: &str) -> Option<TypeShape> {
             "identifier" | "field_identifier" => break,
             _ => {}
         }
-        d = x.child_by_field_name("declarator");
+        d = x.field("declarator");
     }
     Some(TypeShape { base, ptr })
 }
@@ -1366,7 +1364,7 @@ pub fn type_shape(decl: Node, d: Node, src: &str) -> Option<TypeShape> {
 /// (required, total) parameter counts of a function declarator.
 fn arity(fd: Node, src: &str) -> (usize, usize) {
     let req = required_params(fd, src);
-    let Some(list) = fd.child_by_field_name("parameters") else {
+    let Some(list) = fd.field("parameters") else {
         return (0, 0);
     };
     let params = syntax::items(list);
@@ -1379,14 +1377,14 @@ fn arity(fd: Node, src: &str) -> (usize, usize) {
 
 /// The type shapes of a function declarator's parameters.
 fn param_shapes(fd: Node, src: &str) -> Vec<TypeShape> {
-    let Some(list) = fd.child_by_field_name("parameters") else {
+    let Some(list) = fd.field("parameters") else {
         return vec![];
     };
     syntax::items(list)
         .into_iter()
-        .map(|p| match p.child_by_field_name("declarator") {
+        .map(|p| match p.field("declarator") {
             Some(d) => type_shape(p, d, src).unwrap_or_default(),
-            None => TypeShape { base: p.child_by_field_name("type").map(|t| text(t, src).to_string()).unwrap_or_default(), ptr: 0 },
+            None => TypeShape { base: p.field("type").map(|t| text(t, src).to_string()).unwrap_or_default(), ptr: 0 },
         })
         .collect()
 }
@@ -1397,8 +1395,8 @@ fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Optio
         "identifier" => shapes.get(text(e, src)).cloned(),
         "parenthesized_expression" => expr_shape(syntax::named_children(e).into_iter().next()?, shapes, src),
         "pointer_expression" => {
-            let inner = expr_shape(e.child_by_field_name("argument")?, shapes, src)?;
-            let op = e.child_by_field_name("operator").map(|o| text(o, src)).unwrap_or("");
+            let inner = expr_shape(e.field("argument")?, shapes, src)?;
+            let op = e.field("operator").map(|o| text(o, src)).unwrap_or("");
             match op {
                 "&" => Some(TypeShape { ptr: inner.ptr + 1, ..inner }),
                 "*" if inner.ptr > 0 => Some(TypeShape { ptr: inner.ptr - 1, ..inner }),
@@ -1406,13 +1404,13 @@ fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Optio
             }
         }
         "subscript_expression" => {
-            let inner = expr_shape(e.child_by_field_name("argument")?, shapes, src)?;
+            let inner = expr_shape(e.field("argument")?, shapes, src)?;
             (inner.ptr > 0).then(|| TypeShape { ptr: inner.ptr - 1, ..inner })
         }
         "cast_expression" => {
-            let t = e.child_by_field_name("type")?;
-            let base = t.child_by_field_name("type")?;
-            let ptr = t.child_by_field_name("declarator").map(|d| text(d, src).matches('*').count()).unwrap_or(0);
+            let t = e.field("type")?;
+            let base = t.field("type")?;
+            let ptr = t.field("declarator").map(|d| text(d, src).matches('*').count()).unwrap_or(0);
             Some(TypeShape { base: text(base, src).to_string(), ptr })
         }
         _ => None,
@@ -1420,14 +1418,9 @@ fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Optio
 }
 
 fn call_edge(call: Node, callee: &str, shapes: &BTreeMap<String, TypeShape>, src: &str) -> CallEdge {
-    let f = call.child_by_field_name("function");
-    let tf = f
-        .and_then(|f| if f.kind_str() == "qualified_identifier" { f.child_by_field_name("name") } else { Some(f) })
-        .filter(|f| f.kind_str() == "template_function");
-    let targs = tf
-        .and_then(|t| t.child_by_field_name("arguments"))
-        .map(|a| syntax::items(a).into_iter().map(|c| text(c, src).to_string()).collect())
-        .unwrap_or_default();
+    let f = call.field("function");
+    let tf = f.and_then(|f| if f.kind_str() == "qualified_identifier" { f.field("name") } else { Some(f) }).filter(|f| f.kind_str() == "template_function");
+    let targs = tf.and_then(|t| t.field("arguments")).map(|a| syntax::items(a).into_iter().map(|c| text(c, src).to_string()).collect()).unwrap_or_default();
     let args = syntax::call_arguments(call).into_iter().map(|c| expr_shape(c, shapes, src)).collect();
     CallEdge { callee: callee.to_string(), targs, args }
 }
@@ -1513,8 +1506,8 @@ mod tests {
         descendants(tree.root_node())
             .into_iter()
             .filter(|n| n.kind_str() == "function_definition" && !in_non_cuda_branch(*n, src))
-            .filter_map(|n| syntax::function_declarator(n.child_by_field_name("declarator")?))
-            .filter_map(|fd| declarator_name(fd.child_by_field_name("declarator")?, src).map(|(_, s)| s.to_string()))
+            .filter_map(|n| syntax::function_declarator(n.field("declarator")?))
+            .filter_map(|fd| declarator_name(fd.field("declarator")?, src).map(|(_, s)| s.to_string()))
             .collect()
     }
 

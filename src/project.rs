@@ -571,9 +571,12 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                 .collect();
             thread_time(&parse_time, started);
             let started = std::time::Instant::now();
+            // each tree walked once, for the index and then the rewrite
+            let walks: Vec<crate::syntax::Preorder> = parsed.par_iter().map(|(_, p)| crate::syntax::Preorder::of(p.tree.root_node())).collect();
             let facts: Vec<(usize, index::FileFacts)> = parsed
                 .par_iter()
-                .map(|(i, p)| (*i, index::index_file(p.tree.root_node(), &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])))
+                .zip(&walks)
+                .map(|((i, p), nodes)| (*i, index::index_file(nodes, &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])))
                 .collect();
             let units = facts.iter().map(|(i, f)| (*i, UnitFunctions::of(f))).collect();
             let mut edges = group_include_edges.get(g).cloned().unwrap_or_default();
@@ -616,8 +619,9 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             let started = std::time::Instant::now();
             let outputs = parsed
                 .par_iter()
-                .map(|(i, p)| {
-                    let r = rewrite_file(&sources[*i], p, &projects[&cluster[i]]);
+                .zip(walks)
+                .map(|((i, p), main)| {
+                    let r = rewrite_file(&sources[*i], p, main, &projects[&cluster[i]]);
                     progress.step();
                     (*i, r)
                 })
@@ -878,8 +882,8 @@ fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
 }
 
 /// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.
-pub fn rewrite_file(s: &SourceFile, p: &Parsed, project: &ProjectCtx) -> Rewritten {
-    let main = crate::syntax::Preorder::of(p.tree.root_node());
+/// `main`: `p`'s tree walked in preorder.
+pub fn rewrite_file<'a>(s: &'a SourceFile, p: &'a Parsed, main: crate::syntax::Preorder<'a>, project: &'a ProjectCtx<'a>) -> Rewritten {
     let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings);
     let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));

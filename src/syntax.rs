@@ -14,22 +14,124 @@ pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
 /// Invariant: every tree is parsed with [`tree_sitter_cuda`]'s grammar.
 pub trait NodeKind<'t> {
     fn kind_str(&self) -> &'t str;
+    /// The child in field `name`: `Node::child_by_field_name` with the
+    /// field's id from a table (tree-sitter finds it by comparing `name`
+    /// with every field name of the grammar, on every call).
+    fn field(&self, name: &str) -> Option<Node<'t>>;
+}
+
+/// The grammar's field ids by name, sorted by name.
+fn field_ids() -> &'static [(String, std::num::NonZeroU16)] {
+    static FIELDS: std::sync::OnceLock<Vec<(String, std::num::NonZeroU16)>> = std::sync::OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+        let mut v: Vec<(String, std::num::NonZeroU16)> =
+            (1..=lang.field_count() as u16).filter_map(|id| Some((lang.field_name_for_id(id)?.to_string(), std::num::NonZeroU16::new(id)?))).collect();
+        v.sort();
+        v
+    })
+}
+
+/// The kind names of the grammar by id (empty where the id has none).
+fn kind_names() -> &'static [String] {
+    static KINDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+        (0..lang.node_kind_count() as u16).map(|id| lang.node_kind_for_id(id).unwrap_or("").to_string()).collect()
+    })
+}
+
+/// The kind ids whose name is `name` (a name can have several: a named and
+/// an anonymous node, aliases); `ERROR` is `u16::MAX`.
+pub fn kind_ids(name: &str) -> &'static [u16] {
+    static IDS: std::sync::OnceLock<std::collections::HashMap<&'static str, Vec<u16>>> = std::sync::OnceLock::new();
+    let ids = IDS.get_or_init(|| {
+        let mut m: std::collections::HashMap<&'static str, Vec<u16>> = std::collections::HashMap::new();
+        for (id, k) in kind_names().iter().enumerate() {
+            if !k.is_empty() {
+                m.entry(k.as_str()).or_default().push(id as u16);
+            }
+        }
+        m.entry("ERROR").or_default().push(u16::MAX);
+        m
+    });
+    ids.get(name).map_or(&[], |v| v.as_slice())
+}
+
+/// Where kind id `id` is counted in [`positions_by_kind`]: the id itself,
+/// `ERROR` (`u16::MAX`) after the grammar's kinds.
+pub fn kind_index(id: u16) -> usize {
+    if id == u16::MAX { kind_names().len() } else { id as usize }
+}
+
+/// For each kind index ([`kind_index`]), the positions of `nodes`' nodes of
+/// that kind, ascending.
+pub fn positions_by_kind(nodes: &[Node]) -> Vec<Vec<u32>> {
+    let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
+    for (i, n) in nodes.iter().enumerate() {
+        if let Some(b) = by_kind.get_mut(kind_index(n.kind_id())) {
+            b.push(i as u32);
+        }
+    }
+    by_kind
+}
+
+/// The id of field `declarator`, for `Node::children_by_field_id` (a
+/// declaration's declarators; `children_by_field_name` would look the name
+/// up on every call).
+pub fn declarator_field() -> std::num::NonZeroU16 {
+    field_id("declarator").expect("the grammar has a `declarator` field")
+}
+
+/// The fields the rules ask for most, whose ids [`field_id`] keeps at hand.
+const COMMON_FIELDS: [&str; 12] =
+    ["declarator", "name", "type", "function", "parameters", "arguments", "argument", "operator", "value", "left", "body", "right"];
+
+/// The grammar's id of field `name`, if it has one.
+#[inline]
+pub fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
+    static COMMON: std::sync::OnceLock<[Option<std::num::NonZeroU16>; 12]> = std::sync::OnceLock::new();
+    // a match on the name is a few length and byte comparisons
+    let common = match name {
+        "declarator" => Some(0),
+        "name" => Some(1),
+        "type" => Some(2),
+        "function" => Some(3),
+        "parameters" => Some(4),
+        "arguments" => Some(5),
+        "argument" => Some(6),
+        "operator" => Some(7),
+        "value" => Some(8),
+        "left" => Some(9),
+        "body" => Some(10),
+        "right" => Some(11),
+        _ => None,
+    };
+    match common {
+        Some(i) => COMMON.get_or_init(|| COMMON_FIELDS.map(field_id_in_table))[i],
+        None => field_id_in_table(name),
+    }
+}
+
+fn field_id_in_table(name: &str) -> Option<std::num::NonZeroU16> {
+    let fields = field_ids();
+    fields.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|i| fields[i].1)
 }
 
 impl<'t> NodeKind<'t> for Node<'t> {
     #[inline]
     fn kind_str(&self) -> &'t str {
-        static KINDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-        let kinds = KINDS.get_or_init(|| {
-            let lang: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
-            (0..lang.node_kind_count() as u16).map(|id| lang.node_kind_for_id(id).unwrap_or("").to_string()).collect()
-        });
-        match kinds.get(self.kind_id() as usize) {
+        match kind_names().get(self.kind_id() as usize) {
             Some(k) if !k.is_empty() => k,
             // `ERROR` (kind id `u16::MAX`)
             #[allow(clippy::disallowed_methods)]
             _ => self.kind(),
         }
+    }
+
+    #[inline]
+    fn field(&self, name: &str) -> Option<Node<'t>> {
+        self.child_by_field_id(field_id(name)?.get())
     }
 }
 
@@ -163,7 +265,7 @@ pub fn extra_position(items: &[Node], at: usize) -> usize {
 
 /// The arguments of a call (none when it has no argument list).
 pub fn call_arguments(call: Node) -> Vec<Node> {
-    call.child_by_field_name("arguments").map(items).unwrap_or_default()
+    call.field("arguments").map(items).unwrap_or_default()
 }
 
 /// The identifier a declarator declares (`*a[3]` → `a`, `f(int)` → `f`, `A::f` → `f`).
@@ -173,10 +275,10 @@ pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &
             "identifier" | "field_identifier" | "type_identifier" | "destructor_name" | "operator_name" => {
                 return Some((d, text(d, src)));
             }
-            "qualified_identifier" => d = d.child_by_field_name("name")?,
-            "template_function" => d = d.child_by_field_name("name")?,
+            "qualified_identifier" => d = d.field("name")?,
+            "template_function" => d = d.field("name")?,
             _ => {
-                if let Some(inner) = d.child_by_field_name("declarator") {
+                if let Some(inner) = d.field("declarator") {
                     d = inner;
                 } else {
                     // reference_declarator has no field for its inner declarator
@@ -194,7 +296,7 @@ pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
     if name.starts_with('~') {
         return true;
     }
-    let qualified_as_class = qualified_function_name(decl).and_then(|q| q.child_by_field_name("scope")).is_some_and(|s| {
+    let qualified_as_class = qualified_function_name(decl).and_then(|q| q.field("scope")).is_some_and(|s| {
         let scope = text(s, src);
         scope.split('<').next().unwrap_or(scope).trim() == name
     });
@@ -204,7 +306,7 @@ pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
     let mut p = decl.parent();
     while let Some(x) = p {
         if x.kind_str() == "field_declaration_list" {
-            return x.parent().and_then(|c| c.child_by_field_name("name")).is_some_and(|n| text(n, src) == name);
+            return x.parent().and_then(|c| c.field("name")).is_some_and(|n| text(n, src) == name);
         }
         if matches!(x.kind_str(), "function_definition" | "translation_unit") {
             return false;
@@ -223,10 +325,7 @@ pub fn is_method(decl: Node) -> bool {
 /// The qualified name (`X::f`) a function declaration `decl` declares, if
 /// its name is qualified.
 fn qualified_function_name(decl: Node) -> Option<Node> {
-    decl.child_by_field_name("declarator")
-        .and_then(function_declarator)
-        .and_then(|fd| fd.child_by_field_name("declarator"))
-        .filter(|d| d.kind_str() == "qualified_identifier")
+    decl.field("declarator").and_then(function_declarator).and_then(|fd| fd.field("declarator")).filter(|d| d.kind_str() == "qualified_identifier")
 }
 
 /// The function_declarator inside a declarator, if any.
@@ -235,7 +334,7 @@ pub fn function_declarator(mut d: Node) -> Option<Node> {
         if d.kind_str() == "function_declarator" {
             return Some(d);
         }
-        d = match d.child_by_field_name("declarator") {
+        d = match d.field("declarator") {
             Some(x) => x,
             None => {
                 if d.kind_str() == "reference_declarator" {
@@ -252,29 +351,29 @@ pub fn function_declarator(mut d: Node) -> Option<Node> {
 /// The name and the type of a type alias (`using U = T;`, `typedef T U;`).
 pub fn type_alias(n: Node) -> Option<(Node, Node)> {
     match n.kind_str() {
-        "alias_declaration" => n.child_by_field_name("name").zip(n.child_by_field_name("type")),
-        "type_definition" => n.child_by_field_name("declarator").filter(|d| d.kind_str() == "type_identifier").zip(n.child_by_field_name("type")),
+        "alias_declaration" => n.field("name").zip(n.field("type")),
+        "type_definition" => n.field("declarator").filter(|d| d.kind_str() == "type_identifier").zip(n.field("type")),
         _ => None,
     }
 }
 
 pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
-    let f = call.child_by_field_name("function")?;
+    let f = call.field("function")?;
     match f.kind_str() {
         "identifier" => Some((f, text(f, src))),
         "template_function" => {
-            let n = f.child_by_field_name("name")?;
+            let n = f.field("name")?;
             Some((n, text(n, src)))
         }
         "qualified_identifier" => {
             let mut n = f;
             while n.kind_str() == "qualified_identifier" {
-                n = n.child_by_field_name("name")?;
+                n = n.field("name")?;
             }
             match n.kind_str() {
                 "identifier" => Some((n, text(n, src))),
                 "template_function" => {
-                    let n = n.child_by_field_name("name")?;
+                    let n = n.field("name")?;
                     Some((n, text(n, src)))
                 }
                 _ => None,
@@ -287,13 +386,13 @@ pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a st
 /// The member function a call names through an object (`obj.load(p)`,
 /// `ptr->load(p)`, `obj.template load<T>(p)`): the field's node and text.
 pub fn method_callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
-    let f = call.child_by_field_name("function").filter(|f| f.kind_str() == "field_expression")?;
-    let mut field = f.child_by_field_name("field")?;
+    let f = call.field("function").filter(|f| f.kind_str() == "field_expression")?;
+    let mut field = f.field("field")?;
     // `obj.template load<T>(p)`: the template method inside a dependent name
     if field.kind_str() == "dependent_name" {
         field = children(field).into_iter().find(|c| c.kind_str() == "template_method")?;
     }
-    let field = if field.kind_str() == "template_method" { field.child_by_field_name("name")? } else { field };
+    let field = if field.kind_str() == "template_method" { field.field("name")? } else { field };
     (field.kind_str() == "field_identifier").then(|| (field, text(field, src)))
 }
 
@@ -421,7 +520,7 @@ impl<'s> Declared<'s> {
                 continue;
             }
             let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
+            for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                 if let Some((id, _)) = declarator_name(d, src) {
                     names.insert(text(id, src));
                 }
@@ -441,7 +540,7 @@ impl<'s> Declared<'s> {
 pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
     let declares = |decl: Node<'a>| -> Option<(Node<'a>, Node<'a>)> {
         let mut c = decl.walk();
-        let d = decl.children_by_field_name("declarator", &mut c).find(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name));
+        let d = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).find(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name));
         d.map(|d| (decl, d))
     };
     let mut child = n;
@@ -461,13 +560,13 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
                     }
                 }
                 if p.kind_str() == "for_range_loop"
-                    && let Some(d) = p.child_by_field_name("declarator").filter(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name))
+                    && let Some(d) = p.field("declarator").filter(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name))
                 {
                     return Some((p, d));
                 }
             }
             "function_definition" | "lambda_expression" => {
-                let params = p.child_by_field_name("declarator").and_then(function_declarator).and_then(|f| f.child_by_field_name("parameters"));
+                let params = p.field("declarator").and_then(function_declarator).and_then(|f| f.field("parameters"));
                 let found = params.and_then(|ps| {
                     named_children(ps)
                         .into_iter()
@@ -491,7 +590,7 @@ fn is_plain_declarator(d: Node) -> bool {
     match d.kind_str() {
         "identifier" => true,
         "init_declarator" | "reference_declarator" => {
-            d.child_by_field_name("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind_str() == "identifier")
+            d.field("declarator").or_else(|| named_children(d).into_iter().next()).is_some_and(|x| x.kind_str() == "identifier")
         }
         _ => false,
     }
@@ -516,7 +615,7 @@ impl<'s> Functors<'s> {
                 continue;
             }
             let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
+            for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                 if is_plain_declarator(d)
                     && let Some((id, _)) = declarator_name(d, src)
                 {
@@ -532,7 +631,7 @@ impl<'s> Functors<'s> {
     /// parameter type)? Its callee is then the class's `operator()`. Lambdas
     /// (`auto`) and function pointers are not.
     pub fn is_call(&self, call: Node, src: &str) -> bool {
-        let Some(f) = call.child_by_field_name("function").filter(|f| f.kind_str() == "identifier") else {
+        let Some(f) = call.field("function").filter(|f| f.kind_str() == "identifier") else {
             return false;
         };
         let name = text(f, src);
@@ -548,7 +647,7 @@ impl<'s> Functors<'s> {
 
 /// Does declaration `decl` have a class or template type parameter type?
 fn has_class_type(decl: Node) -> bool {
-    decl.child_by_field_name("type").is_some_and(|t| matches!(t.kind_str(), "type_identifier" | "template_type" | "qualified_identifier"))
+    decl.field("type").is_some_and(|t| matches!(t.kind_str(), "type_identifier" | "template_type" | "qualified_identifier"))
 }
 
 /// The arithmetic type of a scalar expression, where the syntax shows it:
@@ -602,7 +701,7 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
             if !is_plain_declarator(d) {
                 return None;
             }
-            let ty = decl.child_by_field_name("type")?;
+            let ty = decl.field("type")?;
             let mut quals = String::new();
             for c in named_children(decl) {
                 if c.kind_str() == "type_qualifier" {
@@ -614,28 +713,57 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
         }
         "parenthesized_expression" => arith_type(named_children(e).into_iter().next()?, src),
         "unary_expression" => {
-            let op = e.child_by_field_name("operator").map(|o| text(o, src))?;
+            let op = e.field("operator").map(|o| text(o, src))?;
             match op {
                 "!" => Some(Arith::Int(32)),
-                "-" | "+" | "~" => arith_type(e.child_by_field_name("argument")?, src),
+                "-" | "+" | "~" => arith_type(e.field("argument")?, src),
                 _ => None,
             }
         }
-        "cast_expression" => arith_of_type(text(e.child_by_field_name("type")?, src)),
+        "cast_expression" => arith_of_type(text(e.field("type")?, src)),
         "binary_expression" => {
-            let op = e.child_by_field_name("operator").map(|o| text(o, src))?;
+            let op = e.field("operator").map(|o| text(o, src))?;
             if matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||") {
                 return Some(Arith::Int(32));
             }
-            let l = arith_type(e.child_by_field_name("left")?, src)?;
-            let r = arith_type(e.child_by_field_name("right")?, src)?;
+            let l = arith_type(e.field("left")?, src)?;
+            let r = arith_type(e.field("right")?, src)?;
             Some(l.max(r))
         }
         "conditional_expression" => {
-            let a = arith_type(e.child_by_field_name("consequence")?, src)?;
-            let b = arith_type(e.child_by_field_name("alternative")?, src)?;
+            let a = arith_type(e.field("consequence")?, src)?;
+            let b = arith_type(e.field("alternative")?, src)?;
             Some(a.max(b))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `field("name")` answers None for a name the grammar lacks, as
+    /// tree-sitter's `child_by_field_name` did: a misspelt field would be a
+    /// silent miss, so every field named in the sources must exist.
+    #[test]
+    fn every_field_named_in_the_sources_is_the_grammars() {
+        let re = regex::Regex::new(r#"\.field\("([A-Za-z_]+)"\)"#).unwrap();
+        let mut named = 0;
+        for entry in ignore::Walk::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")).flatten() {
+            if entry.path().extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(entry.path()).unwrap();
+                for c in re.captures_iter(&text) {
+                    assert!(field_id(&c[1]).is_some(), "{}: `{}` is not a field of the grammar", entry.path().display(), &c[1]);
+                    named += 1;
+                }
+            }
+        }
+        assert!(named > 100, "only {named} field names found: the pattern no longer matches the sources");
+        assert!(field_id("no_such_field").is_none());
+        for (i, f) in COMMON_FIELDS.iter().enumerate() {
+            assert_eq!(field_id(f), field_id_in_table(f), "{f} (entry {i})");
+            assert!(field_id(f).is_some(), "{f}");
+        }
     }
 }

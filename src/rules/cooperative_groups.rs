@@ -54,7 +54,7 @@ pub fn run(ctx: &mut FileCtx) {
                 let Some(item) = ctx.item_at(n.start_byte()) else {
                     continue;
                 };
-                let Some(args) = n.child_by_field_name("arguments") else {
+                let Some(args) = n.field("arguments") else {
                     continue;
                 };
                 super::device_function_parameters::insert_into_list(ctx, RULE, args, 0, &item);

@@ -138,7 +138,7 @@ impl Collectives {
 
     /// The collective constructed by `call` (`BR(temp)`, `cub::BlockScan<int, 128>(temp)`).
     pub fn constructed(&self, call: Node, src: &str) -> Option<(&'static str, bool)> {
-        let f = call.child_by_field_name("function")?;
+        let f = call.field("function")?;
         match f.kind_str() {
             "identifier" => self.alias(text(f, src), call.start_byte()),
             "template_function" | "qualified_identifier" => collective_of_type(text(f, src), self.using_cub),
@@ -148,7 +148,7 @@ impl Collectives {
 
     /// The collective a declaration's type names (`BR r(temp);`).
     pub fn declared(&self, decl: Node, src: &str) -> Option<(&'static str, bool)> {
-        let ty = decl.child_by_field_name("type")?;
+        let ty = decl.field("type")?;
         match ty.kind_str() {
             "type_identifier" => self.alias(text(ty, src), decl.start_byte()),
             "template_type" | "qualified_identifier" => collective_of_type(text(ty, src), self.using_cub),
@@ -167,14 +167,14 @@ pub fn run(ctx: &mut FileCtx) {
         }
         // the argument lists that get the nd_item
         let lists: Vec<Node> = match n.kind_str() {
-            "call_expression" if collectives.constructed(n, ctx.src).is_some() => n.child_by_field_name("arguments").into_iter().collect(),
+            "call_expression" if collectives.constructed(n, ctx.src).is_some() => n.field("arguments").into_iter().collect(),
             "declaration" if collectives.declared(n, ctx.src).is_some() => {
                 let mut c = n.walk();
-                n.children_by_field_name("declarator", &mut c)
+                n.children_by_field_id(crate::syntax::declarator_field(), &mut c)
                     .filter_map(|d| match d.kind_str() {
                         // `BR r(temp);` reads as a function declaration
-                        "function_declarator" => d.child_by_field_name("parameters"),
-                        "init_declarator" => d.child_by_field_name("value").filter(|v| v.kind_str() == "argument_list"),
+                        "function_declarator" => d.field("parameters"),
+                        "init_declarator" => d.field("value").filter(|v| v.kind_str() == "argument_list"),
                         _ => None,
                     })
                     .collect()

@@ -49,12 +49,12 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind_str() {
             "preproc_ifdef" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field("name") {
                     ifdef(ctx, n, name, sycl_tests_are_ours);
                 }
             }
             "preproc_if" | "preproc_elif" => {
-                if let Some(cond) = n.child_by_field_name("condition") {
+                if let Some(cond) = n.field("condition") {
                     condition(ctx, cond, sycl_tests_are_ours);
                 }
             }
@@ -129,12 +129,12 @@ fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: bool) {
                     continue;
                 }
                 let cmp = parent.filter(|p| p.kind_str() == "binary_expression").and_then(|p| {
-                    let op = p.child_by_field_name("operator").map(|o| o.kind_str())?;
+                    let op = p.field("operator").map(|o| o.kind_str())?;
                     matches!(op, ">=" | ">" | "<" | "<=" | "==" | "!=").then_some((p, op))
                 });
                 match cmp {
                     Some((p, op)) => {
-                        let arch_left = p.child_by_field_name("left").is_some_and(|l| l.id() == id.id());
+                        let arch_left = p.field("left").is_some_and(|l| l.id() == id.id());
                         // With the device newer than any threshold, `ARCH >= N` holds on the
                         // device only; host passes see __CUDA_ARCH__ as 0.
                         let device_true = match (op, arch_left) {

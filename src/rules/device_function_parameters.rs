@@ -28,6 +28,7 @@ use crate::diagnostics::Code;
 use crate::index::{LocalRef, Needs, ProjectIndex, SharedArray};
 use crate::syntax::NodeKind;
 use crate::syntax::{self, callee_name, declarator_name};
+use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 pub const RULE: &str = "device-function-parameters";
@@ -127,13 +128,22 @@ pub fn run(ctx: &mut FileCtx) {
     // each function definition's local type aliases, walked once (a large
     // function has thousands of calls)
     let alias_classes: std::cell::RefCell<std::collections::HashMap<usize, std::collections::BTreeMap<String, String>>> = Default::default();
+    // the names of the file's type aliases of classes (those of any function
+    // among them): a call of another name needs no look at its function
+    let class_alias_names: BTreeSet<&str> = ctx
+        .all_of(&["alias_declaration", "type_definition"])
+        .into_iter()
+        .filter_map(syntax::type_alias)
+        .filter(|(_, ty)| crate::index::aliased_class(ctx.text(*ty)).is_some())
+        .map(|(alias, _)| ctx.text(alias))
+        .collect();
     for n in ctx.main_of(&["function_declarator", "parameter_declaration", "declaration", "call_expression"]) {
         if ctx.in_error(n) {
             continue;
         }
         match n.kind_str() {
             "function_declarator" => {
-                let Some((_, name)) = n.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
+                let Some((_, name)) = n.field("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
                     continue;
                 };
                 let Some(needs) = index.needs_of(name) else {
@@ -168,7 +178,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind_str() == "function_definition").unwrap_or_else(|| "item".to_string());
                 let extra = extra_params(index, name, needs, &item).join(", ");
-                if let Some(list) = n.child_by_field_name("parameters") {
+                if let Some(list) = n.field("parameters") {
                     insert_into_list(ctx, RULE, list, facts.required_params, &extra);
                     ctx.needs_sycl = true;
                     ctx.count(RULE);
@@ -185,7 +195,7 @@ pub fn run(ctx: &mut FileCtx) {
                 let method = || syntax::method_callee_name(n, ctx.src).filter(|(_, m)| index.functions.get(*m).is_some_and(|f| f.is_method));
                 // or a function object of the project called (`callable(a, b)`)
                 let functor = || {
-                    let f = n.child_by_field_name("function")?;
+                    let f = n.field("function")?;
                     (functors.is_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
                 };
                 // a CUB collective constructed (`BlockReduce(temp)` where a
@@ -195,7 +205,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 // `Alias(args)` of a local `typedef Class<..> Alias;`: the class's constructor
                 let aliased = || {
-                    let (f, name) = callee_name(n, ctx.src)?;
+                    let (f, name) = callee_name(n, ctx.src).filter(|(_, name)| class_alias_names.contains(name))?;
                     let def = syntax::ancestor_of_kind(n, &["function_definition"])?;
                     let class = alias_classes
                         .borrow_mut()
@@ -276,7 +286,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 let required = index.functions.get(callee).map(|f| f.required_params).unwrap_or(usize::MAX);
                 let extra = extra_args(needs, &caller, &item).join(", ");
-                if let Some(args) = n.child_by_field_name("arguments") {
+                if let Some(args) = n.field("arguments") {
                     insert_into_list(ctx, RULE, args, required, &extra);
                     ctx.count(RULE);
                 }
@@ -290,13 +300,12 @@ pub fn run(ctx: &mut FileCtx) {
 /// the project uses (by its number of arguments): that number, in words.
 fn unused_constructor(ctx: &FileCtx, call: Node, class: &str) -> Option<String> {
     let def = syntax::ancestor_of_kind(call, &["function_definition"])?;
-    let fd = syntax::function_declarator(def.child_by_field_name("declarator")?)?;
-    let (_, name) = declarator_name(fd.child_by_field_name("declarator")?, ctx.src)?;
+    let fd = syntax::function_declarator(def.field("declarator")?)?;
+    let (_, name) = declarator_name(fd.field("declarator")?, ctx.src)?;
     if name != class || !ctx.project.index.functions.get(class).is_some_and(|f| f.is_constructor) {
         return None;
     }
-    let params: Vec<Node> =
-        fd.child_by_field_name("parameters").map(syntax::items).unwrap_or_default().into_iter().filter(|p| ctx.text(*p) != "void").collect();
+    let params: Vec<Node> = fd.field("parameters").map(syntax::items).unwrap_or_default().into_iter().filter(|p| ctx.text(*p) != "void").collect();
     if params.iter().any(|p| p.kind_str() == "variadic_parameter_declaration" || ctx.text(*p) == "...") {
         return None;
     }
@@ -336,11 +345,11 @@ fn construction(ctx: &mut FileCtx, decl: Node) {
     let extra = extra_args(needs, &scope.name, &scope.item).join(", ");
     let required = facts.required_params;
     let mut c = decl.walk();
-    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let declarators: Vec<Node> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
     for d in declarators {
         match d.kind_str() {
             "init_declarator" => {
-                let Some(v) = d.child_by_field_name("value") else { continue };
+                let Some(v) = d.field("value") else { continue };
                 if matches!(v.kind_str(), "argument_list" | "initializer_list") {
                     insert_into_list(ctx, RULE, v, required, &extra);
                     ctx.count(RULE);
@@ -348,7 +357,7 @@ fn construction(ctx: &mut FileCtx, decl: Node) {
             }
             // `Local l(p);` parsed as a function's declaration
             "function_declarator" => {
-                if let Some(list) = d.child_by_field_name("parameters") {
+                if let Some(list) = d.field("parameters") {
                     insert_into_list(ctx, RULE, list, required, &extra);
                     ctx.count(RULE);
                 }
@@ -376,15 +385,15 @@ fn construction(ctx: &mut FileCtx, decl: Node) {
 /// size (`sizeof`, a range `for`) or where `N` is a lone template parameter
 /// that calls may deduce from the array.
 fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
-    let Some(outer) = param.child_by_field_name("declarator").filter(|d| d.kind_str() == "array_declarator") else {
+    let Some(outer) = param.field("declarator").filter(|d| d.kind_str() == "array_declarator") else {
         return;
     };
     // the innermost array declarator holds `(&name)` and the first size
     let mut inner = outer;
-    while let Some(d) = inner.child_by_field_name("declarator").filter(|d| d.kind_str() == "array_declarator") {
+    while let Some(d) = inner.field("declarator").filter(|d| d.kind_str() == "array_declarator") {
         inner = d;
     }
-    let Some(paren) = inner.child_by_field_name("declarator").filter(|d| d.kind_str() == "parenthesized_declarator") else {
+    let Some(paren) = inner.field("declarator").filter(|d| d.kind_str() == "parenthesized_declarator") else {
         return;
     };
     let Some(name) = syntax::named_children(paren)
@@ -401,7 +410,7 @@ fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
         return;
     }
     let name_text = ctx.text(name).to_string();
-    let body = def.child_by_field_name("body").map(|b| ctx.text(b)).unwrap_or("");
+    let body = def.field("body").map(|b| ctx.text(b)).unwrap_or("");
     let takes_size = body.contains("sizeof") && syntax::contains_word(body, &name_text) || body.contains(&format!(": {name_text})"));
     // the function's template parameters and those of the class templates
     // around it (`ITEMS_PER_THREAD` of a `BlockLoad<T, ITEMS_PER_THREAD>`:
@@ -410,13 +419,13 @@ fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
     let mut up = def.parent();
     while let Some(a) = up {
         if a.kind_str() == "template_declaration"
-            && let Some(ps) = a.child_by_field_name("parameters")
+            && let Some(ps) = a.field("parameters")
         {
             template_params.push_str(ctx.text(ps));
         }
         up = a.parent();
     }
-    let size = inner.child_by_field_name("size").map(|s| ctx.text(s).to_string()).unwrap_or_default();
+    let size = inner.field("size").map(|s| ctx.text(s).to_string()).unwrap_or_default();
     let deducible = size.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && syntax::contains_word(&template_params, &size);
     if takes_size || deducible {
         return;

@@ -67,11 +67,11 @@ pub fn run(ctx: &mut FileCtx) {
         let mut r = Replacement::new();
         // the type is written again, migrated (`float2` → `syclify::float2`):
         // the edits of other rules inside it go with it
-        if let Some(t) = decl.child_by_field_name("type") {
+        if let Some(t) = decl.field("type") {
             r.push_discard(t.byte_range());
         }
         let mut c = decl.walk();
-        let declarators: Vec<_> = decl.children_by_field_name("declarator", &mut c).collect();
+        let declarators: Vec<_> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
         for (i, (sym, d)) in symbols.iter().zip(&declarators).enumerate() {
             if i > 0 {
                 r.push_text(" ");
@@ -84,12 +84,12 @@ pub fn run(ctx: &mut FileCtx) {
             // symbol holds a complete type)
             let mut sym = sym.clone();
             sym.elem_type = ctx.project.mappings.migrate_type_text(&sym.elem_type);
-            let list = d.child_by_field_name("value").filter(|v| v.kind_str() == "initializer_list");
+            let list = d.field("value").filter(|v| v.kind_str() == "initializer_list");
             if let (Some(first_dim), Some(list)) = (sym.dims.first_mut().filter(|x| x.trim().is_empty()), list) {
                 *first_dim = crate::syntax::items(list).len().to_string();
             }
             r.push_text(&format!("{class}<{}> {}", sym.full_type(), sym.name));
-            if let Some(value) = d.child_by_field_name("value") {
+            if let Some(value) = d.field("value") {
                 r.push_text("(");
                 r.push_source(value.byte_range());
                 r.push_text(")");
@@ -113,7 +113,7 @@ pub fn run(ctx: &mut FileCtx) {
         if n.kind_str() != "template_function" || ctx.in_error(n) || n.parent().is_some_and(|p| p.kind_str() == "call_expression") {
             continue;
         }
-        let (Some(name), Some(args)) = (n.child_by_field_name("name"), n.child_by_field_name("arguments")) else {
+        let (Some(name), Some(args)) = (n.field("name"), n.field("arguments")) else {
             continue;
         };
         let g = ctx.text(name);
@@ -158,7 +158,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         // a local declaration of the same name, not a use
-        if n.parent().is_some_and(|p| p.child_by_field_name("declarator").is_some_and(|d| d.id() == n.id())) {
+        if n.parent().is_some_and(|p| p.field("declarator").is_some_and(|d| d.id() == n.id())) {
             continue;
         }
         // as an argument of a symbol API the object itself is meant

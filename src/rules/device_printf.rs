@@ -40,7 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
         if !ctx.in_device_code(n.start_byte()) {
             continue;
         }
-        let start = n.child_by_field_name("function").map(|f| f.start_byte()).unwrap_or(callee.start_byte());
+        let start = n.field("function").map(|f| f.start_byte()).unwrap_or(callee.start_byte());
         ctx.edits.replace_text(RULE, start..callee.end_byte(), rep);
         ctx.count(RULE);
         ctx.needs_sycl = true;

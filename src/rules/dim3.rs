@@ -62,16 +62,16 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.edits.replace_text(RULE, n.byte_range(), "sycl::range<3>");
                 ctx.count(RULE);
                 ctx.needs_sycl = true;
-                if let Some(decl) = n.parent().filter(|p| p.kind_str() == "declaration" && p.child_by_field_name("type").is_some_and(|t| t.id() == n.id())) {
+                if let Some(decl) = n.parent().filter(|p| p.kind_str() == "declaration" && p.field("type").is_some_and(|t| t.id() == n.id())) {
                     declaration(ctx, decl);
                 }
             }
             "call_expression" => {
-                let is_dim3 = n.child_by_field_name("function").is_some_and(|f| f.kind_str() == "identifier" && ctx.text(f) == "dim3");
+                let is_dim3 = n.field("function").is_some_and(|f| f.kind_str() == "identifier" && ctx.text(f) == "dim3");
                 if !is_dim3 || n.parent().is_some_and(|p| p.kind_str() == "kernel_call_syntax") {
                     continue;
                 }
-                let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+                let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
                 if args.len() > 3 {
                     ctx.diag(Code::UnknownDim3Form, n.byte_range(), RULE, "`dim3` with more than three components left as is");
                     continue;
@@ -89,8 +89,7 @@ pub fn run(ctx: &mut FileCtx) {
             // `grid = make_uint3(n, 1, 1);`, `block = threads;` (a uint3 or an
             // integer): dim3's converting constructor, as in a declaration
             "assignment_expression" => {
-                let (Some(left), Some(right), Some(op)) = (n.child_by_field_name("left"), n.child_by_field_name("right"), n.child_by_field_name("operator"))
-                else {
+                let (Some(left), Some(right), Some(op)) = (n.field("left"), n.field("right"), n.field("operator")) else {
                     continue;
                 };
                 if ctx.text(op) != "=" || left.kind_str() != "identifier" || !ctx.is_dim3_var(ctx.text(left), left.start_byte()) {
@@ -102,13 +101,13 @@ pub fn run(ctx: &mut FileCtx) {
                 }
             }
             "field_expression" => {
-                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
+                let (Some(arg), Some(field)) = (n.field("argument"), n.field("field")) else {
                     continue;
                 };
                 if arg.kind_str() != "identifier" || !ctx.is_dim3_var(ctx.text(arg), n.start_byte()) {
                     continue;
                 }
-                if n.child_by_field_name("operator").is_some_and(|o| ctx.text(o) != ".") {
+                if n.field("operator").is_some_and(|o| ctx.text(o) != ".") {
                     continue;
                 }
                 let Some(idx) = member_index(ctx.text(field)) else {
@@ -134,7 +133,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// CUDA's converting constructors (inserted around it, so the value's own
 /// rewrites stay); nothing where it already is a `dim3`. Whether it converted.
 fn convert_value(ctx: &mut FileCtx, value: Node) -> bool {
-    let is_dim3_call = value.kind_str() == "call_expression" && value.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3");
+    let is_dim3_call = value.kind_str() == "call_expression" && value.field("function").is_some_and(|f| ctx.text(f) == "dim3");
     let is_dim3_var = value.kind_str() == "identifier" && ctx.is_dim3_var(ctx.text(value), value.start_byte());
     if is_dim3_call || is_dim3_var {
         return false;
@@ -159,14 +158,14 @@ pub fn is_printf_argument(ctx: &FileCtx, n: Node) -> bool {
 
 fn declaration(ctx: &mut FileCtx, decl: Node) {
     let mut c = decl.walk();
-    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let declarators: Vec<Node> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
     for d in declarators {
         match d.kind_str() {
             "identifier" => ctx.edits.insert(RULE, d.end_byte(), "(1, 1, 1)"),
             // `dim3 block(TILE, ROWS);` parses as a function declaration (the most
             // vexing parse): inside a function body it is a variable.
             "function_declarator" if syntax::has_ancestor(decl, &["compound_statement"]) => {
-                let Some(params) = d.child_by_field_name("parameters") else {
+                let Some(params) = d.field("parameters") else {
                     continue;
                 };
                 let args = syntax::items(params);
@@ -181,7 +180,7 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
                 ctx.edits.replace(RULE, params.byte_range(), r.text(")"));
             }
             "init_declarator" => {
-                let Some(value) = d.child_by_field_name("value") else {
+                let Some(value) = d.field("value") else {
                     continue;
                 };
                 match value.kind_str() {

@@ -137,7 +137,7 @@ fn inside_static_shared(ctx: &FileCtx, offset: usize) -> bool {
 fn qualifier_token(ctx: &mut FileCtx, tok: Node) {
     let Some(parent) = tok.parent() else { return };
     let word = tok.kind_str();
-    let is_function = parent.child_by_field_name("declarator").and_then(syntax::function_declarator).is_some();
+    let is_function = parent.field("declarator").and_then(syntax::function_declarator).is_some();
     if !is_function && matches!(parent.kind_str(), "declaration" | "field_declaration") {
         return; // a device variable: the device_globals rule's
     }
@@ -166,7 +166,7 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     let qualifier_macro = arg
         .parent()
         .filter(|d| d.kind_str() == "preproc_def")
-        .and_then(|d| d.child_by_field_name("name"))
+        .and_then(|d| d.field("name"))
         .is_some_and(|n| ctx.project.index.macros.qualifier.contains_key(ctx.text(n)));
     for (range, word) in syntax::identifiers(body) {
         let rep = match word {
@@ -188,7 +188,7 @@ fn macro_body(ctx: &mut FileCtx, arg: Node) {
     if changed {
         let def = arg.parent();
         if let Some(def) = def.filter(|d| d.kind_str() == "preproc_def")
-            && let Some(name) = def.child_by_field_name("name")
+            && let Some(name) = def.field("name")
         {
             let name = ctx.text(name);
             if ctx.project.index.macros.qualifier.contains_key(name) {

@@ -60,7 +60,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         };
         let mut c = n.walk();
-        let decls: Vec<_> = n.children_by_field_name("declarator", &mut c).collect();
+        let decls: Vec<_> = n.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
         for d in decls {
             let Some((_, name)) = declarator_name(d, ctx.src) else {
                 continue;
@@ -86,7 +86,7 @@ fn namespace_scope_uses(ctx: &mut FileCtx) {
         if n.kind_str() != "function_definition" || ctx.in_error(n) {
             continue;
         }
-        let Some(body) = n.child_by_field_name("body").filter(|b| b.kind_str() == "compound_statement") else {
+        let Some(body) = n.field("body").filter(|b| b.kind_str() == "compound_statement") else {
             continue;
         };
         let Some(scope) = ctx.scope_at(body.start_byte()) else {

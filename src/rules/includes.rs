@@ -30,7 +30,7 @@ pub fn run(ctx: &mut FileCtx) {
     let mut written = std::collections::BTreeSet::new();
     let includes: Vec<Node> = ctx.main_of(&["preproc_include"]).into_iter().filter(|n| !ctx.in_error(*n)).collect();
     for inc in includes {
-        let Some(path) = inc.child_by_field_name("path") else {
+        let Some(path) = inc.field("path") else {
             continue;
         };
         let raw = ctx.text(path);
@@ -137,8 +137,8 @@ fn first_macro_hazard(ctx: &FileCtx, at: usize) -> Option<usize> {
         .find(|n| match n.kind_str() {
             "preproc_def" | "preproc_function_def" => guard.is_none_or(|(_, d)| d.id() != n.id()),
             "preproc_if" | "preproc_ifdef" => guard.is_none_or(|(g, _)| g.id() != n.id()),
-            "preproc_call" => n.child_by_field_name("directive").is_some_and(|d| ctx.text(d) == "#undef"),
-            "preproc_include" => n.child_by_field_name("path").is_some_and(|p| {
+            "preproc_call" => n.field("directive").is_some_and(|d| ctx.text(d) == "#undef"),
+            "preproc_include" => n.field("path").is_some_and(|p| {
                 let raw = ctx.text(p);
                 raw.starts_with('"') && ctx.project.mappings.header(raw.trim_matches('"')).is_none()
             }),
@@ -153,9 +153,9 @@ fn guard<'a>(ctx: &FileCtx<'a>) -> Option<(Node<'a>, Node<'a>)> {
     if n.kind_str() != "preproc_ifdef" || !ctx.text(n).starts_with("#ifndef") {
         return None;
     }
-    let name = n.child_by_field_name("name").map(|x| ctx.text(x));
+    let name = n.field("name").map(|x| ctx.text(x));
     let first = syntax::items(n).into_iter().nth(1)?;
-    (first.kind_str() == "preproc_def" && first.child_by_field_name("name").map(|x| ctx.text(x)) == name).then_some((n, first))
+    (first.kind_str() == "preproc_def" && first.field("name").map(|x| ctx.text(x)) == name).then_some((n, first))
 }
 
 /// Where a translation unit that reaches SYCL only through its includes gets

@@ -81,11 +81,11 @@ pub fn run(ctx: &mut FileCtx) {
         let macro_params: Vec<String> = arg
             .parent()
             .filter(|p| p.kind_str() == "preproc_function_def")
-            .and_then(|p| p.child_by_field_name("parameters"))
+            .and_then(|p| p.field("parameters"))
             .map(|ps| syntax::named_children(ps).into_iter().map(|c| ctx.text(c).to_string()).collect())
             .unwrap_or_default();
         let view = View { nl: " \\\n", indent: "  ".into(), macro_params };
-        let mname = arg.parent().and_then(|d| d.child_by_field_name("name")).map(|n| ctx.text(n).to_string()).unwrap_or_default();
+        let mname = arg.parent().and_then(|d| d.field("name")).map(|n| ctx.text(n).to_string()).unwrap_or_default();
         // the parameters that name kernels of launches migrated as usual
         let mut kernel_params = Vec::new();
         for n in descendants(tree.root_node()) {
@@ -130,7 +130,7 @@ fn macro_kernel_args(ctx: &FileCtx, mname: &str, pos: usize, seen: &mut Vec<(Str
         if n.kind_str() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
             continue;
         }
-        let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+        let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
         if let Some(a) = args.get(pos)
             && !add(&mut out, ctx.text(*a))
         {
@@ -202,7 +202,7 @@ fn split_top_level(s: &str) -> Vec<&str> {
 /// device function does. False when the launch is migrated as usual.
 fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bool {
     let index = ctx.project.index;
-    let Some(function) = call.child_by_field_name("function").filter(|f| f.kind_str() == "identifier") else {
+    let Some(function) = call.field("function").filter(|f| f.kind_str() == "identifier") else {
         return false;
     };
     let k = ctx.text(function).to_string();
@@ -243,7 +243,7 @@ fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std
             if n.kind_str() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
                 continue;
             }
-            let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+            let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
             let Some(a) = args.get(*pos) else { continue };
             let kname = ctx.text(*a).split('<').next().unwrap_or("").trim().to_string();
             if needs_more(&kname) {
@@ -265,7 +265,7 @@ fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std
 fn is_simple_arg(n: Node) -> bool {
     match n.kind_str() {
         // a function parameter pack, `args...`: captured by the lambda like a name
-        "parameter_pack_expansion" => n.child_by_field_name("pattern").is_some_and(|p| p.kind_str() == "identifier"),
+        "parameter_pack_expansion" => n.field("pattern").is_some_and(|p| p.kind_str() == "identifier"),
         k => matches!(k, "identifier" | "number_literal" | "string_literal" | "char_literal" | "true" | "false" | "null" | "nullptr" | "concatenated_string"),
     }
 }
@@ -287,8 +287,8 @@ fn range_expr(ctx: &mut FileCtx, n: Node) -> Replacement {
     match n.kind_str() {
         "identifier" if ctx.is_dim3_var(ctx.text(n), abs.start) => Replacement::new().source(abs),
         "identifier" if ctx.is_other_var(ctx.text(n), abs.start) => Replacement::new().text("sycl::range<3>(1, 1, ").source(abs).text(")"),
-        "call_expression" if n.child_by_field_name("function").is_some_and(|f| ctx.text(f) == "dim3") => {
-            let args: Vec<Node> = n.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default();
+        "call_expression" if n.field("function").is_some_and(|f| ctx.text(f) == "dim3") => {
+            let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
             if crate::rules::dim3::is_copy(ctx, &args) {
                 return Replacement::new().source(args[0].byte_range());
             }
@@ -330,7 +330,7 @@ fn strip_cv(t: &str) -> String {
 
 fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
     let index = ctx.project.index;
-    let Some(function) = call.child_by_field_name("function") else {
+    let Some(function) = call.field("function") else {
         return;
     };
     let kname = callee_name(call, ctx.src).map(|(_, s)| s.to_string()).unwrap_or_else(|| ctx.text(function).to_string());
@@ -360,14 +360,12 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
     if let Some(body) = body {
         for n in syntax::descendants(body) {
             let value = match n.kind_str() {
-                "assignment_expression" => n.child_by_field_name("left").filter(|l| ctx.text(*l) == var).and(n.child_by_field_name("right")),
-                "init_declarator" => n
-                    .child_by_field_name("declarator")
-                    .and_then(|d| syntax::declarator_name(d, ctx.src))
-                    .filter(|(_, name)| *name == var)
-                    .and(n.child_by_field_name("value")),
-                "binary_expression" if matches!(n.child_by_field_name("operator").map(|o| ctx.text(o)), Some("==" | "!=")) => {
-                    let (l, r) = (n.child_by_field_name("left"), n.child_by_field_name("right"));
+                "assignment_expression" => n.field("left").filter(|l| ctx.text(*l) == var).and(n.field("right")),
+                "init_declarator" => {
+                    n.field("declarator").and_then(|d| syntax::declarator_name(d, ctx.src)).filter(|(_, name)| *name == var).and(n.field("value"))
+                }
+                "binary_expression" if matches!(n.field("operator").map(|o| ctx.text(o)), Some("==" | "!=")) => {
+                    let (l, r) = (n.field("left"), n.field("right"));
                     match (l, r) {
                         (Some(l), Some(r)) if ctx.text(l) == var => Some(r),
                         (Some(l), Some(r)) if ctx.text(r) == var => Some(l),
@@ -453,14 +451,13 @@ fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
     match v.kind_str() {
         "identifier" if index.is_kernel(ctx.text(v)) => out.push(v),
         "pointer_expression"
-            if v.child_by_field_name("argument").is_some_and(|a| a.kind_str() == "identifier" && index.is_kernel(ctx.text(a)))
-                && ctx.text(v).starts_with('&') =>
+            if v.field("argument").is_some_and(|a| a.kind_str() == "identifier" && index.is_kernel(ctx.text(a))) && ctx.text(v).starts_with('&') =>
         {
             out.push(v)
         }
         "conditional_expression" => {
             for field in ["consequence", "alternative"] {
-                if let Some(c) = v.child_by_field_name(field) {
+                if let Some(c) = v.field(field) {
                     kernel_refs(ctx, c, out);
                 }
             }
@@ -478,13 +475,13 @@ fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
 /// takes), as the text that replaces the call.
 fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Option<Replacement> {
     let index = ctx.project.index;
-    let function = call.child_by_field_name("function")?;
+    let function = call.field("function")?;
     let config_node = syntax::children(call).into_iter().find(|c| c.kind_str() == "kernel_call_syntax").expect("is_launch");
     let config: Vec<Node> = syntax::items(config_node);
     let args: Vec<Node> = syntax::call_arguments(call);
     let kname = kname.to_string();
     let targs: Vec<String> = if function.kind_str() == "template_function" {
-        function.child_by_field_name("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
+        function.field("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
     } else {
         vec![]
     };

@@ -47,18 +47,18 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.count(RULE);
             continue;
         }
-        let Some(parent) = n.parent().filter(|p| p.kind_str() == "qualified_identifier" && p.child_by_field_name("scope") == Some(n)) else {
+        let Some(parent) = n.parent().filter(|p| p.kind_str() == "qualified_identifier" && p.field("scope") == Some(n)) else {
             continue;
         };
         // `a::cub::X`: another namespace of that name, not the library's —
         // unless `a` is a library namespace that lists it (`nvcuda::wmma::X`):
         // then only the member is checked, the outer qualifier is migrated
-        let outer = parent.parent().filter(|g| g.kind_str() == "qualified_identifier").and_then(|g| g.child_by_field_name("scope"));
+        let outer = parent.parent().filter(|g| g.kind_str() == "qualified_identifier").and_then(|g| g.field("scope"));
         let nested = outer.is_some();
         if outer.is_some_and(|o| !ctx.project.mappings.namespaces.get(ctx.text(o)).is_some_and(|o| o.members.iter().any(|m| m == ctx.text(name_node)))) {
             continue;
         }
-        let Some(member) = parent.child_by_field_name("name").and_then(|m| member_name(m, ctx.src)) else {
+        let Some(member) = parent.field("name").and_then(|m| member_name(m, ctx.src)) else {
             continue;
         };
         if ns.members.iter().any(|m| m == member) {
@@ -80,8 +80,8 @@ pub fn run(ctx: &mut FileCtx) {
 fn member_name<'a>(n: Node, src: &'a str) -> Option<&'a str> {
     match n.kind_str() {
         "identifier" | "type_identifier" | "namespace_identifier" | "field_identifier" => Some(crate::syntax::text(n, src)),
-        "template_type" | "template_function" => member_name(n.child_by_field_name("name")?, src),
-        "qualified_identifier" => member_name(n.child_by_field_name("scope")?, src),
+        "template_type" | "template_function" => member_name(n.field("name")?, src),
+        "qualified_identifier" => member_name(n.field("scope")?, src),
         _ => None,
     }
 }

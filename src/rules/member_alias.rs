@@ -67,21 +67,21 @@ pub fn run(ctx: &mut FileCtx) {
 /// the aliased type, or of its template).
 fn alias_and_aliased(n: Node) -> Option<(Node, Node)> {
     let (alias, ty) = if n.kind_str() == "alias_declaration" {
-        let ty = n.child_by_field_name("type")?.child_by_field_name("type")?;
-        (n.child_by_field_name("name")?, ty)
+        let ty = n.field("type")?.field("type")?;
+        (n.field("name")?, ty)
     } else {
         let mut c = n.walk();
-        let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        let declarators: Vec<Node> = n.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
         let [d] = declarators[..] else {
             return None;
         };
-        (d, n.child_by_field_name("type")?)
+        (d, n.field("type")?)
     };
     if alias.kind_str() != "type_identifier" {
         return None;
     }
     let aliased = match ty.kind_str() {
-        "template_type" => ty.child_by_field_name("name")?,
+        "template_type" => ty.field("name")?,
         "type_identifier" => ty,
         _ => return None,
     };

@@ -126,10 +126,11 @@ pub struct FileCtx<'a> {
     nodes_main: Rc<Preorder<'a>>,
     /// The same, followed by the nodes of the macro bodies.
     nodes_all: Rc<Vec<Node<'a>>>,
-    /// The kind of each of `nodes_all` (the first `nodes_main.len()` are the
-    /// main tree's), read once: a rule that looks for some kinds then does
-    /// not touch every node of the tree again.
-    kinds_all: Vec<&'a str>,
+    /// For each kind id ([`syntax::kind_index`]), the positions in
+    /// `nodes_all` of the nodes of that kind, ascending (the first
+    /// `nodes_main.len()` positions are the main tree's): read once, so that
+    /// a rule that looks for some kinds touches only those nodes.
+    by_kind: Vec<Vec<u32>>,
     /// The names the file declares (see [`FileCtx::declared_in_scope`]).
     declared: std::cell::OnceCell<syntax::Declared<'a>>,
     /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]),
@@ -170,7 +171,7 @@ impl<'a> FileCtx<'a> {
             macro_trees,
             error_ranges: error_ranges(parsed.tree.root_node(), false),
             error_ends: Vec::new(),
-            kinds_all: all.iter().map(|n| n.kind_str()).collect(),
+            by_kind: syntax::positions_by_kind(&all),
             declared: std::cell::OnceCell::new(),
             nodes_main: Rc::new(main),
             nodes_all: Rc::new(all),
@@ -226,7 +227,20 @@ impl<'a> FileCtx<'a> {
     }
 
     fn of_kinds(&self, count: usize, kinds: &[&str]) -> Vec<Node<'a>> {
-        self.kinds_all[..count].iter().zip(self.nodes_all.iter()).filter(|(k, _)| kinds.contains(k)).map(|(_, n)| *n).collect()
+        let mut at: Vec<u32> = Vec::new();
+        let mut buckets = 0;
+        for k in kinds {
+            for &id in syntax::kind_ids(k) {
+                if let Some(b) = self.by_kind.get(syntax::kind_index(id)).filter(|b| !b.is_empty()) {
+                    at.extend(b.iter().take_while(|&&i| (i as usize) < count));
+                    buckets += 1;
+                }
+            }
+        }
+        if buckets > 1 {
+            at.sort_unstable();
+        }
+        at.into_iter().map(|i| self.nodes_all[i as usize]).collect()
     }
 
     /// The call expressions (main tree and macro bodies) outside regions that
@@ -318,19 +332,19 @@ impl<'a> FileCtx<'a> {
         for (i, &n) in nodes.iter().enumerate() {
             match n.kind_str() {
                 "function_definition" => {
-                    let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else {
+                    let Some(fd) = n.field("declarator").and_then(syntax::function_declarator) else {
                         continue;
                     };
-                    let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)) else {
+                    let Some((_, name)) = fd.field("declarator").and_then(|d| declarator_name(d, src)) else {
                         continue;
                     };
                     let mut dim3_vars = BTreeSet::new();
                     let mut other_vars = BTreeSet::new();
                     for &d in nodes.subtree(i) {
                         if matches!(d.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration") {
-                            let is_dim3 = d.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");
+                            let is_dim3 = d.field("type").is_some_and(|t| text(t, src) == "dim3");
                             let mut c = d.walk();
-                            for decl in d.children_by_field_name("declarator", &mut c) {
+                            for decl in d.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                                 if syntax::function_declarator(decl).is_some() && !(is_dim3 && d.kind_str() == "declaration") {
                                     continue;
                                 }
@@ -357,9 +371,9 @@ impl<'a> FileCtx<'a> {
                     self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device, constructor });
                 }
                 "declaration" if !syntax::has_ancestor(n, &["function_definition"]) => {
-                    let is_dim3 = n.child_by_field_name("type").is_some_and(|t| text(t, src) == "dim3");
+                    let is_dim3 = n.field("type").is_some_and(|t| text(t, src) == "dim3");
                     let mut c = n.walk();
-                    for decl in n.children_by_field_name("declarator", &mut c) {
+                    for decl in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                         if syntax::function_declarator(decl).is_some() {
                             continue;
                         }

@@ -76,16 +76,16 @@ fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
     loop {
         match n.kind_str() {
             "parenthesized_expression" => n = syntax::named_children(n).into_iter().next()?,
-            "cast_expression" => n = n.child_by_field_name("value")?,
-            "pointer_expression" if n.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "&") => {
-                return n.child_by_field_name("argument");
+            "cast_expression" => n = n.field("value")?,
+            "pointer_expression" if n.field("operator").is_some_and(|o| &src[o.byte_range()] == "&") => {
+                return n.field("argument");
             }
             "call_expression" => {
                 let (_, name) = callee_name(n, src)?;
                 if !name.ends_with("_cast") {
                     return None;
                 }
-                let args = syntax::named_children(n.child_by_field_name("arguments")?);
+                let args = syntax::named_children(n.field("arguments")?);
                 if args.len() != 1 {
                     return None;
                 }
@@ -126,8 +126,8 @@ fn render<'m>(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn
                 let a = *args.get(*i)?;
                 let inner = if a.kind_str() == "parenthesized_expression" { syntax::named_children(a).into_iter().next()? } else { a };
                 match inner.kind_str() {
-                    "pointer_expression" if inner.child_by_field_name("operator").is_some_and(|o| &src[o.byte_range()] == "*") => {
-                        r.push_source(inner.child_by_field_name("argument")?.byte_range())
+                    "pointer_expression" if inner.field("operator").is_some_and(|o| &src[o.byte_range()] == "*") => {
+                        r.push_source(inner.field("argument")?.byte_range())
                     }
                     _ => {
                         r.push_text("&(");
@@ -199,17 +199,17 @@ fn converted_argument(a: Node, src: &str, param: &str, exact: bool) -> Option<Co
 fn is_scalar_arg(ctx: &FileCtx, a: Node) -> bool {
     match a.kind_str() {
         "number_literal" | "char_literal" => true,
-        "field_expression" => a.child_by_field_name("field").is_some_and(|x| matches!(ctx.text(x), "x" | "y" | "z" | "w")),
+        "field_expression" => a.field("field").is_some_and(|x| matches!(ctx.text(x), "x" | "y" | "z" | "w")),
         "identifier" => {
             let name = ctx.text(a);
             let mut p = a.parent();
             while let Some(n) = p {
                 if n.kind_str() == "function_definition" {
-                    let params = n.child_by_field_name("declarator").and_then(syntax::function_declarator).and_then(|fd| fd.child_by_field_name("parameters"));
+                    let params = n.field("declarator").and_then(syntax::function_declarator).and_then(|fd| fd.field("parameters"));
                     return params.is_some_and(|ps| {
                         syntax::named_children(ps).into_iter().any(|p| {
-                            p.child_by_field_name("declarator").is_some_and(|d| d.kind_str() == "identifier" && ctx.text(d) == name)
-                                && p.child_by_field_name("type").is_some_and(|t| {
+                            p.field("declarator").is_some_and(|d| d.kind_str() == "identifier" && ctx.text(d) == name)
+                                && p.field("type").is_some_and(|t| {
                                     matches!(t.kind_str(), "primitive_type" | "sized_type_specifier")
                                         || matches!(ctx.text(t), "uint" | "size_t" | "ushort" | "uchar")
                                 })
@@ -238,14 +238,14 @@ pub fn run(ctx: &mut FileCtx) {
                 // `std::exp(x)` / `::expf(x)` in device code: the C++ library's
                 // math, which SYCL devices do not have (AdaptiveCpp leaves
                 // `expf` an undefined symbol), is mapped like `exp(x)`
-                let std_math = n.child_by_field_name("function").is_some_and(|f| {
+                let std_math = n.field("function").is_some_and(|f| {
                     f.kind_str() == "qualified_identifier"
-                        && f.child_by_field_name("name").is_some_and(|x| x.id() == name_node.id())
-                        && f.child_by_field_name("scope").is_none_or(|s| ctx.text(s) == "std")
+                        && f.field("name").is_some_and(|x| x.id() == name_node.id())
+                        && f.field("scope").is_none_or(|s| ctx.text(s) == "std")
                         && mappings.functions.get(name).is_some_and(|r| r.device && r.expression.as_deref().is_some_and(|e| e.starts_with("sycl::")))
                         && ctx.in_device_code(n.start_byte())
                 });
-                if !std_math && n.child_by_field_name("function").is_some_and(|f| f.id() != name_node.id()) {
+                if !std_math && n.field("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
                 }
                 // a project macro of the same name (`#define max(a, b) ...`) is
@@ -310,7 +310,7 @@ pub fn run(ctx: &mut FileCtx) {
                         // keeps its arguments whatever their form (a macro that expands
                         // to all of them), only the callee is renamed
                         let forward = rule.expression.as_deref().and_then(crate::mapping::forwarding_target).filter(|_| rule.statement.is_none());
-                        match (forward, n.child_by_field_name("function")) {
+                        match (forward, n.field("function")) {
                             (Some(target), Some(callee)) => {
                                 ctx.edits.replace_text(RULE, callee.byte_range(), target);
                                 ctx.count(RULE);
@@ -341,8 +341,7 @@ pub fn run(ctx: &mut FileCtx) {
                 // an identifier names a type only where no variable could stand:
                 // `sizeof(float4)` parses as an expression, and so does a type
                 // passed to a macro (`DEFINE_ALIGN(short4, 8)`)
-                let is_callee =
-                    n.parent().is_some_and(|p| p.kind_str() == "call_expression" && p.child_by_field_name("function").is_some_and(|f| f.id() == n.id()));
+                let is_callee = n.parent().is_some_and(|p| p.kind_str() == "call_expression" && p.field("function").is_some_and(|f| f.id() == n.id()));
                 // in a macro body a vector type name is a type wherever it stands
                 // (`#define VEC float4`, `#define CAST(p) ((float4 *)(p))`)
                 // a type called like a function is a functional cast or a
@@ -355,7 +354,7 @@ pub fn run(ctx: &mut FileCtx) {
                     || (n.parent().is_some_and(|p| {
                         p.kind_str() == "parenthesized_expression"
                             && p.named_child_count() == 1
-                            && p.parent().is_some_and(|g| g.kind_str() == "call_expression" && g.child_by_field_name("function").is_some_and(|f| f.id() == p.id()))
+                            && p.parent().is_some_and(|g| g.kind_str() == "call_expression" && g.field("function").is_some_and(|f| f.id() == p.id()))
                     }) && !ctx.declared_in_scope(n, t))
                     || (misparsed_template_argument(n) && !ctx.declared_in_scope(n, t))
                     || n.parent().is_some_and(|p| {
@@ -363,7 +362,7 @@ pub fn run(ctx: &mut FileCtx) {
                             || (p.kind_str() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind_str() == "sizeof_expression"))
                             || (p.kind_str() == "argument_list"
                                 && p.parent()
-                                    .and_then(|c| c.child_by_field_name("function"))
+                                    .and_then(|c| c.field("function"))
                                     .is_some_and(|f| ctx.project.index.macros.names.contains(ctx.text(f))))
                     });
                 // (not where the program defines a macro of that name itself:
@@ -384,11 +383,9 @@ pub fn run(ctx: &mut FileCtx) {
                 // the code's own type of that name (`typedef struct {..} double4;`
                 // where CUDA is not there) is not CUDA's
                 let declared_here = n.parent().is_some_and(|p| {
-                    let field = |f: &str| p.child_by_field_name(f).is_some_and(|x| x.id() == n.id());
+                    let field = |f: &str| p.field(f).is_some_and(|x| x.id() == n.id());
                     (p.kind_str() == "type_definition" && field("declarator"))
-                        || (matches!(p.kind_str(), "struct_specifier" | "class_specifier" | "union_specifier")
-                            && field("name")
-                            && p.child_by_field_name("body").is_some())
+                        || (matches!(p.kind_str(), "struct_specifier" | "class_specifier" | "union_specifier") && field("name") && p.field("body").is_some())
                 });
                 if let Some(rep) = rep.filter(|_| !declared_here) {
                     ctx.edits.replace_text(RULE, n.byte_range(), rep);
@@ -435,11 +432,11 @@ pub fn run(ctx: &mut FileCtx) {
 /// `(std::vector < half) > (a(n), b(n), c(n))` — `n` is the right operand of
 /// a `<` that is itself the left operand of a `>`.
 fn misparsed_template_argument(n: Node) -> bool {
-    let op = |b: Node, o: &str| b.kind_str() == "binary_expression" && b.child_by_field_name("operator").is_some_and(|x| x.kind_str() == o);
-    let Some(p) = n.parent().filter(|p| op(*p, "<") && p.child_by_field_name("right").is_some_and(|r| r.id() == n.id())) else {
+    let op = |b: Node, o: &str| b.kind_str() == "binary_expression" && b.field("operator").is_some_and(|x| x.kind_str() == o);
+    let Some(p) = n.parent().filter(|p| op(*p, "<") && p.field("right").is_some_and(|r| r.id() == n.id())) else {
         return false;
     };
-    p.parent().is_some_and(|g| op(g, ">") && g.child_by_field_name("left").is_some_and(|l| l.id() == p.id()))
+    p.parent().is_some_and(|g| op(g, ">") && g.field("left").is_some_and(|l| l.id() == p.id()))
 }
 
 /// Type names inside macro uses the parser could not read (hidden by error

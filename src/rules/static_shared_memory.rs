@@ -54,10 +54,8 @@ pub fn run(ctx: &mut FileCtx) {
         }
         // an unnamed class type (`__shared__ union { A::TempStorage a; … } t;`,
         // CUB's idiom) has no name the launch and the parameter could write
-        if let Some(t) = n.child_by_field_name("type").filter(|t| {
-            matches!(t.kind_str(), "struct_specifier" | "union_specifier" | "class_specifier")
-                && t.child_by_field_name("name").is_none()
-                && t.child_by_field_name("body").is_some()
+        if let Some(t) = n.field("type").filter(|t| {
+            matches!(t.kind_str(), "struct_specifier" | "union_specifier" | "class_specifier") && t.field("name").is_none() && t.field("body").is_some()
         }) {
             ctx.diag(
                 crate::diagnostics::Code::LocalMemoryUnresolved,

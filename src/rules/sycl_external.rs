@@ -30,10 +30,10 @@ pub fn run(ctx: &mut FileCtx) {
         if !matches!(n.kind_str(), "function_definition" | "declaration") || ctx.in_error(n) {
             continue;
         }
-        let Some(fd) = n.child_by_field_name("declarator").and_then(syntax::function_declarator) else {
+        let Some(fd) = n.field("declarator").and_then(syntax::function_declarator) else {
             continue;
         };
-        let Some((_, name)) = fd.child_by_field_name("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
+        let Some((_, name)) = fd.field("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
             continue;
         };
         if n.kind_str() == "declaration" && syntax::has_ancestor(n, &["compound_statement"]) {

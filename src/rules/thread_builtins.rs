@@ -56,7 +56,7 @@ fn user_variable(ctx: &FileCtx, n: tree_sitter::Node) -> bool {
     if ctx.in_macro(n.start_byte()) {
         return false;
     }
-    let is_declarator = n.parent().is_some_and(|p| p.child_by_field_name("declarator").is_some_and(|d| d.id() == n.id()));
+    let is_declarator = n.parent().is_some_and(|p| p.field("declarator").is_some_and(|d| d.id() == n.id()));
     is_declarator || ctx.declared_in_scope(n, ctx.text(n))
 }
 
@@ -67,7 +67,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind_str() {
             "field_expression" => {
-                let (Some(arg), Some(field)) = (n.child_by_field_name("argument"), n.child_by_field_name("field")) else {
+                let (Some(arg), Some(field)) = (n.field("argument"), n.field("field")) else {
                     continue;
                 };
                 if arg.kind_str() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) || user_variable(ctx, arg) {
@@ -96,7 +96,7 @@ pub fn run(ctx: &mut FileCtx) {
             "identifier" => {
                 let t = ctx.text(n);
                 let parent_is_field =
-                    || n.parent().is_some_and(|p| p.kind_str() == "field_expression" && p.child_by_field_name("argument").is_some_and(|a| a.id() == n.id()));
+                    || n.parent().is_some_and(|p| p.kind_str() == "field_expression" && p.field("argument").is_some_and(|a| a.id() == n.id()));
                 if (t == "warpSize" || BUILTIN_VARS.contains(&t)) && user_variable(ctx, n) {
                     continue;
                 }

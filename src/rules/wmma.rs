@@ -53,7 +53,7 @@ impl Wmma {
 
     /// Is `call` one of wmma's fragment functions?
     pub fn is_call(&self, call: Node, src: &str) -> bool {
-        let Some(f) = call.child_by_field_name("function") else {
+        let Some(f) = call.field("function") else {
             return false;
         };
         let Some((_, name)) = syntax::callee_name(call, src) else {
@@ -82,7 +82,7 @@ pub fn run(ctx: &mut FileCtx) {
         // locals and parameters (`fragment<...> &acc` of a __device__ function)
         if matches!(n.kind_str(), "declaration" | "parameter_declaration") && !ctx.in_error(n) && declares_fragment(n, ctx.src) {
             let mut c = n.walk();
-            for d in n.children_by_field_name("declarator", &mut c) {
+            for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                 if let Some((_, name)) = syntax::declarator_name(d, ctx.src) {
                     fragments.push(name);
                 }
@@ -95,8 +95,8 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         if n.kind_str() == "field_expression" && elementwise.is_none() {
-            let field = n.child_by_field_name("field").map(|f| text(f, ctx.src));
-            let object = n.child_by_field_name("argument").map(|a| text(a, ctx.src));
+            let field = n.field("field").map(|f| text(f, ctx.src));
+            let object = n.field("argument").map(|a| text(a, ctx.src));
             if matches!(field, Some("x" | "num_elements")) && object.is_some_and(|o| fragments.contains(&o)) {
                 elementwise = Some(n.byte_range());
             }
@@ -104,7 +104,7 @@ pub fn run(ctx: &mut FileCtx) {
         if n.kind_str() != "call_expression" || !ctx.in_device_code(n.start_byte()) || !wmma.is_call(n, ctx.src) {
             continue;
         }
-        let Some(args) = n.child_by_field_name("arguments") else {
+        let Some(args) = n.field("arguments") else {
             continue;
         };
         let Some(item) = ctx.item_at(args.start_byte()) else {
