@@ -357,6 +357,17 @@ pub fn type_alias(n: Node) -> Option<(Node, Node)> {
     }
 }
 
+/// `e` without the parentheses around it.
+pub fn strip_parens(mut e: Node) -> Node {
+    while e.kind_str() == "parenthesized_expression" {
+        match e.named_child(0) {
+            Some(inner) if e.named_child_count() == 1 => e = inner,
+            _ => break,
+        }
+    }
+    e
+}
+
 pub fn callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>, &'a str)> {
     let f = call.field("function")?;
     match f.kind_str() {

@@ -17,13 +17,33 @@
 //! `x` fastest; mapping `x` to dimension 2 keeps neighbouring work-items on
 //! neighbouring addresses (coalescing) and the same linear order.
 //!
-//! The SYCL queries return `size_t` where CUDA's builtins are `unsigned int`;
-//! arithmetic that relies on 32-bit unsigned wrap-around needs a look.
+//! `blockIdx.x * blockDim.x + threadIdx.x` (either order of either
+//! operation) is `item.get_global_id(2)`, and `blockDim.x * gridDim.x`
+//! `item.get_global_range(2)`: the same values (SYCL 2020 nd-ranges have no
+//! offset), and in 32 bits the same wrap-around.
+//!
+//! Width: CUDA's builtins are `unsigned int`, SYCL's queries `size_t`. Where
+//! the difference can change a result or a type (arithmetic, `auto`,
+//! overloads, templates, a comparison with a 64-bit or unknown operand) the
+//! query is cast, `static_cast<unsigned>(item.get_local_id(2))`: the program
+//! computes what it computed under CUDA, wrap-around included, and index
+//! arithmetic stays in 32 bits as nvcc compiles it (64-bit multiplications
+//! cost an n-body kernel 12 % on an H100). The cast is left out where the
+//! value alone counts and is below 2^31 either way: an array index, the
+//! initial value of a variable of a declared type (not `auto`), the value
+//! returned from a function of such a type, a cast to an
+//! arithmetic type, the right side of `=` (and of `+=`, `-=`, `*=`, `&=`,
+//! `|=`, `^=` to an integer variable: the low bits are the same), a
+//! comparison with another builtin or with a 32-bit or floating operand, and
+//! the left side of `/`, `%`, `&` or `>>` by a non-negative literal or a
+//! builtin where the whole stands in one of those places.
 
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::index::BUILTIN_VARS;
-use crate::syntax::NodeKind;
+use crate::syntax::{self, Arith, NodeKind};
+use std::ops::Range;
+use tree_sitter::Node;
 
 pub const RULE: &str = "thread-builtins";
 
@@ -60,9 +80,122 @@ fn user_variable(ctx: &FileCtx, n: tree_sitter::Node) -> bool {
     is_declarator || ctx.declared_in_scope(n, ctx.text(n))
 }
 
+/// `n` (parentheses aside) as a builtin use `var.member` that is CUDA's
+/// (not a variable of the user's named like one): (var, member).
+fn as_builtin<'a>(ctx: &FileCtx<'a>, n: Node<'a>) -> Option<(&'a str, &'a str)> {
+    let n = syntax::strip_parens(n);
+    if n.kind_str() != "field_expression" {
+        return None;
+    }
+    let (arg, field) = (n.field("argument")?, n.field("field")?);
+    let var = ctx.text(arg);
+    (arg.kind_str() == "identifier" && BUILTIN_VARS.contains(&var) && !user_variable(ctx, arg)).then_some((var, ctx.text(field)))
+}
+
+/// `e` as `blockIdx.d * blockDim.d + threadIdx.d` (in any order) or
+/// `blockDim.d * gridDim.d`: the query of the whole and its dimension.
+fn global_idiom<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> Option<(&'static str, &'static str)> {
+    let op = ctx.text(e.field("operator")?);
+    let (l, r) = (syntax::strip_parens(e.field("left")?), syntax::strip_parens(e.field("right")?));
+    let product = |p: Node<'a>| -> Option<[(&'a str, &'a str); 2]> {
+        (p.kind_str() == "binary_expression" && p.field("operator").is_some_and(|o| ctx.text(o) == "*"))
+            .then(|| Some([as_builtin(ctx, p.field("left")?)?, as_builtin(ctx, p.field("right")?)?]))?
+    };
+    let same = |a: &str, b: &str, want: [&str; 2]| (a == want[0] && b == want[1]) || (a == want[1] && b == want[0]);
+    let (query, member) = match op {
+        "+" => {
+            let (t, p) = match (as_builtin(ctx, l), as_builtin(ctx, r)) {
+                (Some(t), None) => (t, product(r)?),
+                (None, Some(t)) => (t, product(l)?),
+                _ => return None,
+            };
+            let [(a, am), (b, bm)] = p;
+            (t.0 == "threadIdx" && am == t.1 && bm == t.1 && same(a, b, ["blockIdx", "blockDim"])).then_some(("get_global_id", t.1))?
+        }
+        "*" => {
+            let [(a, am), (b, bm)] = [as_builtin(ctx, l)?, as_builtin(ctx, r)?];
+            (am == bm && same(a, b, ["blockDim", "gridDim"])).then_some(("get_global_range", am))?
+        }
+        _ => return None,
+    };
+    let member = match member {
+        "x" => "2",
+        "y" => "1",
+        "z" => "0",
+        _ => return None,
+    };
+    Some((query, member))
+}
+
+/// Whether `e` stands where only its value counts, the same whether it is
+/// CUDA's `unsigned int` or SYCL's `size_t` (builtin values are below 2^31):
+/// see the module's documentation.
+fn width_irrelevant<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> bool {
+    let mut child = e;
+    let mut parent = e.parent();
+    while let Some(p) = parent.filter(|p| p.kind_str() == "parenthesized_expression") {
+        child = p;
+        parent = p.parent();
+    }
+    let Some(p) = parent else { return false };
+    let is = |f: &str| p.field(f).is_some_and(|x| x.id() == child.id());
+    let op = || p.field("operator").map_or("", |o| ctx.text(o));
+    // a type that deduces nothing from the value (`int`, `float`, `T`; not `auto`)
+    let converts = |t: Option<Node>| t.is_some_and(|t| !matches!(t.kind_str(), "placeholder_type_specifier" | "decltype") && ctx.text(t) != "auto");
+    let non_negative = |n: Node<'a>| {
+        let n = syntax::strip_parens(n);
+        as_builtin(ctx, n).is_some() || (n.kind_str() == "number_literal" && !ctx.text(n).contains(['.', 'e', 'E', 'p', 'P']))
+    };
+    match p.kind_str() {
+        "subscript_argument_list" => true,
+        // its value converted to a type (`int v = threadIdx.x`, `(float)blockDim.x`)
+        "init_declarator" if is("value") => p.parent().is_some_and(|d| d.kind_str() == "declaration" && converts(d.field("type"))),
+        // returned from a function of a declared type (not a lambda's, nor `auto`)
+        "return_statement" => syntax::ancestor_of_kind(p, &["function_definition", "lambda_expression"])
+            .is_some_and(|f| f.kind_str() == "function_definition" && converts(f.field("type"))),
+        "cast_expression" => syntax::arith_of_type(p.field("type").map_or("", |t| ctx.text(t))).is_some(),
+        "assignment_expression" if is("right") => match op() {
+            "=" => true,
+            // modulo 2^32 or 2^64, the low bits are the same
+            "+=" | "-=" | "*=" | "&=" | "|=" | "^=" => p.field("left").is_some_and(|l| matches!(syntax::arith_type(l, ctx.src), Some(Arith::Int(_)))),
+            _ => false,
+        },
+        // `threadIdx.x % 32`, `blockDim.x / 2`: below 2^31 either way, as the builtin is
+        "binary_expression" if is("left") && matches!(op(), "/" | "%" | "&" | ">>") && p.field("right").is_some_and(non_negative) => width_irrelevant(ctx, p),
+        "binary_expression" if matches!(op(), "<" | ">" | "<=" | ">=" | "==" | "!=") => {
+            let other = if is("left") { p.field("right") } else { p.field("left") };
+            other.is_some_and(|o| {
+                as_builtin(ctx, o).is_some()
+                    || global_idiom(ctx, syntax::strip_parens(o)).is_some()
+                    || matches!(syntax::arith_type(o, ctx.src), Some(Arith::Int(32) | Arith::Float | Arith::Double))
+            })
+        }
+        _ => false,
+    }
+}
+
+/// `query` in CUDA's width where `e` needs it.
+fn in_cuda_width<'a>(ctx: &FileCtx<'a>, e: Node<'a>, query: String) -> String {
+    if width_irrelevant(ctx, e) { query } else { format!("static_cast<unsigned>({query})") }
+}
+
 pub fn run(ctx: &mut FileCtx) {
+    // `blockIdx.x * blockDim.x + threadIdx.x` and `blockDim.x * gridDim.x`,
+    // replaced whole; the builtins inside them are not replaced again
+    let mut whole: Vec<Range<usize>> = Vec::new();
+    for e in ctx.all_of(&["binary_expression"]) {
+        if ctx.in_error(e) || whole.last().is_some_and(|w| w.start <= e.start_byte() && e.end_byte() <= w.end) {
+            continue;
+        }
+        let Some((query, dim)) = global_idiom(ctx, e) else { continue };
+        let Some(item) = ctx.item_at(e.start_byte()) else { continue };
+        let rep = in_cuda_width(ctx, e, format!("{item}.{query}({dim})"));
+        ctx.edits.replace_text(RULE, e.byte_range(), rep);
+        ctx.count(RULE);
+        whole.push(e.byte_range());
+    }
     for n in ctx.all_of(&["field_expression", "identifier"]) {
-        if ctx.in_error(n) {
+        if ctx.in_error(n) || whole.iter().any(|w| w.start <= n.start_byte() && n.end_byte() <= w.end) {
             continue;
         }
         match n.kind_str() {
@@ -86,7 +219,11 @@ pub fn run(ctx: &mut FileCtx) {
                     Some(rep) => {
                         // CUDA's builtins are `unsigned int`, SYCL's queries `size_t`: keep
                         // the type where printf's format expects it
-                        let rep = if crate::rules::dim3::is_printf_argument(ctx, n) { format!("static_cast<unsigned int>({rep})") } else { rep };
+                        let rep = if crate::rules::dim3::is_printf_argument(ctx, n) {
+                            format!("static_cast<unsigned int>({rep})")
+                        } else {
+                            in_cuda_width(ctx, n, rep)
+                        };
                         ctx.edits.replace_text(RULE, n.byte_range(), rep);
                         ctx.count(RULE);
                     }
