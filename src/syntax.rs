@@ -91,23 +91,9 @@ const COMMON_FIELDS: [&str; 12] =
 #[inline]
 pub fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
     static COMMON: std::sync::OnceLock<[Option<std::num::NonZeroU16>; 12]> = std::sync::OnceLock::new();
-    // a match on the name is a few length and byte comparisons
-    let common = match name {
-        "declarator" => Some(0),
-        "name" => Some(1),
-        "type" => Some(2),
-        "function" => Some(3),
-        "parameters" => Some(4),
-        "arguments" => Some(5),
-        "argument" => Some(6),
-        "operator" => Some(7),
-        "value" => Some(8),
-        "left" => Some(9),
-        "body" => Some(10),
-        "right" => Some(11),
-        _ => None,
-    };
-    match common {
+    // a few length and byte comparisons (most names differ in length),
+    // where the table is a binary search over strings
+    match COMMON_FIELDS.iter().position(|f| *f == name) {
         Some(i) => COMMON.get_or_init(|| COMMON_FIELDS.map(field_id_in_table))[i],
         None => field_id_in_table(name),
     }

@@ -162,17 +162,8 @@ pub fn normalized_lexically(path: &str) -> String {
 
 /// `a/./b/../c` → `a/c`; None when it leaves the root.
 fn normalized_inside(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            _ => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
+    let n = normalized_lexically(path);
+    (n != ".." && !n.starts_with("../")).then_some(n)
 }
 
 /// A CUDA library's name as a build file spells it, without decoration:

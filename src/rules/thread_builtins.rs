@@ -49,12 +49,7 @@ pub const RULE: &str = "thread-builtins";
 
 /// The SYCL expression for `var.member` with item `item`.
 pub fn builtin(var: &str, member: &str, item: &str) -> Option<String> {
-    let dim = match member {
-        "x" => 2,
-        "y" => 1,
-        "z" => 0,
-        _ => return None,
-    };
+    let dim = dimension(member)?;
     let query = match var {
         "threadIdx" => "get_local_id",
         "blockIdx" => "get_group",
@@ -63,6 +58,16 @@ pub fn builtin(var: &str, member: &str, item: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("{item}.{query}({dim})"))
+}
+
+/// The SYCL dimension of member `x`/`y`/`z` (x is the fastest, dimension 2).
+fn dimension(member: &str) -> Option<usize> {
+    match member {
+        "x" => Some(2),
+        "y" => Some(1),
+        "z" => Some(0),
+        _ => None,
+    }
 }
 
 pub fn warp_size(item: &str) -> String {
@@ -94,7 +99,7 @@ fn as_builtin<'a>(ctx: &FileCtx<'a>, n: Node<'a>) -> Option<(&'a str, &'a str)> 
 
 /// `e` as `blockIdx.d * blockDim.d + threadIdx.d` (in any order) or
 /// `blockDim.d * gridDim.d`: the query of the whole and its dimension.
-fn global_idiom<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> Option<(&'static str, &'static str)> {
+fn global_idiom<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> Option<(&'static str, usize)> {
     let op = ctx.text(e.field("operator")?);
     let (l, r) = (syntax::strip_parens(e.field("left")?), syntax::strip_parens(e.field("right")?));
     let product = |p: Node<'a>| -> Option<[(&'a str, &'a str); 2]> {
@@ -118,13 +123,7 @@ fn global_idiom<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> Option<(&'static str, &'s
         }
         _ => return None,
     };
-    let member = match member {
-        "x" => "2",
-        "y" => "1",
-        "z" => "0",
-        _ => return None,
-    };
-    Some((query, member))
+    Some((query, dimension(member)?))
 }
 
 /// Whether `e` stands where only its value counts, the same whether it is
@@ -204,12 +203,9 @@ pub fn run(ctx: &mut FileCtx) {
         }
         match n.kind_str() {
             "field_expression" => {
-                let (Some(arg), Some(field)) = (n.field("argument"), n.field("field")) else {
+                let Some((var, member)) = as_builtin(ctx, n) else {
                     continue;
                 };
-                if arg.kind_str() != "identifier" || !BUILTIN_VARS.contains(&ctx.text(arg)) || user_variable(ctx, arg) {
-                    continue;
-                }
                 let Some(item) = ctx.item_at(n.start_byte()) else {
                     ctx.diag(
                         Code::BuiltinOutsideDeviceCode,
@@ -219,7 +215,7 @@ pub fn run(ctx: &mut FileCtx) {
                     );
                     continue;
                 };
-                match builtin(ctx.text(arg), ctx.text(field), &item) {
+                match builtin(var, member, &item) {
                     Some(rep) => {
                         // CUDA's builtins are `unsigned int`, SYCL's queries `size_t`: keep
                         // the type where printf's format expects it
