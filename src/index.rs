@@ -45,6 +45,9 @@ pub struct MacroTable {
     /// Macros the project `#undef`s somewhere (a header's private `MAX`):
     /// not visible everywhere text that uses them may be carried to.
     pub undefined: BTreeSet<String>,
+    /// Macros defined more than once with different bodies (or both
+    /// object- and function-like): their value depends on the file.
+    pub conflicting: BTreeSet<String>,
 }
 
 impl MacroTable {
@@ -88,6 +91,17 @@ impl MacroTable {
     pub fn merge(&mut self, other: &MacroTable) {
         self.qualifier.extend(other.qualifier.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.builtin_users.extend(other.builtin_users.iter().cloned());
+        for (k, v) in &other.values {
+            if self.values.get(k).is_some_and(|old| old != v) || self.functions.contains_key(k) {
+                self.conflicting.insert(k.clone());
+            }
+        }
+        for k in other.functions.keys() {
+            if self.values.contains_key(k) {
+                self.conflicting.insert(k.clone());
+            }
+        }
+        self.conflicting.extend(other.conflicting.iter().cloned());
         self.values.extend(other.values.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.names.extend(other.names.iter().cloned());
         self.pasting.extend(other.pasting.iter().cloned());
@@ -105,9 +119,16 @@ impl MacroTable {
                 self.pasting.insert(name.clone());
             }
             if !body.starts_with('(') {
-                self.values.insert(name.clone(), body.trim().to_string());
+                let value = body.trim().to_string();
+                if self.values.get(&name).is_some_and(|old| *old != value) || self.functions.contains_key(&name) {
+                    self.conflicting.insert(name.clone());
+                }
+                self.values.insert(name.clone(), value);
             } else if let Some(close) = body.find(')') {
                 let params = body[1..close].split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+                if self.values.contains_key(&name) {
+                    self.conflicting.insert(name.clone());
+                }
                 self.functions.insert(name.clone(), (params, body[close + 1..].trim().to_string()));
             }
             let warp = crate::rules::warp_shuffle::WARP_FUNCTIONS;
@@ -273,6 +294,9 @@ pub struct FunctionFacts {
     pub is_kernel: bool,
     pub is_device: bool,
     pub is_host: bool,
+    /// `__launch_bounds__(maxThreads[, minBlocks])`: its arguments as written,
+    /// and the file that wrote them.
+    pub launch_bounds: Option<(Vec<String>, String)>,
     pub template_params: Vec<String>,
     /// Parameters without a default argument: extra parameters go here.
     pub required_params: usize,
@@ -352,6 +376,9 @@ impl FunctionFacts {
         self.is_kernel |= o.is_kernel;
         self.is_device |= o.is_device;
         self.is_host |= o.is_host;
+        if self.launch_bounds.is_none() {
+            self.launch_bounds = o.launch_bounds.clone();
+        }
         self.is_constructor |= o.is_constructor;
         self.is_method |= o.is_method;
         extend_unique(&mut self.method_callees, o.method_callees);
@@ -1031,6 +1058,13 @@ fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask
     out
 }
 
+/// The arguments of a `__launch_bounds__(…)` among a declaration's qualifiers.
+fn launch_bounds(decl: Node, src: &str) -> Option<Vec<String>> {
+    let lb = syntax::children(decl).into_iter().flat_map(|c| std::iter::once(c).chain(syntax::children(c))).find(|c| c.kind_str() == "launch_bounds")?;
+    let args: Vec<String> = syntax::named_children(lb).iter().map(|a| text(*a, src).split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    (!args.is_empty() && !lb.has_error()).then_some(args)
+}
+
 /// What the declaration `decl` of a function (declarator `fd`) says about
 /// it, for a prototype and a definition alike.
 fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str, rel: &str) -> FunctionFacts {
@@ -1040,6 +1074,7 @@ fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str,
         is_kernel: q.global,
         is_device: q.device,
         is_host: q.host,
+        launch_bounds: launch_bounds(decl, src).map(|b| (b, rel.to_string())),
         template_params: template_params(decl, src),
         required_params: required_params(fd, src),
         is_internal: is_internal(decl, src),

@@ -36,6 +36,17 @@
 //                           create/destroy_texture_object, tex1Dfetch/tex1D/tex2D
 #pragma once
 
+// Migrated files include this header before <sycl/sycl.hpp>, so that it can
+// set up the SYCL implementation first. AdaptiveCpp: kernels and copies on
+// an in-order queue without buffers (what migrated CUDA code submits) skip
+// the runtime's task graph and go straight to the CUDA stream ("instant
+// submission"): a launch costs the host ~1 µs less (H100, AdaptiveCpp
+// 24.06; README "Speed"). Define ACPP_ALLOW_INSTANT_SUBMISSION=0 to turn
+// it off. Every translation unit of a program should agree (the setting
+// lives in inline functions of AdaptiveCpp's headers).
+#if !defined(ACPP_ALLOW_INSTANT_SUBMISSION) && !defined(HIPSYCL_ALLOW_INSTANT_SUBMISSION)
+#define ACPP_ALLOW_INSTANT_SUBMISSION 1
+#endif
 #include <sycl/sycl.hpp>
 
 #include <atomic>
@@ -73,6 +84,41 @@
 #define SYCLIFY_FORCEINLINE inline
 #define SYCLIFY_NOINLINE
 #endif
+
+// A launch whose block size is a compile-time constant:
+// SYCLIFY_REQD_WORK_GROUP_SIZE(z, y, x) after the launch lambda's parameters,
+// SYCL 2020's [[sycl::reqd_work_group_size(z, y, x)]] where the compiler
+// knows it (DPC++), nothing where it would only warn "unknown attribute"
+// (AdaptiveCpp's multipass compiler: a warning at every launch, an error
+// under -Werror). A hint for the compiler, so leaving it out changes no
+// result; reqd_sub_group_size(32), which warp code needs, is written as is.
+#if defined(__has_cpp_attribute)
+#if __has_cpp_attribute(sycl::reqd_work_group_size)
+#define SYCLIFY_REQD_WORK_GROUP_SIZE(...) [[sycl::reqd_work_group_size(__VA_ARGS__)]]
+#endif
+#endif
+#ifndef SYCLIFY_REQD_WORK_GROUP_SIZE
+#define SYCLIFY_REQD_WORK_GROUP_SIZE(...)
+#endif
+
+// __launch_bounds__(maxThreads[, minBlocks]) of a kernel, at its launches
+// with a one-dimensional block: SYCLIFY_LAUNCH_BOUNDS(maxThreads[, minBlocks])
+// after the launch lambda's parameters. DPC++ has equivalents (PTX .maxntid
+// and .minnctapersm on NVIDIA GPUs), named on its device compilation; other
+// compilers have none, and the macro is empty.
+#if defined(__has_cpp_attribute)
+#if __has_cpp_attribute(intel::max_work_group_size) && __has_cpp_attribute(intel::min_work_groups_per_cu)
+#define SYCLIFY_LAUNCH_BOUNDS_1(max_threads) [[intel::max_work_group_size(1, 1, max_threads)]]
+#define SYCLIFY_LAUNCH_BOUNDS_2(max_threads, min_blocks)                                                                   \
+  [[intel::max_work_group_size(1, 1, max_threads), intel::min_work_groups_per_cu(min_blocks)]]
+#endif
+#endif
+#ifndef SYCLIFY_LAUNCH_BOUNDS_1
+#define SYCLIFY_LAUNCH_BOUNDS_1(max_threads)
+#define SYCLIFY_LAUNCH_BOUNDS_2(max_threads, min_blocks)
+#endif
+#define SYCLIFY_LAUNCH_BOUNDS_PICK(a, b, name, ...) name
+#define SYCLIFY_LAUNCH_BOUNDS(...) SYCLIFY_LAUNCH_BOUNDS_PICK(__VA_ARGS__, SYCLIFY_LAUNCH_BOUNDS_2, SYCLIFY_LAUNCH_BOUNDS_1, )(__VA_ARGS__)
 
 // __global__ -> SYCLIFY_KERNEL: a kernel becomes a function called from the
 // kernel lambda of each of its launches; always_inline makes its body part of
@@ -540,17 +586,15 @@ template <class CG> void launch(sycl::queue &q, CG &&cg) {
     // cannot submit their initial copy from inside it)
     detail::prepare_symbols();
     detail::launch_device() = &detail::limits_of(q.get_device());
-#if defined(ACPP_EXT_COARSE_GRAINED_EVENTS) && defined(SYCLIFY_COARSE_GRAINED_EVENTS)
-    // -DSYCLIFY_COARSE_GRAINED_EVENTS (AdaptiveCpp): the launch's event is
-    // coarse-grained (the queue's progress, not a backend event of its own;
-    // nothing waits on a launch's event). Kernels queued back to back then
-    // run without the ~2 µs the GPU spends on each kernel's event (measured on
-    // an H100: 50 queued 2.4 µs kernels, 4.4 µs each with events, 2.4 µs
-    // without), but every launch costs the host ~1.5-2 µs more (AdaptiveCpp
-    // 24.06 polls the stream instead of an event), which a loop of small
-    // launches the host cannot keep ahead of pays in full. Off by default: a
-    // plain launch costs what a hand-written queue.parallel_for costs.
-    // Markers (event_record) keep their own events either way.
+#if defined(ACPP_EXT_COARSE_GRAINED_EVENTS) && !defined(SYCLIFY_FINE_GRAINED_EVENTS)
+    // AdaptiveCpp: the launch's event is coarse-grained (the queue's
+    // progress, not a CUDA event of its own; nothing waits on a launch's
+    // event: event_record and the stream functions keep their own). Kernels
+    // queued back to back then run without the ~2 µs the GPU spends on each
+    // kernel's event (H100: a 2.4 µs kernel queued behind another, 4.5 µs with
+    // its event, 2.4 µs without), and with instant submission (above) the
+    // host's launch is cheaper too (5.9 against 7.0 µs). Define
+    // SYCLIFY_FINE_GRAINED_EVENTS for an event per launch.
     q.submit(sycl::property_list{sycl::property::command_group::AdaptiveCpp_coarse_grained_events{}}, std::forward<CG>(cg));
 #else
     q.submit(std::forward<CG>(cg));

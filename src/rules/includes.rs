@@ -4,7 +4,8 @@
 //! table (`rules/*.yaml`; the runtime headers are removed); an include of a
 //! migrated project file follows its new name (`"kernels.cuh"` →
 //! `"kernels.dp.hpp"`); and a file whose migrated code uses SYCL gets
-//! `#include <sycl/sycl.hpp>` and `#include <syclify/syclify.hpp>` — in place
+//! `#include <syclify/syclify.hpp>` and `#include <sycl/sycl.hpp>` (in that
+//! order: the helper header sets SYCL up before including it) — in place
 //! of its first CUDA runtime include, or before its first include, or after
 //! its include guard. Other CUDA library headers get SY0402.
 //!
@@ -18,7 +19,9 @@ use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
 pub const RULE: &str = "includes";
-pub const SYCL_INCLUDES: &str = "#include <sycl/sycl.hpp>\n#include <syclify/syclify.hpp>\n";
+/// The helper header first: it configures the SYCL implementation before
+/// including `<sycl/sycl.hpp>` (AdaptiveCpp's instant submission).
+pub const SYCL_INCLUDES: &str = "#include <syclify/syclify.hpp>\n#include <sycl/sycl.hpp>\n";
 
 const CUDA_LIBRARY_PREFIXES: &[&str] =
     &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];

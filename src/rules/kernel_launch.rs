@@ -771,6 +771,19 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     if needs.warp {
         r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
     }
+    if let Some(zyx) = crate::rules::work_group_size::required(ctx, config[1]) {
+        r.push_text(&format!(" SYCLIFY_REQD_WORK_GROUP_SIZE({zyx})"));
+    }
+    // `__launch_bounds__` of the kernel, where its arguments mean the same
+    // here (not the kernel's template parameters, not macros of another file)
+    if let Some(bounds) = facts.and_then(|f| f.launch_bounds.as_ref().map(|b| (f, b))).filter(|(f, (args, file))| {
+        (file == ctx.rel || args.iter().all(|a| crate::rules::work_group_size::integer_literal(a)))
+            && !args.iter().any(|a| f.template_params.iter().any(|p| syntax::contains_word(a, p)))
+            && crate::rules::work_group_size::is_linear(ctx, config[1])
+    }) {
+        let bounds = bounds.1;
+        r.push_text(&format!(" SYCLIFY_LAUNCH_BOUNDS({})", bounds.0.join(", ")));
+    }
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
     if function.kind_str() == "identifier" && ctx.text(function) != kname {

@@ -4,14 +4,23 @@
 //! from kernels, with a note (SY0101), and from macro bodies (`#define
 //! BOUNDS(t, b) __launch_bounds__(t, b)`, whose uses stand between a
 //! kernel's return type and its name: those are kept, the macro now
-//! expands to nothing).
+//! expands to nothing). The index keeps the hint of a kernel written
+//! directly on it; the kernel's launches with a one-dimensional block then
+//! carry it as `SYCLIFY_LAUNCH_BOUNDS(maxThreads[, minBlocks])`
+//! (`kernel_launch.rs`), where its arguments mean the same (integer
+//! literals, or a launch in the kernel's file; not the kernel's template
+//! parameters).
 //!
 //! Why: it is an occupancy hint. SYCL 2020's `reqd_work_group_size` means
-//! something else (one exact size, required), and `max_work_group_size` is a
-//! DPC++ extension that AdaptiveCpp rejects; dropping the hint keeps the
-//! output portable and correct for every launch the original allowed.
+//! something else (one exact size, required; written where a launch's block
+//! is a constant, `work_group_size.rs`), and DPC++'s equivalents
+//! (`intel::max_work_group_size`, `intel::min_work_groups_per_cu`) are
+//! extensions that AdaptiveCpp rejects: the helper header's macro names them
+//! only where the compiler has them. `max_work_group_size` bounds each
+//! dimension, not the product, hence one-dimensional blocks only.
 //!
-//! Example: `__global__ void __launch_bounds__(256) k()` → `void k()`.
+//! Example: `__global__ void __launch_bounds__(256) k()` → `void k()`, and
+//! `k<<<g, 256>>>()` → `[=](sycl::nd_item<3> item) … SYCLIFY_LAUNCH_BOUNDS(256) { … }`.
 
 use super::FileCtx;
 use crate::diagnostics::Code;
@@ -33,7 +42,7 @@ pub fn run(ctx: &mut FileCtx) {
         let end = skip_spaces(ctx.src, n.end_byte());
         let text = ctx.text(n).to_string();
         ctx.edits.delete(RULE, n.start_byte()..end);
-        ctx.diag(Code::LaunchBoundsDropped, n.byte_range(), RULE, format!("`{text}` removed: an occupancy hint with no portable SYCL equivalent"));
+        ctx.diag(Code::LaunchBoundsDropped, n.byte_range(), RULE, format!("`{text}` removed from the kernel: an occupancy hint with no portable SYCL equivalent (kept for DPC++ at launches with a one-dimensional block, as SYCLIFY_LAUNCH_BOUNDS)"));
         ctx.count(RULE);
     }
 }

@@ -20,6 +20,7 @@
 //! | [`static_shared_memory`] | static `__shared__` declarations |
 //! | [`extern_shared_memory`] | `extern __shared__` declarations |
 //! | [`kernel_launch`] | `k<<<g, b, shmem, stream>>>(args)`, also inside macros |
+//! | [`work_group_size`] | (part of `kernel_launch`) `SYCLIFY_REQD_WORK_GROUP_SIZE` for constant block sizes, `SYCLIFY_LAUNCH_BOUNDS` for 1-D ones |
 //! | [`dim3`] | host `dim3` variables and temporaries |
 //! | [`runtime_api`] | CUDA runtime calls, types and enumerators (data: `rules/*.yaml`) |
 //! | [`includes`] | CUDA headers, includes of migrated files, the SYCL includes |
@@ -47,6 +48,7 @@ pub mod thread_builtins;
 pub mod warp_shuffle;
 pub mod warp_vote;
 pub mod wmma;
+pub mod work_group_size;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::edit::EditSet;
@@ -349,7 +351,7 @@ impl<'a> FileCtx<'a> {
                                     continue;
                                 }
                                 if let Some((_, v)) = declarator_name(decl, src) {
-                                    if is_dim3 {
+                                    if is_dim3 || is_auto_dim3(d, decl, src) {
                                         dim3_vars.insert(v.to_string())
                                     } else {
                                         other_vars.insert(v.to_string())
@@ -390,6 +392,13 @@ impl<'a> FileCtx<'a> {
             }
         }
     }
+}
+
+/// `auto b = dim3(…)`: a `dim3` variable too.
+fn is_auto_dim3(decl: Node, declarator: Node, src: &str) -> bool {
+    decl.field("type").is_some_and(|t| text(t, src) == "auto")
+        && declarator.kind_str() == "init_declarator"
+        && declarator.field("value").is_some_and(|v| v.kind_str() == "call_expression" && v.field("function").is_some_and(|f| text(f, src) == "dim3"))
 }
 
 /// The outermost ERROR regions of a tree; for a macro body, an ERROR that is a
