@@ -22,7 +22,11 @@
 //!   work-group limits as CUDA checks a launch — with both ranges already in
 //!   SYCL order (`dim3(x, y, z)` → `range<3>(z, y, x)`, an integer `n` →
 //!   `range<3>(1, 1, n)`), calling the kernel with the `nd_item`, the
-//!   local-memory pointers and the device globals it uses.
+//!   local-memory pointers and the device globals it uses;
+//! - marks the lambda with what is known at compile time: a constant block
+//!   size (`SYCLIFY_REQD_WORK_GROUP_SIZE`, [`super::work_group_size`]), the kernel's
+//!   `__launch_bounds__` for a 1-D block (`SYCLIFY_LAUNCH_BOUNDS`), and
+//!   `[[sycl::reqd_sub_group_size(32)]]` for kernels that use warps.
 //!
 //! Launches inside macro bodies are migrated too (with line continuations).
 //! A kernel named by a macro parameter: when the macro's uses in the file
@@ -37,7 +41,7 @@
 //! Example: `scale<<<(n + 255) / 256, 256>>>(d, 2.0f, n);` →
 //! ```text
 //! syclify::launch(syclify::default_queue(), [&](sycl::handler &cgh) {
-//!   cgh.parallel_for(syclify::launch_range(sycl::range<3>(1, 1, (n + 255) / 256), sycl::range<3>(1, 1, 256)), [=](sycl::nd_item<3> item) {
+//!   cgh.parallel_for(syclify::launch_range(sycl::range<3>(1, 1, (n + 255) / 256), sycl::range<3>(1, 1, 256)), [=](sycl::nd_item<3> item) SYCLIFY_REQD_WORK_GROUP_SIZE(1, 1, 256) {
 //!     scale(d, 2.0f, n, item);
 //!   });
 //! });
@@ -776,13 +780,13 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     // `__launch_bounds__` of the kernel, where its arguments mean the same
     // here (not the kernel's template parameters, not macros of another file)
-    if let Some(bounds) = facts.and_then(|f| f.launch_bounds.as_ref().map(|b| (f, b))).filter(|(f, (args, file))| {
-        (file == ctx.rel || args.iter().all(|a| crate::rules::work_group_size::integer_literal(a)))
-            && !args.iter().any(|a| f.template_params.iter().any(|p| syntax::contains_word(a, p)))
-            && crate::rules::work_group_size::is_linear(ctx, config[1])
-    }) {
-        let bounds = bounds.1;
-        r.push_text(&format!(" SYCLIFY_LAUNCH_BOUNDS({})", bounds.0.join(", ")));
+    if let Some(f) = facts
+        && let Some((args, file)) = &f.launch_bounds
+        && (file == ctx.rel || args.iter().all(|a| crate::rules::work_group_size::integer_literal(a)))
+        && !args.iter().any(|a| f.template_params.iter().any(|p| syntax::contains_word(a, p)))
+        && crate::rules::work_group_size::is_linear(ctx, config[1])
+    {
+        r.push_text(&format!(" SYCLIFY_LAUNCH_BOUNDS({})", args.join(", ")));
     }
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
