@@ -1061,7 +1061,7 @@ fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask
 /// The arguments of a `__launch_bounds__(…)` among a declaration's qualifiers.
 fn launch_bounds(decl: Node, src: &str) -> Option<Vec<String>> {
     let lb = syntax::children(decl).into_iter().flat_map(|c| std::iter::once(c).chain(syntax::children(c))).find(|c| c.kind_str() == "launch_bounds")?;
-    let args: Vec<String> = syntax::named_children(lb).iter().map(|a| text(*a, src).split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    let args: Vec<String> = syntax::named_children(lb).iter().map(|a| syntax::one_line(text(*a, src))).collect();
     (!args.is_empty() && !lb.has_error()).then_some(args)
 }
 

@@ -503,7 +503,7 @@ fn splitting_groups(masked: &str) -> Vec<ConditionalGroup> {
 /// then the first. The other branches and the directive lines are hidden.
 fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup]) -> Vec<(u8, Vec<Mask>)> {
     let groups: Vec<&ConditionalGroup> = splitting.iter().filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start).collect();
-    let key = |g: &ConditionalGroup| masked[g.head.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+    let key = |g: &ConditionalGroup| crate::syntax::one_line(&masked[g.head.clone()]);
     let mut keys: Vec<String> = groups.iter().map(|g| key(g)).collect();
     keys.dedup();
     let mut out = Vec::new();
@@ -706,7 +706,7 @@ fn syntax_message(n: Node, text: &str) -> String {
         }
         found
     };
-    let mut snippet: String = text[n.byte_range()].split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut snippet: String = crate::syntax::one_line(&text[n.byte_range()]);
     if snippet.chars().count() > 40 {
         snippet = snippet.chars().take(40).collect::<String>() + "…";
     }

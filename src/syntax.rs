@@ -433,6 +433,11 @@ pub fn contains_word(s: &str, word: &str) -> bool {
     false
 }
 
+/// `s` on one line: runs of white space (newlines too) become one space.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Identifier tokens of a piece of C/C++ text (skipping comments, strings and
 /// character literals), with their byte ranges.
 pub fn identifiers(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {

@@ -72,7 +72,7 @@ fn block_dims(ctx: &FileCtx, block: Node) -> Option<Vec<String>> {
     match block.kind_str() {
         "call_expression" if block.field("function").is_some_and(|f| ctx.text(f) == "dim3") => dim3_args(ctx, block.field("arguments")?),
         "identifier" if ctx.is_dim3_var(ctx.text(block), block.start_byte()) => constant_dim3_var(ctx, block),
-        _ if constant(ctx, block, 0) => Some(vec![expr_text(ctx, block)]),
+        _ if constant(ctx, block, 0) => Some(vec![syntax::one_line(ctx.text(block))]),
         _ => None,
     }
 }
@@ -83,7 +83,7 @@ fn dim3_args(ctx: &FileCtx, list: Node) -> Option<Vec<String>> {
     if args.is_empty() || args.len() > 3 || !args.iter().all(|a| constant(ctx, *a, 0)) {
         return None;
     }
-    Some(args.iter().map(|a| expr_text(ctx, *a)).collect())
+    Some(args.iter().map(|a| syntax::one_line(ctx.text(*a))).collect())
 }
 
 /// A `dim3` variable declared from constants in the function of the launch,
@@ -98,7 +98,7 @@ fn constant_dim3_var(ctx: &FileCtx, var: Node) -> Option<Vec<String>> {
             match value.kind_str() {
                 "argument_list" | "initializer_list" => dim3_args(ctx, value)?,
                 "call_expression" if value.field("function").is_some_and(|f| ctx.text(f) == "dim3") => dim3_args(ctx, value.field("arguments")?)?,
-                _ if constant(ctx, value, 0) => vec![expr_text(ctx, value)],
+                _ if constant(ctx, value, 0) => vec![syntax::one_line(ctx.text(value))],
                 _ => return None,
             }
         }
@@ -185,12 +185,11 @@ fn constant_name(ctx: &FileCtx, n: Node, name: &str, depth: usize) -> bool {
     constant_macro(ctx, name, depth)
 }
 
+/// An integer type (`int`, `unsigned long`, `size_t`, `std::uint32_t`, …),
+/// as the width rule reads types.
 fn is_integer_type(t: &str) -> bool {
-    let words: Vec<&str> = t.split_whitespace().collect();
-    !words.is_empty()
-        && words.iter().all(|w| {
-            matches!(*w, "int" | "unsigned" | "signed" | "short" | "long" | "char" | "size_t" | "std::size_t" | "uint32_t" | "int32_t" | "uint64_t" | "int64_t")
-        })
+    let t = t.trim();
+    matches!(syntax::arith_of_type(t.strip_prefix("std::").unwrap_or(t)), Some(syntax::Arith::Int(_)))
 }
 
 /// An object-like macro defined once (or always alike) and never `#undef`d,
@@ -232,11 +231,6 @@ pub fn integer_literal(t: &str) -> bool {
         return !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit() || b == b'\'');
     }
     !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'\'')
-}
-
-/// An expression's text on one line.
-fn expr_text(ctx: &FileCtx, n: Node) -> String {
-    ctx.text(n).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
