@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: fetches what the tests need
-# (Intel's SYCL headers from PyPI), then runs every test.
+# (Intel's SYCL, oneAPI's library and CUDA's CUPTI headers from PyPI), then
+# runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v g++ >/dev/null || { echo "g++ is required for the host-compile tests (apt-get install g++)" >&2; exit 1; }
 bash scripts/fetch-sycl-headers.sh
 # oneDPL's and oneMKL's headers (PyPI), for migrated Thrust and library code
 bash scripts/fetch-library-headers.sh
+# CUPTI's headers (NVIDIA's PyPI wheels), for validate --time's kernel timer
+bash scripts/fetch-cuda-headers.sh
 # that code host-compiles with Clang (GCC 12 rejects one of oneDPL's headers;
 # the SYCL compilers are Clang): Debian's clang-16 where none is installed
 if [ -z "${SYCLIFY_LIBRARY_CXX:-}" ]; then
@@ -29,7 +32,7 @@ if ! command -v cmake >/dev/null; then
   python3 -m pip install --quiet --target target/tools/cmake 'cmake>=3.18,<4'
   export PATH="$PWD/target/tools/cmake/bin:$PATH" PYTHONPATH="$PWD/target/tools/cmake${PYTHONPATH:+:$PYTHONPATH}"
 fi
-export SYCLIFY_SYCL_INCLUDE="$PWD/target/sycl-headers/include"
+export SYCLIFY_SYCL_INCLUDE="$PWD/target/sycl-headers/include" SYCLIFY_CUDA_INCLUDE="$PWD/target/cuda-headers/include"
 export INSTA_UPDATE=no   # snapshots are reviewed, never written by CI
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

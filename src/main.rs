@@ -120,7 +120,7 @@ enum Command {
         #[arg(long)]
         sycl_build: Option<String>,
         /// Arguments for both programs.
-        #[arg(long, default_value = "")]
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         run: String,
         /// Seconds each run may take.
         #[arg(long, default_value_t = 120)]
@@ -130,13 +130,14 @@ enum Command {
         build_timeout: u64,
         #[arg(long)]
         nvcc: Option<String>,
-        #[arg(long)]
+        /// Flags for nvcc, replacing the defaults (-O2 -arch=<the GPU's>).
+        #[arg(long, allow_hyphen_values = true)]
         nvcc_flags: Option<String>,
         /// The SYCL compiler (default: the first of icpx, acpp, syclcc, clang++ -fsycl on PATH).
         #[arg(long)]
         sycl_cxx: Option<String>,
         /// Flags for the SYCL compiler, replacing the NVIDIA-targeting defaults.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         sycl_flags: Option<String>,
         /// GPU architecture (e.g. sm_90); default: read from nvidia-smi.
         #[arg(long)]
@@ -159,6 +160,18 @@ enum Command {
         /// Also write the JSON result here.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Time every kernel of both runs on the GPU (a CUPTI library built with nvcc, loaded by the CUDA driver) and print CUDA against SYCL time per kernel.
+        #[arg(long)]
+        time: bool,
+        /// With --time: flag kernels whose SYCL time is above this multiple of their CUDA time.
+        #[arg(long, default_value_t = 1.15, requires = "time")]
+        slower_than: f64,
+        /// With --time: a flagged kernel fails the verdict (exit 1); kernel times that cannot be taken make it not validated (exit 3).
+        #[arg(long, requires = "time")]
+        fail_slower: bool,
+        /// With --time: a kernel-timer library built before (default: build it with nvcc against CUPTI).
+        #[arg(long, requires = "time")]
+        kernel_timer: Option<PathBuf>,
     },
     /// Print the long explanation of a diagnostic code (e.g. SY0202), or list all codes.
     Explain { code: Option<String> },
@@ -248,7 +261,15 @@ fn main() -> ExitCode {
             atol,
             work_dir,
             json,
+            time,
+            slower_than,
+            fail_slower,
+            kernel_timer,
         } => {
+            if !(slower_than.is_finite() && slower_than > 0.0) {
+                eprintln!("syclify: error: --slower-than {slower_than}: a ratio above 0 (1.15 flags kernels 15 % slower than CUDA's)");
+                return ExitCode::from(2);
+            }
             let mut compare = syclify::validate::compare::CompareOptions { rtol, atol, ..Default::default() };
             for (flag, list, target) in [("--ignore-lines", &ignore_lines, &mut compare.ignore_lines), ("--mask", &masks, &mut compare.masks)] {
                 for r in list {
@@ -278,6 +299,7 @@ fn main() -> ExitCode {
                 arch,
                 compare,
                 mappings: Mappings::builtin(),
+                time: time.then_some(syclify::validate::TimeOptions { threshold: slower_than, fail_slower, timer: kernel_timer }),
             };
             match syclify::validate::validate(&opts) {
                 Ok(r) => {

@@ -8,6 +8,7 @@
 
 pub mod compare;
 pub mod process;
+pub mod timing;
 pub mod toolchain;
 
 use compare::{CompareOptions, Difference};
@@ -41,6 +42,27 @@ pub struct ValidateOptions {
     pub arch: Option<String>,
     pub compare: CompareOptions,
     pub mappings: crate::mapping::Mappings,
+    /// `--time`: time every kernel of both runs.
+    pub time: Option<TimeOptions>,
+}
+
+/// `validate --time`.
+#[derive(Debug, Clone)]
+pub struct TimeOptions {
+    /// A kernel whose SYCL time is above this multiple of its CUDA time is flagged.
+    pub threshold: f64,
+    /// Flagged kernels fail the verdict (a performance gate for CI).
+    pub fail_slower: bool,
+    /// A kernel-timer library built before (else it is built with nvcc).
+    pub timer: Option<PathBuf>,
+}
+
+/// The kernel times of both runs, or why there are none.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case", tag = "status", content = "detail")]
+pub enum TimingStep {
+    Done(timing::Timing),
+    Skipped(String),
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -100,6 +122,8 @@ pub struct ValidateResult {
     pub verdict: Verdict,
     /// What could not be checked, in words.
     pub not_checked: Vec<String>,
+    /// Per-kernel times (`--time`).
+    pub timing: Option<TimingStep>,
 }
 
 impl ValidateResult {
@@ -240,9 +264,38 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
             }
         }
     };
-    let cuda_run = run_side(&cuda_build, &cuda_exe, &project, needs_gpu_cuda, vec![]);
-    let sycl_env = sycl.as_ref().map(|c| toolchain::sycl_run_env(&c.kind)).unwrap_or_default();
+    // --time: the kernel timer is loaded into both runs by the CUDA driver
+    let cuda_times = work.join("cuda-kernel-times.tsv");
+    let sycl_times = work.join("sycl-kernel-times.tsv");
+    let timer = o.time.as_ref().map(|t| match &t.timer {
+        Some(lib) if lib.is_file() => lib.canonicalize().map_err(|e| format!("{}: {e}", lib.display())),
+        Some(lib) => Err(format!("{}: no such kernel timer library", lib.display())),
+        None => match toolchain::find_nvcc(o.nvcc.as_deref()) {
+            Some(nvcc) => timing::build_timer(&nvcc, &work, o.build_timeout),
+            None => Err("no nvcc to build the kernel timer with (name one with --nvcc)".into()),
+        },
+    });
+    let timer_env = |times: &Path| -> Vec<(String, String)> {
+        let _ = std::fs::remove_file(times);
+        match &timer {
+            Some(Ok(lib)) => {
+                vec![("CUDA_INJECTION64_PATH".into(), lib.display().to_string()), (timing::TIMES_ENV.into(), times.display().to_string())]
+            }
+            _ => vec![],
+        }
+    };
+    let cuda_run = run_side(&cuda_build, &cuda_exe, &project, needs_gpu_cuda, timer_env(&cuda_times));
+    let mut sycl_env = sycl.as_ref().map(|c| toolchain::sycl_run_env(&c.kind)).unwrap_or_default();
+    sycl_env.extend(timer_env(&sycl_times));
     let sycl_run = run_side(&sycl_build, &sycl_exe, &migrated, needs_gpu_sycl, sycl_env);
+    let timing = o.time.as_ref().map(|t| match (&timer, cuda_run.result(), sycl_run.result()) {
+        (Some(Err(why)), _, _) => TimingStep::Skipped(why.clone()),
+        (_, None, _) | (_, _, None) => TimingStep::Skipped("a side did not run".into()),
+        _ => match (timing::read_side(&cuda_times, "CUDA"), timing::read_side(&sycl_times, "SYCL")) {
+            (Ok((c, cd)), Ok((s, sd))) => TimingStep::Done(timing::pair(&c, &s, t.threshold, cd || sd)),
+            (Err(e), _) | (_, Err(e)) => TimingStep::Skipped(e),
+        },
+    });
 
     // comparison
     let comparison = match (cuda_run.result(), sycl_run.result()) {
@@ -274,8 +327,21 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
         || matches!(sycl_build, Step::Skipped(_))
         || matches!(&cuda_run, Step::Skipped(w) if w.starts_with("no NVIDIA"))
         || matches!(&sycl_run, Step::Skipped(w) if w.starts_with("no NVIDIA"));
+    if let Some(TimingStep::Skipped(why)) = &timing {
+        not_checked.push(format!("kernel times: {why}"));
+    }
+    // --fail-slower: a flagged kernel fails a run that matched; kernel
+    // times that could not be taken leave it not validated
+    let gate = o.time.as_ref().filter(|t| t.fail_slower).map(|_| match &timing {
+        Some(TimingStep::Done(d)) => d.slower().next().is_none(),
+        _ => false,
+    });
     let verdict = if comparison.compared && comparison.exit_codes_match && comparison.stdout_differences.is_empty() && cuda_build.ok() && sycl_build.ok() {
-        Verdict::Passed
+        match (gate, &timing) {
+            (Some(false), Some(TimingStep::Done(_))) => Verdict::Failed,
+            (Some(false), _) => Verdict::NotValidated,
+            _ => Verdict::Passed,
+        }
     } else if tool_missing {
         Verdict::NotValidated
     } else {
@@ -291,6 +357,7 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
         comparison,
         verdict,
         not_checked,
+        timing,
     };
     let json = serde_json::to_string_pretty(&result).map_err(|e| e.to_string())? + "\n";
     std::fs::write(work.join("validate.json"), json).map_err(|e| e.to_string())?;
@@ -341,6 +408,11 @@ pub fn table(r: &ValidateResult) -> String {
             let tail: Vec<&str> = b.stderr.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
             s.push_str(&format!("  {name} said:\n    {}\n", tail.join("\n    ")));
         }
+    }
+    match &r.timing {
+        Some(TimingStep::Done(t)) => s.push_str(&timing::table(t, 20)),
+        Some(TimingStep::Skipped(why)) => s.push_str(&format!("  kernel times not taken: {why}\n")),
+        None => {}
     }
     let v = match r.verdict {
         Verdict::Passed => "PASSED",
