@@ -66,6 +66,9 @@ codes! {
     InactiveBranch = "SY0005", "inactive-branch", Warning,
         "an `#if` branch was kept as written: its branches split braces",
         "The branches of this conditional open or close braces or parentheses that the code after\nthem closes (`#ifdef DUMP` / `for (…) {` / `#else` / `for (…) {` / `#endif`), so no single\nsyntax tree holds them all. syclify parsed one configuration (the `#else` branch, or none,\nwhen that parses; else the first branch) and kept this branch byte-for-byte as written,\nwithout migrating it. Code in it that CUDA-specific constructs would need migrated is\nreported as left over (SY0010); build with the configuration that was parsed, or migrate\nthe branch by hand.";
+    InternalError = "SY0006", "internal-error", Error,
+        "syclify failed on this file (a bug in syclify); the file was not migrated",
+        "syclify itself failed while migrating this file: a step (parsing, gathering its facts\nfor the project index, rewriting) panicked, which is a bug in syclify, not in your code.\nThe message says which step and where in syclify's source. The file is left out of the\noutput; every other file is still migrated, and the run exits with code 1. Please report\nit with the file, or a reduced version that still fails.";
     EditConflict = "SY0009", "edit-conflict", Error,
         "two rewrites overlapped and one could not be applied",
         "Two rules produced edits whose ranges overlap in a way that cannot be composed.\nThe first edit was applied and the second was not; this is a bug in syclify, please\nreport it with the input. The region needs a human.";

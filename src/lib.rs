@@ -16,6 +16,7 @@ pub mod compile_db;
 pub mod diagnostics;
 pub mod edit;
 pub mod emit;
+pub mod guard;
 pub mod index;
 pub mod leftovers;
 pub mod mapping;

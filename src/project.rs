@@ -554,13 +554,16 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         .par_iter()
         .map(|(g, files)| {
             let started = std::time::Instant::now();
-            let parsed: Vec<(usize, Parsed)> = files
+            let parsed: Vec<(usize, Result<Parsed, String>)> = files
                 .par_iter()
                 .map(|&i| {
                     let defines = unit_defines.get(&sources[i].rel).copied().unwrap_or(&no_defines);
                     let macros = &macro_tables[&include_group[i]];
                     let started = std::time::Instant::now();
-                    let p = parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines);
+                    let p = crate::guard::catch(|| {
+                        crate::guard::injected_panic("parse", &sources[i].rel);
+                        parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines)
+                    });
                     let secs = started.elapsed().as_secs_f64();
                     if timing && secs > 0.5 {
                         eprintln!("[timing] slow parse: {} ({secs:.2} s, {} bytes)", sources[i].rel, sources[i].text.len());
@@ -569,14 +572,43 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                     (i, p)
                 })
                 .collect();
+            // a file whose step panicked is reported and left out of the
+            // rest of its group's migration (the others go on)
+            let mut failed: Vec<(usize, String)> = Vec::new();
+            let parsed: Vec<(usize, Parsed)> = parsed
+                .into_iter()
+                .filter_map(|(i, p)| match p {
+                    Ok(p) => Some((i, p)),
+                    Err(e) => {
+                        failed.push((i, format!("parse: {e}")));
+                        None
+                    }
+                })
+                .collect();
             thread_time(&parse_time, started);
             let started = std::time::Instant::now();
             // each tree walked once, for the index and then the rewrite
             let walks: Vec<crate::syntax::Preorder> = parsed.par_iter().map(|(_, p)| crate::syntax::Preorder::of(p.tree.root_node())).collect();
-            let facts: Vec<(usize, index::FileFacts)> = parsed
+            let facts: Vec<(usize, Result<index::FileFacts, String>)> = parsed
                 .par_iter()
                 .zip(&walks)
-                .map(|((i, p), nodes)| (*i, index::index_file(nodes, &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])))
+                .map(|((i, p), nodes)| {
+                    let f = crate::guard::catch(|| {
+                        crate::guard::injected_panic("index", &sources[*i].rel);
+                        index::index_file(nodes, &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])
+                    });
+                    (*i, f)
+                })
+                .collect();
+            let facts: Vec<(usize, index::FileFacts)> = facts
+                .into_iter()
+                .filter_map(|(i, f)| match f {
+                    Ok(f) => Some((i, f)),
+                    Err(e) => {
+                        failed.push((i, format!("index: {e}")));
+                        None
+                    }
+                })
                 .collect();
             let units = facts.iter().map(|(i, f)| (*i, UnitFunctions::of(f))).collect();
             let mut edges = group_include_edges.get(g).cloned().unwrap_or_default();
@@ -591,10 +623,20 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             for &i in files {
                 cluster_macros.entry(cluster[&i]).or_default().merge(&file_macros[&i]);
             }
-            let indexes: BTreeMap<usize, ProjectIndex> = by_cluster
-                .into_iter()
-                .map(|(c, files)| (c, ProjectIndex::build(files, std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default()), &opts.mappings)))
-                .collect();
+            let mut indexes: BTreeMap<usize, ProjectIndex> = BTreeMap::new();
+            for (c, facts) in by_cluster {
+                let macros = std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default());
+                match crate::guard::catch(|| ProjectIndex::build(facts, macros, &opts.mappings)) {
+                    Ok(index) => {
+                        indexes.insert(c, index);
+                    }
+                    // every file of the cluster shares the index
+                    Err(e) => {
+                        let members: Vec<usize> = files.iter().copied().filter(|i| cluster[i] == c && !failed.iter().any(|(f, _)| f == i)).collect();
+                        failed.extend(members.into_iter().map(|i| (i, format!("index: {e}"))));
+                    }
+                }
+            }
             let mut texts_of: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
             for &i in files {
                 texts_of.entry(cluster[&i]).or_default().push(sources[i].text.as_str());
@@ -617,24 +659,37 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                 .collect();
             thread_time(&index_time, started);
             let started = std::time::Instant::now();
-            let outputs = parsed
+            let rewritten: Vec<(usize, Result<Rewritten, String>)> = parsed
                 .par_iter()
                 .zip(walks)
+                .filter(|((i, _), _)| !failed.iter().any(|(f, _)| f == i))
                 .map(|((i, p), main)| {
-                    let r = rewrite_file(&sources[*i], p, main, &projects[&cluster[i]]);
+                    let r = crate::guard::catch(|| {
+                        crate::guard::injected_panic("rewrite", &sources[*i].rel);
+                        rewrite_file(&sources[*i], p, main, &projects[&cluster[i]])
+                    });
                     progress.step();
                     (*i, r)
                 })
                 .collect();
+            let mut outputs = Vec::new();
+            for (i, r) in rewritten {
+                match r {
+                    Ok(r) => outputs.push((i, r)),
+                    Err(e) => failed.push((i, format!("rewrite: {e}"))),
+                }
+            }
             thread_time(&rewrite_time, started);
-            GroupDone { outputs, units }
+            GroupDone { outputs, units, failed }
         })
         .collect();
     let mut outputs: BTreeMap<usize, Rewritten> = BTreeMap::new();
     let mut units: Vec<(usize, UnitFunctions)> = Vec::new();
+    let mut failed: BTreeMap<usize, String> = BTreeMap::new();
     for d in done {
         outputs.extend(d.outputs);
         units.extend(d.units);
+        failed.extend(d.failed);
     }
     units.sort_by_key(|(i, _)| *i);
     let device_code_across_units = device_calls_across_units(&sources, &units, &includes);
@@ -649,9 +704,14 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         );
     }
     phase("parse, index, rewrite");
-    copied_includers(&sources, &mut outputs, &renames, &include_dirs);
+    copied_includers(&sources, &mut outputs, &renames, &include_dirs, &failed);
     sycl_first(&sources, &mut outputs, &includes);
     for (i, s) in sources.into_iter().enumerate() {
+        if let Some(e) = failed.remove(&i) {
+            let msg = format!("syclify failed on this file ({e}); it was not migrated — please report this, with the file if you can");
+            results.push(FileResult::failed(s.rel, Diagnostic::new(Code::InternalError, 0..0, "migrate", msg)));
+            continue;
+        }
         results.push(match outputs.remove(&i) {
             Some(rewritten) => {
                 let out_rel = output_rel(&s.rel, true);
@@ -674,10 +734,16 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
 /// (`main.cpp` including `kernels.cuh`, now `kernels.dp.hpp`) gets the new
 /// name in its include, and so becomes a migrated file (keeping its name):
 /// else its include would name a file the out-root does not have.
-fn copied_includers(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, renames: &BTreeMap<String, String>, include_dirs: &[String]) {
+fn copied_includers(
+    sources: &[SourceFile],
+    outputs: &mut BTreeMap<usize, Rewritten>,
+    renames: &BTreeMap<String, String>,
+    include_dirs: &[String],
+    failed: &BTreeMap<usize, String>,
+) {
     let loaded: BTreeSet<&str> = sources.iter().map(|s| s.rel.as_str()).collect();
     for (i, s) in sources.iter().enumerate() {
-        if outputs.contains_key(&i) {
+        if outputs.contains_key(&i) || failed.contains_key(&i) {
             continue;
         }
         let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
@@ -824,6 +890,8 @@ impl UnitFunctions {
 struct GroupDone {
     outputs: Vec<(usize, Rewritten)>,
     units: Vec<(usize, UnitFunctions)>,
+    /// Files whose parse, index facts or rewrite panicked, with the message.
+    failed: Vec<(usize, String)>,
 }
 
 /// Pairs of files in one directory where one declares (without a body) a

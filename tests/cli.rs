@@ -98,6 +98,38 @@ fn bad_files_are_reported_and_the_rest_is_written() {
 }
 
 #[test]
+fn a_panic_on_one_file_fails_that_file_and_the_rest_is_migrated() {
+    // SYCLIFY_INJECT_PANIC makes one step panic on one file, as a bug in a
+    // rule would (src/guard.rs)
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("a.cu"), KERNEL).unwrap();
+    fs::write(src.join("b.cu"), KERNEL).unwrap();
+    let before = tree_snapshot(&src);
+    for step in ["parse", "index", "rewrite"] {
+        let out = t.path().join(format!("out-{step}"));
+        let o = Command::new(env!("CARGO_BIN_EXE_syclify"))
+            .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .env("SYCLIFY_INJECT_PANIC", format!("{step}:b.cu"))
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("1 migrated, 0 copied unchanged, 1 failed"), "{err}");
+        assert!(err.contains(&format!("b.cu:1:1: error: syclify failed on this file ({step}: injected panic")), "{err}");
+        assert!(err.contains("please report this") && err.contains("[SY0006]"), "{err}");
+        // Rust's own panic message is not printed besides the report's
+        assert!(!err.contains("panicked at"), "{err}");
+        assert!(out.join("a.dp.cpp").is_file());
+        assert!(!out.join("b.dp.cpp").exists());
+        let report = fs::read_to_string(out.join("syclify-report.json")).unwrap();
+        assert!(report.contains("SY0006"), "{report}");
+    }
+    assert_eq!(before, tree_snapshot(&src), "the input tree was modified");
+}
+
+#[test]
 fn out_root_equal_to_in_root_is_refused() {
     let t = tempfile::tempdir().unwrap();
     fs::write(t.path().join("a.cu"), KERNEL).unwrap();
