@@ -575,16 +575,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             // a file whose step panicked is reported and left out of the
             // rest of its group's migration (the others go on)
             let mut failed: Vec<(usize, String)> = Vec::new();
-            let parsed: Vec<(usize, Parsed)> = parsed
-                .into_iter()
-                .filter_map(|(i, p)| match p {
-                    Ok(p) => Some((i, p)),
-                    Err(e) => {
-                        failed.push((i, format!("parse: {e}")));
-                        None
-                    }
-                })
-                .collect();
+            let parsed = without_failed(parsed, "parse", &mut failed);
             thread_time(&parse_time, started);
             let started = std::time::Instant::now();
             // each tree walked once, for the index and then the rewrite
@@ -600,16 +591,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                     (*i, f)
                 })
                 .collect();
-            let facts: Vec<(usize, index::FileFacts)> = facts
-                .into_iter()
-                .filter_map(|(i, f)| match f {
-                    Ok(f) => Some((i, f)),
-                    Err(e) => {
-                        failed.push((i, format!("index: {e}")));
-                        None
-                    }
-                })
-                .collect();
+            let facts = without_failed(facts, "index", &mut failed);
             let units = facts.iter().map(|(i, f)| (*i, UnitFunctions::of(f))).collect();
             let mut edges = group_include_edges.get(g).cloned().unwrap_or_default();
             edges.extend(link_edges(&sources, &facts));
@@ -672,13 +654,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                     (*i, r)
                 })
                 .collect();
-            let mut outputs = Vec::new();
-            for (i, r) in rewritten {
-                match r {
-                    Ok(r) => outputs.push((i, r)),
-                    Err(e) => failed.push((i, format!("rewrite: {e}"))),
-                }
-            }
+            let outputs = without_failed(rewritten, "rewrite", &mut failed);
             thread_time(&rewrite_time, started);
             GroupDone { outputs, units, failed }
         })
@@ -887,6 +863,19 @@ impl UnitFunctions {
 }
 
 /// One group of files parsed, indexed and rewritten.
+/// The files whose `step` succeeded; the others join `failed` with the
+/// step's name and the panic's message.
+fn without_failed<T>(results: Vec<(usize, Result<T, String>)>, step: &str, failed: &mut Vec<(usize, String)>) -> Vec<(usize, T)> {
+    let mut ok = Vec::with_capacity(results.len());
+    for (i, r) in results {
+        match r {
+            Ok(v) => ok.push((i, v)),
+            Err(e) => failed.push((i, format!("{step}: {e}"))),
+        }
+    }
+    ok
+}
+
 struct GroupDone {
     outputs: Vec<(usize, Rewritten)>,
     units: Vec<(usize, UnitFunctions)>,

@@ -267,7 +267,8 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
     // --time: the kernel timer is loaded into both runs by the CUDA driver
     let cuda_times = work.join("cuda-kernel-times.tsv");
     let sycl_times = work.join("sycl-kernel-times.tsv");
-    let timer = o.time.as_ref().map(|t| match &t.timer {
+    // (built only when both sides were: nothing runs otherwise)
+    let timer = o.time.as_ref().filter(|_| cuda_build.ok() && sycl_build.ok()).map(|t| match &t.timer {
         Some(lib) if lib.is_file() => lib.canonicalize().map_err(|e| format!("{}: {e}", lib.display())),
         Some(lib) => Err(format!("{}: no such kernel timer library", lib.display())),
         None => match toolchain::find_nvcc(o.nvcc.as_deref()) {
@@ -275,8 +276,11 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
             None => Err("no nvcc to build the kernel timer with (name one with --nvcc)".into()),
         },
     });
+    // a previous run's records must not be read as this run's
+    for stale in [&cuda_times, &sycl_times] {
+        let _ = std::fs::remove_file(stale);
+    }
     let timer_env = |times: &Path| -> Vec<(String, String)> {
-        let _ = std::fs::remove_file(times);
         match &timer {
             Some(Ok(lib)) => {
                 vec![("CUDA_INJECTION64_PATH".into(), lib.display().to_string()), (timing::TIMES_ENV.into(), times.display().to_string())]
