@@ -44,6 +44,14 @@ impl Edit {
     pub fn is_insertion(&self) -> bool {
         self.range.is_empty()
     }
+
+    /// Would this edit drop some of the text of `r` (a range of the
+    /// original)? It does when the two overlap and that part is not inside
+    /// one of its source pieces.
+    pub fn drops(&self, r: &Range<usize>) -> bool {
+        let (start, end) = (self.range.start.max(r.start), self.range.end.min(r.end));
+        start < end && !self.pieces.iter().any(|p| matches!(p, Piece::Source(x) if x.start <= start && end <= x.end))
+    }
 }
 
 /// Two edits that could not be composed.
@@ -112,6 +120,10 @@ impl Replacement {
 #[derive(Debug, Default)]
 pub struct EditSet {
     edits: Vec<Edit>,
+    /// The edits of each range (positions in `edits`): whether a range is
+    /// already rewritten is a lookup, not a scan (a scan per node is
+    /// quadratic in a large file).
+    at: std::collections::HashMap<Range<usize>, Vec<usize>>,
 }
 
 impl EditSet {
@@ -125,7 +137,21 @@ impl EditSet {
         self.edits.is_empty()
     }
     pub fn replace(&mut self, rule: &'static str, range: Range<usize>, with: Replacement) {
-        self.edits.push(Edit { range, pieces: with.into_pieces(), rule, priority: 0 });
+        self.push(Edit { range, pieces: with.into_pieces(), rule, priority: 0 });
+    }
+    fn push(&mut self, e: Edit) {
+        self.at.entry(e.range.clone()).or_default().push(self.edits.len());
+        self.edits.push(e);
+    }
+    /// The edits whose range is exactly `range`.
+    pub fn at(&self, range: &Range<usize>) -> impl Iterator<Item = &Edit> {
+        self.at.get(range).into_iter().flatten().map(|&i| &self.edits[i])
+    }
+    fn reindex(&mut self) {
+        self.at.clear();
+        for (i, e) in self.edits.iter().enumerate() {
+            self.at.entry(e.range.clone()).or_default().push(i);
+        }
     }
     pub fn replace_text(&mut self, rule: &'static str, range: Range<usize>, text: impl AsRef<str>) {
         self.replace(rule, range, Replacement::new().text(text));
@@ -136,7 +162,7 @@ impl EditSet {
     /// An insertion that goes before every other insertion at the same offset
     /// (e.g. `#include` lines, which must precede code inserted there).
     pub fn insert_first(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
-        self.edits.push(Edit { range: at..at, pieces: Replacement::new().text(text).into_pieces(), rule, priority: -1 });
+        self.push(Edit { range: at..at, pieces: Replacement::new().text(text).into_pieces(), rule, priority: -1 });
     }
     pub fn delete(&mut self, rule: &'static str, range: Range<usize>) {
         self.replace(rule, range, Replacement::new());
@@ -144,9 +170,17 @@ impl EditSet {
     /// Drops every edit a rule made (e.g. comments to be laid out again).
     pub fn remove_rule(&mut self, rule: &str) {
         self.edits.retain(|e| e.rule != rule);
+        self.reindex();
     }
     pub fn edits(&self) -> &[Edit] {
         &self.edits
+    }
+    /// Takes out the edits for which `f` holds, returning them.
+    pub fn take_where(&mut self, f: impl Fn(&Edit) -> bool) -> Vec<Edit> {
+        let (out, keep) = std::mem::take(&mut self.edits).into_iter().partition(f);
+        self.edits = keep;
+        self.reindex();
+        out
     }
 
     /// Applies all edits to `src`, returning the new text and the edits that
@@ -232,28 +266,52 @@ pub fn apply(src: &str, edits: &[Edit]) -> (String, Vec<Conflict>) {
         }
     }
     let mut out = String::with_capacity(src.len() + src.len() / 8);
-    render(src, edits, &children, &top_level, 0..src.len(), &mut out);
+    let mut done = vec![false; edits.len()];
+    render(src, edits, &children, &top_level, 0..src.len(), &mut out, &mut done);
+    // An accepted edit that was neither rendered nor dropped on purpose (in
+    // a `Discard` piece) would be lost silently: reported as a conflict
+    // with the edit it lies in (never expected; the fuzz targets look for it).
+    for &i in &order {
+        if accepted[i] && !done[i] {
+            let kept = parent[i].map_or((0..src.len(), "(file)"), |p| (edits[p].range.clone(), edits[p].rule));
+            conflicts.push(Conflict { kept, dropped: (edits[i].range.clone(), edits[i].rule) });
+        }
+    }
     (out, conflicts)
 }
 
-fn render(src: &str, edits: &[Edit], children: &[Vec<usize>], candidates: &[usize], range: Range<usize>, out: &mut String) {
+/// Renders `range` of the source with the edits among `candidates` that lie
+/// in it, marking in `done` each edit rendered or discarded.
+fn render(src: &str, edits: &[Edit], children: &[Vec<usize>], candidates: &[usize], range: Range<usize>, out: &mut String, done: &mut [bool]) {
     let mut cursor = range.start;
     for &i in candidates {
         let e = &edits[i];
         if !piece_holds(&range, e) || e.range.start < cursor {
             continue;
         }
+        done[i] = true;
         out.push_str(&src[cursor..e.range.start]);
         for p in &e.pieces {
             match p {
                 Piece::Text(t) => out.push_str(t),
-                Piece::Source(r) => render(src, edits, children, &children[i], r.clone(), out),
-                Piece::Discard(_) => {}
+                Piece::Source(r) => render(src, edits, children, &children[i], r.clone(), out, done),
+                Piece::Discard(r) => discard(edits, children, &children[i], r, done),
             }
         }
         cursor = e.range.end;
     }
     out.push_str(&src[cursor..range.end]);
+}
+
+/// Marks the edits among `candidates` inside a discarded range, and theirs, as done.
+fn discard(edits: &[Edit], children: &[Vec<usize>], candidates: &[usize], range: &Range<usize>, done: &mut [bool]) {
+    for &i in candidates {
+        if piece_holds(range, &edits[i]) {
+            done[i] = true;
+            let inner = edits[i].range.clone();
+            discard(edits, children, &children[i], &inner, done);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,27 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     write_atomic_bytes(path, text.as_bytes())
 }
 
+/// Where output `rel` lies under the out-root, or why it may not be
+/// written: `rel` must be a plain relative path (no `..`, not absolute), and
+/// the directory it lands in, once made, must be inside the out-root (a
+/// link in the out-root to a directory elsewhere is not followed).
+fn out_path(out_root: &Path, rel: &str) -> std::io::Result<std::path::PathBuf> {
+    let plain = Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !plain || rel.is_empty() {
+        return Err(std::io::Error::other(format!("refused: `{rel}` is not a path inside the out-root")));
+    }
+    let path = out_root.join(rel);
+    let dir = path.parent().unwrap_or(out_root);
+    if !dir.is_dir() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let root = out_root.canonicalize()?;
+    if !dir.canonicalize()?.starts_with(&root) {
+        return Err(std::io::Error::other(format!("refused: {} leads outside the out-root (a link)", dir.display())));
+    }
+    Ok(path)
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same directory.
 pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -46,7 +67,7 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// Every file a migration writes under its out-root, with its bytes: the
 /// outputs (non-UTF-8 inputs' stray bytes restored), the helper header, and
 /// the CMake module where a migrated CMake script includes it.
-fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
+pub fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
     let mut out: Vec<(String, std::borrow::Cow<[u8]>)> = Vec::new();
     for f in &m.files {
         if let (Some(out_rel), Some(text)) = (&f.out_rel, &f.output) {
@@ -83,16 +104,22 @@ fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
     out
 }
 
+/// Makes the out-root (and its parents) and proves it writable with a
+/// temporary file, removed at once; the error says why it is not.
+pub fn prepare_out_root(out_root: &Path) -> std::io::Result<()> {
+    if out_root.exists() && !out_root.is_dir() {
+        return Err(std::io::Error::other("it is a file, not a directory"));
+    }
+    std::fs::create_dir_all(out_root)?;
+    tempfile::NamedTempFile::new_in(out_root).map(drop)
+}
+
 /// Writes every output file; returns `(relative path, error)` for the ones that failed.
 pub fn emit(m: &Migration) -> Vec<(String, String)> {
     use rayon::prelude::*;
     outputs(m)
         .par_iter()
-        .filter_map(|(rel, bytes)| {
-            let path = m.out_root.join(rel);
-            debug_assert!(path.starts_with(&m.out_root));
-            write_atomic_bytes(&path, bytes).err().map(|e| (rel.clone(), e.to_string()))
-        })
+        .filter_map(|(rel, bytes)| out_path(&m.out_root, rel).and_then(|path| write_atomic_bytes(&path, bytes)).err().map(|e| (rel.clone(), e.to_string())))
         .collect()
 }
 
@@ -165,9 +192,11 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
     let done: Vec<(String, String, Done)> = outputs
         .par_iter()
         .map(|(rel, bytes)| {
-            let path = m.out_root.join(rel);
-            debug_assert!(path.starts_with(&m.out_root));
             let new = hash(bytes);
+            let path = match out_path(&m.out_root, rel) {
+                Ok(path) => path,
+                Err(e) => return (rel.clone(), new, Done::Failed(e.to_string())),
+            };
             let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
             let before = old.outputs.get(rel);
             let outcome = if on_disk.as_ref() == Some(&new) {

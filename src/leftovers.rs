@@ -239,6 +239,11 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     let namespaces = cached_regex!(r"\bnamespace\s+(\w+)\s*\{");
     names.extend(namespaces.captures_iter(&code).map(|c| c[1].to_string()));
     names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
+    // prototypes of functions named like CUDA's intrinsics (`unsigned
+    // __popc(unsigned);` of a host build's compatibility header)
+    let prototypes =
+        cached_regex!(r"(?m)(?:^|[;{}])\s*(?:(?:static|inline|extern|const|unsigned|signed|volatile)\s+)*([A-Za-z_][\w:]*)[\s*&]+(__\w+)\s*\([^;{}()]*\)\s*;");
+    names.extend(prototypes.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
     names
 }
 
@@ -248,34 +253,19 @@ pub fn distinct(left: &[(Range<usize>, String)]) -> Vec<&str> {
     left.iter().map(|(_, w)| w.as_str()).filter(|w| seen.insert(*w)).collect()
 }
 
-/// Words whose presence makes a C/C++ file a CUDA file.
-const CUDA_MARKERS: &[&str] = &[
-    "__global__",
-    "__device__",
-    "__host__",
-    "__shared__",
-    "__constant__",
-    "__managed__",
-    "threadIdx",
-    "blockIdx",
-    "blockDim",
-    "gridDim",
-    "__syncthreads",
-    "dim3",
-    "__CUDA_ARCH__",
-    "__forceinline__",
-    "warpSize",
-];
-
-/// Whether a C/C++ text is CUDA: it uses a CUDA keyword, builtin, runtime
-/// name, vector type, header or launch.
+/// Whether a C/C++ text is CUDA: it includes a CUDA header, tests
+/// `__CUDA_ARCH__`, or its code (not its comments or strings) uses a CUDA
+/// keyword, builtin, runtime name, vector type or launch that it does not
+/// define itself — what [`cuda_left`] finds. SYCL code syclify wrote is
+/// not CUDA (`syclify::float4`, a variable `cudaStat` it kept): migrating
+/// a migrated file again leaves it as it is.
 pub fn has_cuda_constructs(text: &str) -> bool {
-    text.contains("<<<")
-        || CUDA_MARKERS.iter().any(|m| crate::syntax::contains_word(text, m))
-        || crate::syntax::identifiers(text).iter().any(|(_, w)| {
-            w.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) || is_cuda_vector_type(w.strip_prefix("make_").unwrap_or(w))
-        })
-        || text.contains("<cuda")
+    if text.contains("<cuda") {
+        return true;
+    }
+    let own = defined_names(text);
+    // (a test of `__CUDA_ARCH__` is excused by `cuda_left`, not here)
+    !cuda_left(text, &|w| own.contains(w)).is_empty() || crate::syntax::contains_word(&code_only(text), "__CUDA_ARCH__")
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub mod mapping;
 pub mod mask;
 pub mod parse;
 pub mod project;
+pub mod properties;
 pub mod query;
 pub mod report;
 pub mod rules;

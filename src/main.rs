@@ -225,6 +225,11 @@ fn main() -> ExitCode {
                 options.push_str(&format!(" rule-file={}:{}", f.display(), emit::hash(&std::fs::read(f).unwrap_or_default())));
             }
             let reports = vec![("syclify-report.json".to_string(), report::to_json(&r)), ("syclify-report.md".to_string(), report::to_markdown(&r))];
+            // an out-root that cannot be written: one message, nothing written
+            if let Err(e) = emit::prepare_out_root(&m.out_root) {
+                eprintln!("syclify: error: cannot write into the out-root {out_root}: {e}; nothing was written");
+                return ExitCode::from(2);
+            }
             let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports);
             for (f, e) in &stats.failures {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");

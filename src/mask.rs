@@ -75,7 +75,17 @@ pub enum MaskKind {
     /// the launch repeats it around its local-memory size
     /// ([`launch_config_branches`]).
     LaunchConfigDirective,
+    /// The inside of a large brace-enclosed list of number literals (a data
+    /// table, `float t[] = {0.5f, 1.5f, …}`, nested lists too): read as
+    /// blank, since no rule changes a literal of it and its tree would cost
+    /// some 40 bytes of memory per byte; kept as written. Holds the number
+    /// of items at its top level (the bound of `t[]`).
+    DataTable(usize),
 }
+
+/// A list of number literals this long (bytes inside its braces) or longer
+/// is a [`MaskKind::DataTable`].
+pub const DATA_TABLE_BYTES: usize = 4096;
 
 #[derive(Debug, Clone)]
 pub struct Mask {
@@ -312,6 +322,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
     masks.extend(split_linkage(text));
     masks.extend(launch_config_directives(text));
     masks.extend(split_qualifiers(text));
+    masks.extend(data_tables(text));
     masks.sort_by_key(|m| m.range.start);
     let mut out = text.as_bytes().to_vec();
     for m in &masks {
@@ -324,6 +335,122 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
     }
     // Only ASCII bytes were replaced by ASCII spaces, so this stays UTF-8.
     (String::from_utf8(out).expect("masking keeps UTF-8"), masks)
+}
+
+/// The data tables of a text ([`MaskKind::DataTable`]): in one pass, each
+/// `{` open so far is clean while everything inside it is number literals,
+/// commas, blanks and clean nested lists; a clean one of
+/// [`DATA_TABLE_BYTES`] or more is masked when it closes (its inner lists
+/// with it). Comments, strings and any other token make the list they are
+/// in, and so every list around it, unclean.
+fn data_tables(text: &str) -> Vec<Mask> {
+    struct Open {
+        at: usize,
+        clean: bool,
+        /// top-level items: commas, and whether one has started since the last
+        items: usize,
+        started: bool,
+    }
+    let b = text.as_bytes();
+    let mut open: Vec<Open> = Vec::new();
+    let mut out: Vec<Mask> = Vec::new();
+    let dirty = |open: &mut Vec<Open>| {
+        if let Some(o) = open.last_mut() {
+            o.clean = false;
+        }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' => {
+                if let Some(o) = open.last_mut() {
+                    o.started = true;
+                }
+                open.push(Open { at: i, clean: true, items: 0, started: false });
+                i += 1;
+            }
+            b'}' => {
+                if let Some(o) = open.pop() {
+                    let items = o.items + usize::from(o.started);
+                    if !o.clean {
+                        dirty(&mut open);
+                    } else if i - (o.at + 1) >= DATA_TABLE_BYTES {
+                        // an inner table already masked lies inside this one
+                        while out.last().is_some_and(|m| m.range.start > o.at) {
+                            out.pop();
+                        }
+                        out.push(Mask { range: o.at + 1..i, kind: MaskKind::DataTable(items) });
+                    }
+                }
+                i += 1;
+            }
+            b',' => {
+                if let Some(o) = open.last_mut() {
+                    o.items += 1;
+                    o.started = false;
+                }
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'0'..=b'9' | b'.' | b'+' | b'-' => {
+                // a number literal, perhaps signed: `-1.5e-3f`, `0x1Fu`, `1'000`
+                let start = i;
+                while i < b.len() && matches!(b[i], b'+' | b'-' | b' ' | b'\t') {
+                    i += 1;
+                }
+                let digits = i;
+                let is_number = b.get(i).is_some_and(u8::is_ascii_digit) || (b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit));
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric()
+                        || matches!(b[i], b'.' | b'\'')
+                        || (matches!(b[i], b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
+                {
+                    i += 1;
+                }
+                match open.last_mut() {
+                    Some(o) if is_number && i > digits => o.started = true,
+                    _ => dirty(&mut open),
+                }
+                i = i.max(start + 1);
+            }
+            _ => {
+                dirty(&mut open);
+                // skip a comment, string or character literal whole (its
+                // braces are not the code's); any other token byte by byte
+                i = match (b[i], b.get(i + 1)) {
+                    (b'/', Some(b'/')) => text[i..].find('\n').map_or(b.len(), |n| i + n),
+                    (b'/', Some(b'*')) => text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2),
+                    (q @ (b'"' | b'\''), _) => {
+                        let mut j = i + 1;
+                        while j < b.len() && b[j] != q && b[j] != b'\n' {
+                            j += if b[j] == b'\\' { 2 } else { 1 };
+                        }
+                        (j + 1).min(b.len())
+                    }
+                    (c, _) if word_byte(c) => i + b[i..].iter().take_while(|c| word_byte(**c)).count(),
+                    _ => i + 1,
+                };
+            }
+        }
+    }
+    out
+}
+
+fn word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+/// The number of items of an initialiser list, the items of a data table
+/// masked inside it ([`MaskKind::DataTable`]) counted too.
+pub fn list_items(list: tree_sitter::Node, masks: &[Mask]) -> usize {
+    let hidden: usize = masks
+        .iter()
+        .filter_map(|m| match m.kind {
+            MaskKind::DataTable(n) if m.range.start == list.start_byte() + 1 => Some(n),
+            _ => None,
+        })
+        .sum();
+    crate::syntax::items(list).len() + hidden
 }
 
 /// Conditional groups between a launch's `<<<` and `>>>` (see

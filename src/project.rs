@@ -166,7 +166,8 @@ fn rel_str(p: &Path) -> String {
 }
 
 /// Resolves roots and collects input files (sorted), or a usage error.
-pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>), UsageError> {
+/// Directories the walk could not read come back as failed results.
+pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>, Vec<FileResult>), UsageError> {
     if opts.inputs.is_empty() {
         return Err(UsageError("no input paths given".into()));
     }
@@ -175,7 +176,13 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
         if std::fs::symlink_metadata(p).is_err() {
             return Err(UsageError(format!("{}: no such file or directory", p.display())));
         }
-        inputs.push(canonical_or_absolute(p));
+        // a file given that is a link stays where it is (see the walk below)
+        let given = match (p.is_dir(), p.parent().filter(|d| !d.as_os_str().is_empty()), p.file_name()) {
+            (false, Some(dir), Some(name)) => canonical_or_absolute(dir).join(name),
+            (false, None, Some(name)) => canonical_or_absolute(Path::new(".")).join(name),
+            _ => canonical_or_absolute(p),
+        };
+        inputs.push(given);
     }
     let in_root = match &opts.in_root {
         Some(r) => {
@@ -217,6 +224,7 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
     }
     // Walk (the out-root is excluded when it lies inside the in-root).
     let mut files = BTreeSet::new();
+    let mut problems = Vec::new();
     for p in &inputs {
         if p.starts_with(&out_root) {
             continue;
@@ -227,18 +235,49 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>)
         }
         let excluded = out_root.clone();
         let walker = ignore::WalkBuilder::new(p).sort_by_file_name(|a, b| a.cmp(b)).filter_entry(move |e| !e.path().starts_with(&excluded)).build();
-        for entry in walker.flatten() {
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    // an unreadable directory (or entry): reported, the walk goes on
+                    let path = walk_error_path(&e).unwrap_or(p);
+                    let rel = rel_str(path.strip_prefix(&in_root).unwrap_or(path));
+                    let message = format!("cannot read {}: {}; not migrated", path.display(), walk_error_reason(&e));
+                    problems.push(FileResult::failed(rel, Diagnostic::new(Code::UnreadableFile, 0..0, "load", message)));
+                    continue;
+                }
+            };
             let is_file_like = entry.file_type().is_some_and(|t| !t.is_dir());
             if is_file_like {
                 let path = entry.into_path();
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
                 if is_source_name(name) || crate::build::is_build_file_name(name) {
-                    files.insert(canonical_or_absolute(&path).parent().map(|d| d.join(path.file_name().unwrap_or_default())).unwrap_or(path));
+                    // the directory made canonical, not the file: a file
+                    // that is a link keeps its place in the tree (its
+                    // output is written there, never where it points)
+                    files.insert(path.parent().map(|d| canonical_or_absolute(d).join(path.file_name().unwrap_or_default())).unwrap_or(path));
                 }
             }
         }
     }
-    Ok((in_root, out_root, files.into_iter().collect()))
+    Ok((in_root, out_root, files.into_iter().collect(), problems))
+}
+
+/// The path a walk error is about, if it names one.
+fn walk_error_path(e: &ignore::Error) -> Option<&Path> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_path(err),
+        _ => None,
+    }
+}
+
+/// A walk error's cause, without the path it names.
+fn walk_error_reason(e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => walk_error_reason(err),
+        e => e.to_string(),
+    }
 }
 
 enum Loaded {
@@ -257,38 +296,60 @@ impl Loaded {
 }
 
 fn load(path: &Path, rel: String) -> Loaded {
+    // a FIFO, socket or device named like a source is never read (a FIFO
+    // would block the run)
+    if let Ok(m) = std::fs::metadata(path)
+        && !m.is_file()
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        let kind = if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else if t.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        };
+        return Loaded::Failed(rel, Diagnostic::new(Code::UnreadableFile, 0..0, "load", format!("{} is {kind}, not a file; not read", path.display())));
+    }
     match std::fs::read(path) {
         Err(e) => Loaded::Failed(rel, Diagnostic::new(Code::UnreadableFile, 0..0, "load", format!("cannot read {}: {e}", path.display()))),
-        Ok(bytes) => {
-            if bytes.contains(&0) {
-                return Loaded::Failed(rel, Diagnostic::new(Code::NotText, 0..0, "load", "binary file (contains NUL bytes); not migrated"));
-            }
-            match String::from_utf8(bytes) {
-                Ok(text) => Loaded::Text(SourceFile::new(path.to_path_buf(), rel, text)),
-                Err(e) => {
-                    let at = e.utf8_error().valid_up_to();
-                    let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
-                    match crate::source::decode_lossless(e.as_bytes()) {
-                        // Latin-1 comments and stray bytes: migrated, every byte kept
-                        Some((text, n)) => {
-                            let mut s = SourceFile::new(path.to_path_buf(), rel, text);
-                            s.escaped = Some(format!(
-                                "not UTF-8 (first at line {line}): {n} byte{} outside UTF-8 kept exactly as they are",
-                                if n == 1 { "" } else { "s" }
-                            ));
-                            Loaded::Text(s)
-                        }
-                        None => Loaded::Failed(
-                            rel,
-                            Diagnostic::new(
-                                Code::NotText,
-                                0..0,
-                                "load",
-                                format!("not UTF-8 text (invalid byte at line {line}, byte offset {at}) and not readable losslessly; not migrated"),
-                            ),
-                        ),
-                    }
+        Ok(bytes) => decode(path.to_path_buf(), rel, bytes),
+    }
+}
+
+/// A file's bytes as text: UTF-8, or Latin-1-like bytes kept losslessly;
+/// NUL bytes make it binary (not migrated).
+fn decode(path: PathBuf, rel: String, bytes: Vec<u8>) -> Loaded {
+    if bytes.contains(&0) {
+        return Loaded::Failed(rel, Diagnostic::new(Code::NotText, 0..0, "load", "binary file (contains NUL bytes); not migrated"));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Loaded::Text(SourceFile::new(path, rel, text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            match crate::source::decode_lossless(e.as_bytes()) {
+                // Latin-1 comments and stray bytes: migrated, every byte kept
+                Some((text, n)) => {
+                    let mut s = SourceFile::new(path, rel, text);
+                    s.escaped =
+                        Some(format!("not UTF-8 (first at line {line}): {n} byte{} outside UTF-8 kept exactly as they are", if n == 1 { "" } else { "s" }));
+                    Loaded::Text(s)
                 }
+                None => Loaded::Failed(
+                    rel,
+                    Diagnostic::new(
+                        Code::NotText,
+                        0..0,
+                        "load",
+                        format!("not UTF-8 text (invalid byte at line {line}, byte offset {at}) and not readable losslessly; not migrated"),
+                    ),
+                ),
             }
         }
     }
@@ -403,10 +464,58 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
 
 /// [`migrate`], reporting its progress.
 pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<Migration, UsageError> {
-    let timing = std::env::var_os("SYCLIFY_TIMING").is_some();
-    let t0 = std::time::Instant::now();
-    let phase = |name: &str| {
-        if timing {
+    let clock = Clock::start();
+    let inputs = load_project(opts, &clock)?;
+    Ok(migrate_loaded(inputs, &opts.mappings, progress, &clock))
+}
+
+/// Migrates files given in memory (`(in-root-relative path, bytes)`), as
+/// [`migrate`] would the same tree on disk: nothing is read or written, and
+/// only the files given exist (includes that name others are unresolved).
+/// Build files among them are read for their include directories and
+/// migrated like on disk. The entry of the fuzz targets and property tests.
+pub fn migrate_in_memory(files: Vec<(String, Vec<u8>)>, mappings: &Mappings) -> Migration {
+    let clock = Clock::start();
+    let mut sources = Vec::new();
+    let mut results = Vec::new();
+    let mut build_files = Vec::new();
+    for (rel, bytes) in files {
+        match decode(PathBuf::from(&rel), rel, bytes) {
+            Loaded::Text(s) if crate::build::is_build_file_name(s.rel.rsplit('/').next().unwrap_or("")) => build_files.push(s),
+            l => l.sort_into(&mut sources, &mut results),
+        }
+    }
+    let known: BTreeSet<String> = sources.iter().map(|s| s.rel.clone()).collect();
+    let is_dir = |d: &str| known.iter().any(|k| k.starts_with(d) && k[d.len()..].starts_with('/'));
+    let build_texts: Vec<(&str, &str)> = build_files.iter().map(|s| (s.rel.as_str(), s.text.as_str())).collect();
+    let include_dirs = crate::build::include_dirs(&build_texts, |d| is_dir(d));
+    let inputs = Inputs {
+        in_root: PathBuf::new(),
+        out_root: PathBuf::new(),
+        sources,
+        results,
+        build_files,
+        include_dirs,
+        outside: BTreeMap::new(),
+        unit_defines: BTreeMap::new(),
+    };
+    migrate_loaded(inputs, mappings, &NoProgress, &clock)
+}
+
+/// The time since a migration began, printed per phase with the memory in
+/// use when `SYCLIFY_TIMING` is set.
+struct Clock {
+    t0: std::time::Instant,
+    timing: bool,
+}
+
+impl Clock {
+    fn start() -> Self {
+        Clock { t0: std::time::Instant::now(), timing: std::env::var_os("SYCLIFY_TIMING").is_some() }
+    }
+
+    fn phase(&self, name: &str) {
+        if self.timing {
             // the resident memory now and at most so far (Linux)
             let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
             let kib = |key: &str| status.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
@@ -414,13 +523,37 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                 (Some(rss), Some(peak)) => format!(" (resident {} MiB, peak {} MiB)", rss / 1024, peak / 1024),
                 _ => String::new(),
             };
-            eprintln!("[timing] {name}: {:.3} s{memory}", t0.elapsed().as_secs_f64());
+            eprintln!("[timing] {name}: {:.3} s{memory}", self.t0.elapsed().as_secs_f64());
         }
-    };
-    let (in_root, out_root, paths) = collect_inputs(opts)?;
+    }
+}
+
+/// A project read into memory, before parsing: what the rest of the
+/// pipeline works on, from disk ([`load_project`]) or memory
+/// ([`migrate_in_memory`]).
+struct Inputs {
+    in_root: PathBuf,
+    out_root: PathBuf,
+    /// The C/C++/CUDA files read, in path order then included ones.
+    sources: Vec<SourceFile>,
+    /// Files that could not be read (failed results).
+    results: Vec<FileResult>,
+    build_files: Vec<SourceFile>,
+    /// Include directories inside the in-root (in-root-relative), given then from build files.
+    include_dirs: Vec<String>,
+    /// Quoted includes of CUDA files outside the in-root ([`outside_includes`]).
+    outside: BTreeMap<(String, String), String>,
+    /// A compilation database's -D/-U per unit, by in-root-relative path.
+    unit_defines: BTreeMap<String, parse::Defines>,
+}
+
+/// The disk part of a migration: the roots, the files, the include
+/// directories, and the files outside the in-root that includes reach.
+fn load_project(opts: &Options, clock: &Clock) -> Result<Inputs, UsageError> {
+    let (in_root, out_root, paths, unreadable) = collect_inputs(opts)?;
     // include directories inside the in-root, in-root-relative (files outside it are never migrated)
     let include_dirs: Vec<String> = opts.include_dirs.iter().filter_map(|d| canonical_or_absolute(d).strip_prefix(&in_root).ok().map(rel_str)).collect();
-    phase("collect");
+    clock.phase("collect");
     let loaded: Vec<Loaded> = paths
         .par_iter()
         .map(|p| {
@@ -429,7 +562,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         })
         .collect();
     let mut sources = Vec::new();
-    let mut results = Vec::new();
+    let mut results = unreadable;
     let mut build_files = Vec::new();
     for l in loaded {
         match l {
@@ -471,6 +604,16 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
         next += 1;
     }
     let outside = outside_includes(&sources, &in_root, &include_dirs, &outside_dirs);
+    let unit_defines =
+        opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d.clone()))).collect();
+    Ok(Inputs { in_root, out_root, sources, results, build_files, include_dirs, outside, unit_defines })
+}
+
+/// The rest of a migration, in memory: which files are migrated, then
+/// parse, index, rewrite, and the build files.
+fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, clock: &Clock) -> Migration {
+    let Inputs { in_root, out_root, sources, mut results, build_files, include_dirs, outside, unit_defines } = inputs;
+    let timing = clock.timing;
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
     // every loaded file's includes of loaded files (by index)
@@ -492,7 +635,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             }
         }
     }
-    phase("load");
+    clock.phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
 
     // Pre-scan macros, parse, index. A program's macros are its own: each
@@ -515,8 +658,6 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     }
     progress.start(2 * migrate.len());
     // a compilation database's -D/-U per unit, by in-root-relative path
-    let unit_defines: BTreeMap<String, &parse::Defines> =
-        opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d))).collect();
     let no_defines = parse::Defines::new();
     // Files connected by includes form one program part whose functions may
     // call each other, and so do files of one directory that one links
@@ -557,7 +698,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             let parsed: Vec<(usize, Result<Parsed, String>)> = files
                 .par_iter()
                 .map(|&i| {
-                    let defines = unit_defines.get(&sources[i].rel).copied().unwrap_or(&no_defines);
+                    let defines = unit_defines.get(&sources[i].rel).unwrap_or(&no_defines);
                     let macros = &macro_tables[&include_group[i]];
                     let started = std::time::Instant::now();
                     let p = crate::guard::catch(|| {
@@ -608,7 +749,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             let mut indexes: BTreeMap<usize, ProjectIndex> = BTreeMap::new();
             for (c, facts) in by_cluster {
                 let macros = std::sync::Arc::new(cluster_macros.remove(&c).unwrap_or_default());
-                match crate::guard::catch(|| ProjectIndex::build(facts, macros, &opts.mappings)) {
+                match crate::guard::catch(|| ProjectIndex::build(facts, macros, mappings)) {
                     Ok(index) => {
                         indexes.insert(c, index);
                     }
@@ -629,7 +770,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
                     let cluster_sources = texts_of.remove(c).unwrap_or_default();
                     let ctx = ProjectCtx {
                         index,
-                        mappings: &opts.mappings,
+                        mappings,
                         renames: &renames,
                         outside_includes: &outside,
                         include_dirs: &include_dirs,
@@ -679,7 +820,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
             groups.len()
         );
     }
-    phase("parse, index, rewrite");
+    clock.phase("parse, index, rewrite");
     copied_includers(&sources, &mut outputs, &renames, &include_dirs, &failed);
     sycl_first(&sources, &mut outputs, &includes);
     for (i, s) in sources.into_iter().enumerate() {
@@ -703,7 +844,7 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
     }
     results.extend(build_files.into_iter().map(|b| migrate_build_file(b, &cmake_facts)));
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Ok(Migration { in_root, out_root, files: results })
+    Migration { in_root, out_root, files: results }
 }
 
 /// A file that is not migrated but includes one that is renamed
@@ -946,6 +1087,10 @@ pub fn rewrite_file<'a>(s: &'a SourceFile, p: &'a Parsed, main: crate::syntax::P
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));
     rules::run_all(&mut ctx);
+    for e in ctx.take_edits_dropping_unparsed() {
+        let msg = format!("not rewritten by rule `{}`: the rewrite would drop code that did not parse; left as is", e.rule);
+        ctx.diags.push(Diagnostic::new(Code::SyntaxError, e.range.clone(), "edit", msg));
+    }
     let mut diags = std::mem::take(&mut ctx.diags);
     if std::env::var_os("SYCLIFY_DEBUG_EDITS").is_some() {
         for e in ctx.edits.edits() {
@@ -1063,8 +1208,15 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
             }
         }
         let text = format!("{}// syclify: {} {}: {}\n", s.indent_at(anchor), d.severity.as_str(), d.code.code(), d.message.replace('\n', " "));
-        if seen.insert((anchor, text.clone())) {
+        if seen.insert((anchor, text.clone())) && !already_commented(&s.text, anchor, &text) {
             ctx.edits.insert(COMMENT_RULE, anchor, text);
         }
     }
+}
+
+/// The lines just above `anchor` are syclify comments, one of them `comment`:
+/// the file was migrated before (a second migration adds no second copy).
+fn already_commented(src: &str, anchor: usize, comment: &str) -> bool {
+    let wanted = comment.trim();
+    src[..anchor].lines().rev().map(str::trim).take_while(|l| l.starts_with("// syclify: ")).any(|l| l == wanted)
 }

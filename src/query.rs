@@ -10,7 +10,7 @@
 //! one-file project; nothing else is written.
 
 use crate::mapping::{FunctionRule, Mappings};
-use crate::project::{self, Options, Status};
+use crate::project::{self, Status};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -159,19 +159,7 @@ pub fn example(name: &str, a: &Answer) -> Option<String> {
 /// The example migrated by the pipeline: its output and its diagnostics
 /// (`line:col: severity: message [CODE]`).
 pub fn migrate_example(cuda: &str, mappings: &Mappings) -> Result<(String, Vec<String>), String> {
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let input = dir.path().join("in");
-    std::fs::create_dir_all(&input).map_err(|e| e.to_string())?;
-    std::fs::write(input.join("example.cu"), cuda).map_err(|e| e.to_string())?;
-    let opts = Options {
-        inputs: vec![input.clone()],
-        in_root: None,
-        out_root: dir.path().join("out"),
-        mappings: mappings.clone(),
-        include_dirs: vec![],
-        unit_defines: Default::default(),
-    };
-    let m = project::migrate(&opts).map_err(|e| e.0)?;
+    let m = project::migrate_in_memory(vec![("example.cu".to_string(), cuda.as_bytes().to_vec())], mappings);
     let report = crate::report::build(&m);
     let f = m.files.iter().find(|f| f.rel == "example.cu" && f.status == Status::Migrated).ok_or("the example was not migrated")?;
     let diags = report

@@ -66,9 +66,9 @@ pub fn kind_index(id: u16) -> usize {
 
 /// For each kind index ([`kind_index`]), the positions of `nodes`' nodes of
 /// that kind, ascending.
-pub fn positions_by_kind(nodes: &[Node]) -> Vec<Vec<u32>> {
+pub fn positions_by_kind<'t>(nodes: impl IntoIterator<Item = &'t Node<'t>>) -> Vec<Vec<u32>> {
     let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
-    for (i, n) in nodes.iter().enumerate() {
+    for (i, n) in nodes.into_iter().enumerate() {
         if let Some(b) = by_kind.get_mut(kind_index(n.kind_id())) {
             b.push(i as u32);
         }

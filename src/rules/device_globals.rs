@@ -86,7 +86,7 @@ pub fn run(ctx: &mut FileCtx) {
             sym.elem_type = ctx.project.mappings.migrate_type_text(&sym.elem_type);
             let list = d.field("value").filter(|v| v.kind_str() == "initializer_list");
             if let (Some(first_dim), Some(list)) = (sym.dims.first_mut().filter(|x| x.trim().is_empty()), list) {
-                *first_dim = crate::syntax::items(list).len().to_string();
+                *first_dim = crate::mask::list_items(list, &ctx.parsed.masks).to_string();
             }
             r.push_text(&format!("{class}<{}> {}", sym.full_type(), sym.name));
             if let Some(value) = d.field("value") {

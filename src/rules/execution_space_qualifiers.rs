@@ -115,7 +115,8 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::InactiveBranch
             | MaskKind::LaunchConfigDirective
             | MaskKind::DirectiveComment
-            | MaskKind::DirectiveParen => {}
+            | MaskKind::DirectiveParen
+            | MaskKind::DataTable(_) => {}
         }
     }
 }

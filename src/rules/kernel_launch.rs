@@ -403,7 +403,7 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
     // the kernels, where the pointer takes them: cast to its type
     for (r, name) in refs {
         let range = r.byte_range();
-        if ctx.edits.edits().iter().any(|e| e.range == range && e.rule == RULE) {
+        if ctx.edits.at(&range).any(|e| e.rule == RULE) {
             continue; // another launch through the same pointer did it
         }
         ctx.edits.replace_text(RULE, range, format!("reinterpret_cast<decltype({var})>(&{name})"));
@@ -521,12 +521,19 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
                     .collect::<Option<Vec<_>>>()
             });
         if branches.is_none() {
-            let line = ctx.src[..groups[0].start].lines().count() + 1;
+            // counted from the launch, not the file: a second migration,
+            // which adds comments above, gives the same message
+            let below = ctx.src[call_range.start..groups[0].start].matches('\n').count();
+            let at = match below {
+                0 => "on the launch's line".to_string(),
+                1 => "one line below".to_string(),
+                n => format!("{n} lines below"),
+            };
             ctx.diag(
                 Code::ConditionalLaunchConfig,
                 call_range.clone(),
                 RULE,
-                format!("the conditional inside `<<<…>>>` (line {line}) gives more than the local-memory size; the launch was left as is"),
+                format!("the conditional inside `<<<…>>>` ({at}) gives more than the local-memory size; the launch was left as is"),
             );
             return None;
         }

@@ -119,18 +119,21 @@ pub struct FileCtx<'a> {
     pub counts: BTreeMap<&'static str, usize>,
     /// Set when the output uses SYCL or the helper header.
     pub needs_sycl: bool,
+    /// The function scopes, in document order (set by `collect_scopes`).
     pub functions: Vec<FnScope>,
+    /// `scope_parent[i]`: the scope around `functions[i]`.
+    scope_parent: Vec<Option<usize>>,
     pub file_dim3_vars: BTreeSet<String>,
     pub file_other_vars: BTreeSet<String>,
     /// Bodies of macros that hold CUDA code, each parsed on its own.
     pub macro_trees: &'a [(Range<usize>, Tree)],
     /// Every node of the main tree, in document order (walked once).
     nodes_main: Rc<Preorder<'a>>,
-    /// The same, followed by the nodes of the macro bodies.
-    nodes_all: Rc<Vec<Node<'a>>>,
+    /// The nodes of the macro bodies, in order.
+    nodes_in_macros: Vec<Node<'a>>,
     /// For each kind id ([`syntax::kind_index`]), the positions in
-    /// `nodes_all` of the nodes of that kind, ascending (the first
-    /// `nodes_main.len()` positions are the main tree's): read once, so that
+    /// `nodes_main` then `nodes_in_macros` of the nodes of that kind,
+    /// ascending (the first `nodes_main.len()` positions are the main tree's): read once, so that
     /// a rule that looks for some kinds touches only those nodes.
     by_kind: Vec<Vec<u32>>,
     /// The names the file declares (see [`FileCtx::declared_in_scope`]).
@@ -154,9 +157,9 @@ impl<'a> FileCtx<'a> {
         macro_trees: &'a [(Range<usize>, Tree)],
         project: &'a ProjectCtx<'a>,
     ) -> Self {
-        let mut all = main.to_vec();
+        let mut in_macros = Vec::new();
         for (_, t) in macro_trees {
-            all.extend(descendants(t.root_node()));
+            in_macros.extend(descendants(t.root_node()));
         }
         let mut ctx = FileCtx {
             src,
@@ -168,15 +171,16 @@ impl<'a> FileCtx<'a> {
             counts: BTreeMap::new(),
             needs_sycl: false,
             functions: Vec::new(),
+            scope_parent: Vec::new(),
             file_dim3_vars: BTreeSet::new(),
             file_other_vars: BTreeSet::new(),
             macro_trees,
             error_ranges: error_ranges(parsed.tree.root_node(), false),
             error_ends: Vec::new(),
-            by_kind: syntax::positions_by_kind(&all),
+            by_kind: syntax::positions_by_kind(main.iter().chain(&in_macros)),
             declared: std::cell::OnceCell::new(),
             nodes_main: Rc::new(main),
-            nodes_all: Rc::new(all),
+            nodes_in_macros: in_macros,
         };
         for (_, t) in macro_trees {
             ctx.error_ranges.extend(error_ranges(t.root_node(), true));
@@ -203,12 +207,9 @@ impl<'a> FileCtx<'a> {
 
     /// Is `offset` inside a macro body?
     pub fn in_macro(&self, offset: usize) -> bool {
-        self.macro_trees.iter().any(|(r, _)| r.start <= offset && offset < r.end)
-    }
-
-    /// Every node of the main tree and of the macro bodies, in that order.
-    pub fn all_nodes(&self) -> Rc<Vec<Node<'a>>> {
-        self.nodes_all.clone()
+        // the bodies are in document order and do not overlap
+        let i = self.macro_trees.partition_point(|(r, _)| r.start <= offset);
+        i > 0 && offset < self.macro_trees[i - 1].0.end
     }
 
     /// Every node of the main tree, in document order.
@@ -225,7 +226,7 @@ impl<'a> FileCtx<'a> {
     /// The nodes of the main tree and then of the macro bodies whose kind is
     /// one of `kinds`, in that order.
     pub fn all_of(&self, kinds: &[&str]) -> Vec<Node<'a>> {
-        self.of_kinds(self.nodes_all.len(), kinds)
+        self.of_kinds(self.nodes_main.len() + self.nodes_in_macros.len(), kinds)
     }
 
     fn of_kinds(&self, count: usize, kinds: &[&str]) -> Vec<Node<'a>> {
@@ -242,7 +243,8 @@ impl<'a> FileCtx<'a> {
         if buckets > 1 {
             at.sort_unstable();
         }
-        at.into_iter().map(|i| self.nodes_all[i as usize]).collect()
+        let main = self.nodes_main.len();
+        at.into_iter().map(|i| i as usize).map(|i| if i < main { self.nodes_main[i] } else { self.nodes_in_macros[i - main] }).collect()
     }
 
     /// The call expressions (main tree and macro bodies) outside regions that
@@ -259,6 +261,25 @@ impl<'a> FileCtx<'a> {
     /// scope around `n`? See [`syntax::declared_in_scope`].
     pub fn declared_in_scope(&self, n: Node, name: &str) -> bool {
         self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)).in_scope(n, name, self.src)
+    }
+
+    /// Takes out every edit that would drop text of a region that did not
+    /// parse (a rule that rewrites a whole declaration around one): that
+    /// text is the user's, and only they know what it meant. Returns them.
+    pub fn take_edits_dropping_unparsed(&mut self) -> Vec<crate::edit::Edit> {
+        let unparsed = std::mem::take(&mut self.error_ranges);
+        let src = self.src;
+        // (a rule that rebuilds the region, writing its text again, keeps it)
+        let rewritten = |e: &crate::edit::Edit, r: &Range<usize>| {
+            let text = src[r.clone()].trim();
+            e.pieces.iter().any(|p| matches!(p, crate::edit::Piece::Text(t) if t.contains(text)))
+        };
+        // (an edit inside the region changes a token the rule read there: a
+        // directive between parameters)
+        let inside = |e: &crate::edit::Edit, r: &Range<usize>| r.start <= e.range.start && e.range.end <= r.end;
+        let taken = self.edits.take_where(|e| !e.is_insertion() && unparsed.iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)));
+        self.error_ranges = unparsed;
+        taken
     }
 
     /// Is `n` inside a region that did not parse (rules leave those alone)?
@@ -307,7 +328,17 @@ impl<'a> FileCtx<'a> {
 
     /// The innermost function definition around `offset`.
     pub fn scope_at(&self, offset: usize) -> Option<&FnScope> {
-        self.functions.iter().filter(|f| f.range.start <= offset && offset < f.range.end).min_by_key(|f| f.range.len())
+        // the last scope starting at or before `offset`, else the scopes
+        // around it: a logarithmic search, not a scan of every function
+        // (called for most nodes: a scan is quadratic in a large file)
+        let mut at = self.functions.partition_point(|f| f.range.start <= offset).checked_sub(1);
+        while let Some(i) = at {
+            if offset < self.functions[i].range.end {
+                return Some(&self.functions[i]);
+            }
+            at = self.scope_parent[i];
+        }
+        None
     }
 
     /// Is `name` a `dim3` variable where `offset` is?
@@ -390,6 +421,17 @@ impl<'a> FileCtx<'a> {
                 }
                 _ => {}
             }
+        }
+        // each scope's enclosing one (the scopes come in document order,
+        // an outer one before those inside it)
+        let mut open: Vec<usize> = Vec::new();
+        self.scope_parent = Vec::with_capacity(self.functions.len());
+        for (i, f) in self.functions.iter().enumerate() {
+            while open.last().is_some_and(|&o| self.functions[o].range.end <= f.range.start) {
+                open.pop();
+            }
+            self.scope_parent.push(open.last().copied());
+            open.push(i);
         }
     }
 }

@@ -280,7 +280,7 @@ pub fn run(ctx: &mut FileCtx) {
                     let unknown_intrinsic =
                         looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
                     // a structural rule (barriers, warp operations, fences...) already rewrote it
-                    let rewritten = ctx.edits.edits().iter().any(|e| e.range == n.byte_range());
+                    let rewritten = ctx.edits.at(&n.byte_range()).next().is_some();
                     if (looks_like_cuda_api(name) || unknown_intrinsic) && !rewritten {
                         ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is not migrated; the call was left as is"));
                     }

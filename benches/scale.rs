@@ -1,0 +1,140 @@
+//! Time and memory against input size: one file of 1, 10 and 50 MB per
+//! shape, each migrated by the `syclify` binary in a process of its own
+//! (wall time, peak resident memory from `wait4`). Shapes: each rule's
+//! fixtures (`fixtures/rules/<rule>/*.cu`) repeated (1 and 4 MB), the
+//! programs' fixtures repeated, a generated data table on one line, and
+//! dense code on one line (1 and 10 MB). Prints
+//! seconds and MiB per size and the growth from 1 to 10 and 10 to 50 MB
+//! (linear: 10× and 5×). Run with `cargo bench --bench scale`;
+//! SYCLIFY_SCALE_SIZES (MB, comma-separated; default `1,10,50`) and
+//! SYCLIFY_SCALE_ONLY (a shape's name) narrow it.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// Wall seconds and peak resident MiB of `syclify migrate dir -o out`.
+fn measure(dir: &Path, out: &Path) -> (f64, f64, i32) {
+    let t = Instant::now();
+    // reaped by wait4 below, for its resource usage
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_syclify"))
+        .args(["migrate", dir.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("syclify runs");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "wait4");
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    (t.elapsed().as_secs_f64(), usage.ru_maxrss as f64 / 1024.0, code)
+}
+
+/// `unit` repeated (each copy's names made its own with a suffix, so that
+/// the file holds distinct functions, as real code does) up to `mb` MB.
+fn repeated(unit: &str, mb: usize) -> String {
+    // kernels' and device functions' names (the word before the `(`), and
+    // the classes defined
+    let function = regex::Regex::new(r"\b(?:__global__|__device__)\b[^;{}()]*?\b([A-Za-z_]\w*)\s*\(").unwrap();
+    let class = regex::Regex::new(r"\b(?:struct|class)\s+([A-Za-z_]\w*)\s*[{:]").unwrap();
+    let mut names: Vec<String> = function.captures_iter(unit).chain(class.captures_iter(unit)).map(|c| c[1].to_string()).collect();
+    names.sort();
+    names.dedup();
+    let mut out = String::with_capacity(mb << 20);
+    let mut copy = 0;
+    while out.len() < mb << 20 {
+        let mut u = unit.to_string();
+        for n in &names {
+            u = regex::Regex::new(&format!(r"\b{}\b", regex::escape(n))).unwrap().replace_all(&u, format!("{n}_{copy}").as_str()).into_owned();
+        }
+        out.push_str(&u);
+        out.push('\n');
+        copy += 1;
+    }
+    out
+}
+
+fn table_line(mb: usize) -> String {
+    let mut s = String::from("__global__ void k(float *o) { o[threadIdx.x] = table[threadIdx.x]; }\n__constant__ float table[] = {");
+    let mut i = 0u64;
+    while s.len() < mb << 20 {
+        s.push_str(&format!("{}.{:03}f, ", i % 97, i % 1000));
+        i += 1;
+    }
+    s.push_str("0.0f};\n");
+    s
+}
+
+fn code_line(mb: usize) -> String {
+    let mut s = String::from("__global__ void k(float *a, const float *b) { int i = threadIdx.x; ");
+    let mut j = 0u64;
+    while s.len() < mb << 20 {
+        s.push_str(&format!("a[i + {}] += b[i] * {}.0f; ", j % 64, j % 7));
+        j += 1;
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// Each rule's shape, in MB (a rule's fixtures include code that does not
+/// parse, whose recovery re-parses the file up to 64 times: slow, linear).
+const RULE_SIZES: &[usize] = &[1, 4];
+
+fn main() {
+    let sizes: Vec<usize> =
+        std::env::var("SYCLIFY_SCALE_SIZES").ok().map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect()).unwrap_or(vec![1, 10, 50]);
+    let only = std::env::var("SYCLIFY_SCALE_ONLY").ok();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rules");
+    let read_cu = |dir: &Path| -> String {
+        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "cu")).collect();
+        files.sort();
+        files.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>().join("\n")
+    };
+    let mut rules: Vec<_> = std::fs::read_dir(&fixtures).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    rules.sort();
+    // (shape, generator, sizes)
+    type Gen<'a> = Box<dyn Fn(usize) -> String + 'a>;
+    let mut shapes: Vec<(String, Gen, Vec<usize>)> = Vec::new();
+    let mut programs: Vec<_> = std::fs::read_dir(fixtures.with_file_name("programs")).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    programs.sort();
+    let programs: String = programs.iter().map(|r| read_cu(r)).collect::<Vec<_>>().join("\n");
+    shapes.push(("programs' fixtures".into(), Box::new(move |mb| repeated(&programs, mb)), sizes.clone()));
+    shapes.push(("a table on one line".into(), Box::new(table_line), sizes.clone()));
+    // (dense code holds a node every byte or so: 10 MB take some 1.4 GB)
+    shapes.push(("code on one line".into(), Box::new(code_line), sizes.iter().copied().take(2).collect()));
+    for r in &rules {
+        let unit = read_cu(r);
+        if unit.is_empty() {
+            continue;
+        }
+        let name = r.file_name().unwrap().to_string_lossy().into_owned();
+        shapes.push((name, Box::new(move |mb| repeated(&unit, mb)), RULE_SIZES.to_vec()));
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    println!("{:<28} {:>8} {:>9} {:>10} {:>14} {:>14}", "shape", "MB", "seconds", "peak MiB", "time growth", "memory growth");
+    for (name, generate, sizes) in &shapes {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let mut last: Option<(usize, f64, f64)> = None;
+        for &mb in sizes {
+            let dir = tmp.path().join("in");
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("input.cu"), generate(mb)).unwrap();
+            let out = tmp.path().join("out");
+            let _ = std::fs::remove_dir_all(&out);
+            let (secs, mib, code) = measure(&dir, &out);
+            let growth = |now: f64, before: f64, by: usize| format!("{:.1}× for {by}×", now / before);
+            let (tg, mg) = match last {
+                Some((m0, s0, r0)) => (growth(secs, s0, mb / m0), growth(mib, r0, mb / m0)),
+                None => (String::new(), String::new()),
+            };
+            println!("{name:<28} {mb:>8} {secs:>9.2} {mib:>10.0} {tg:>14} {mg:>14}{}", if code > 1 { format!("  (exit {code})") } else { String::new() });
+            last = Some((mb, secs, mib));
+        }
+    }
+}

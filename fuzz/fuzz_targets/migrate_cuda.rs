@@ -1,0 +1,77 @@
+//! Structure-aware: one of the project's own CUDA fixtures (`fixtures/`),
+//! changed at the level of its tokens (inserted `<<<`, `__shared__`,
+//! braces, directives, macros; deletions, swaps, truncation), as `main.cu`
+//! beside a mutated header `k.cuh` that the vocabulary can include; every
+//! property of `syclify::properties` checked.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+use syclify::properties::{Mutation, mutate};
+
+#[derive(Arbitrary, Debug)]
+enum Op {
+    Insert(u16, u8),
+    Delete(u16),
+    Duplicate(u16, u8),
+    Swap(u16, u16),
+    Truncate(u16),
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    main: u16,
+    main_ops: Vec<Op>,
+    header: Option<u16>,
+    header_ops: Vec<Op>,
+}
+
+fn mutations(ops: &[Op]) -> Vec<Mutation> {
+    ops.iter()
+        .map(|op| match *op {
+            Op::Insert(at, word) => Mutation::Insert { at: at.into(), word: word.into() },
+            Op::Delete(at) => Mutation::Delete { at: at.into() },
+            Op::Duplicate(at, len) => Mutation::Duplicate { at: at.into(), len: len.into() },
+            Op::Swap(at, other) => Mutation::Swap { at: at.into(), other: other.into() },
+            Op::Truncate(at) => Mutation::Truncate { at: at.into() },
+        })
+        .collect()
+}
+
+/// The CUDA sources under `fixtures/`, in path order.
+fn seeds() -> &'static [String] {
+    static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut paths = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).expect("fixtures/ readable").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "cu" || x == "cuh") {
+                    paths.push(p);
+                }
+            }
+        }
+        paths.sort();
+        paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+    })
+}
+
+static MAPPINGS: OnceLock<syclify::mapping::Mappings> = OnceLock::new();
+
+fuzz_target!(|input: Input| {
+    let seeds = seeds();
+    let pick = |i: u16| &seeds[i as usize % seeds.len()];
+    let mut files = vec![("main.cu".to_string(), mutate(pick(input.main), &mutations(&input.main_ops)).into_bytes())];
+    if let Some(h) = input.header {
+        files.push(("k.cuh".to_string(), mutate(pick(h), &mutations(&input.header_ops)).into_bytes()));
+    }
+    let mappings = MAPPINGS.get_or_init(syclify::mapping::Mappings::builtin);
+    if let Err(e) = syclify::properties::check(&files, mappings) {
+        panic!("{e}");
+    }
+});

@@ -1,0 +1,111 @@
+//! The properties of `syclify::properties` (no panic, text kept as text,
+//! no silent overlap, deterministic, a fixed point) on generated inputs —
+//! the fuzz targets' always-on little sibling — and on every input the fuzz
+//! targets once broke (`fuzz/regressions/`).
+
+use proptest::prelude::*;
+use std::path::Path;
+use std::sync::OnceLock;
+use syclify::mapping::Mappings;
+use syclify::properties::{self, Mutation};
+
+fn mappings() -> &'static Mappings {
+    static M: OnceLock<Mappings> = OnceLock::new();
+    M.get_or_init(Mappings::builtin)
+}
+
+/// The project's own CUDA fixtures under 4 KiB (the fuzz target's seeds).
+fn seeds() -> &'static [String] {
+    static S: OnceLock<Vec<String>> = OnceLock::new();
+    S.get_or_init(|| {
+        let mut paths = Vec::new();
+        let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "cu" || x == "cuh") && e.metadata().unwrap().len() < 4096 {
+                    paths.push(p);
+                }
+            }
+        }
+        paths.sort();
+        paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
+    })
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        3 => (any::<u16>(), any::<u8>()).prop_map(|(at, word)| Mutation::Insert { at: at.into(), word: word.into() }),
+        2 => any::<u16>().prop_map(|at| Mutation::Delete { at: at.into() }),
+        1 => (any::<u16>(), any::<u8>()).prop_map(|(at, len)| Mutation::Duplicate { at: at.into(), len: len.into() }),
+        1 => (any::<u16>(), any::<u16>()).prop_map(|(at, other)| Mutation::Swap { at: at.into(), other: other.into() }),
+        1 => any::<u16>().prop_map(|at| Mutation::Truncate { at: at.into() }),
+    ]
+}
+
+fn check(files: &[(String, Vec<u8>)]) -> Result<(), TestCaseError> {
+    properties::check(files, mappings()).map(drop).map_err(TestCaseError::fail)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A fixture changed at the level of its tokens, with a header it may include.
+    #[test]
+    fn mutated_cuda_keeps_the_properties(
+        main in any::<prop::sample::Index>(),
+        main_ops in prop::collection::vec(mutation(), 0..8),
+        header in prop::option::of((any::<prop::sample::Index>(), prop::collection::vec(mutation(), 0..4))),
+    ) {
+        let seeds = seeds();
+        let mut files = vec![("main.cu".to_string(), properties::mutate(main.get::<String>(seeds), &main_ops).into_bytes())];
+        if let Some((h, ops)) = header {
+            files.push(("k.cuh".to_string(), properties::mutate(h.get::<String>(seeds), &ops).into_bytes()));
+        }
+        check(&files)?;
+    }
+
+    /// Bytes, mostly CUDA's vocabulary and punctuation, some not UTF-8.
+    #[test]
+    fn arbitrary_bytes_keep_the_properties(
+        words in prop::collection::vec(prop_oneof![
+            4 => prop::sample::select(properties::VOCABULARY).prop_map(|w| w.as_bytes().to_vec()),
+            1 => prop::collection::vec(any::<u8>(), 1..4),
+        ], 0..60),
+        name in prop::sample::select(&["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"][..]),
+    ) {
+        check(&[(name.to_string(), words.concat())])?;
+    }
+}
+
+/// Every input that once broke a property (`fuzz/regressions/migrate_bytes`),
+/// and the seeds we wrote (`fuzz/seeds/migrate_bytes`): the bytes target's
+/// inputs, the first byte the file's kind.
+#[test]
+fn fuzz_regressions_and_seeds_keep_the_properties() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut n = 0;
+    for e in ["regressions", "seeds"].iter().flat_map(|d| std::fs::read_dir(root.join(d).join("migrate_bytes")).unwrap().flatten()) {
+        let bytes = std::fs::read(e.path()).unwrap();
+        let Some((&kind, text)) = bytes.split_first() else { continue };
+        let name = ["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"][kind as usize % 4];
+        if let Err(e2) = properties::check(&[(name.to_string(), text.to_vec())], mappings()) {
+            panic!("{}: {e2}", e.path().display());
+        }
+        n += 1;
+    }
+    assert!(n >= 10, "the regression inputs and seeds are missing");
+}
+
+/// The fixtures themselves: every property holds on each, the fixed point
+/// included (the fixtures migrate without warnings, most of them).
+#[test]
+fn fixtures_keep_the_properties() {
+    for (i, s) in seeds().iter().enumerate() {
+        if let Err(e) = properties::check(&[("main.cu".to_string(), s.as_bytes().to_vec())], mappings()) {
+            panic!("fixture {i}: {e}");
+        }
+    }
+}
