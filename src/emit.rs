@@ -40,10 +40,19 @@ fn out_path(out_root: &Path, rel: &str) -> std::io::Result<std::path::PathBuf> {
     }
     let path = out_root.join(rel);
     let dir = path.parent().unwrap_or(out_root);
+    let root = out_root.canonicalize()?;
+    // the deepest directory that exists must lie inside the out-root before
+    // any directory is made under it (through a link it would be elsewhere)
+    let mut existing = dir;
+    while !existing.exists() {
+        existing = existing.parent().unwrap_or(out_root);
+    }
+    if !existing.canonicalize()?.starts_with(&root) {
+        return Err(std::io::Error::other(format!("refused: {} leads outside the out-root (a link)", existing.display())));
+    }
     if !dir.is_dir() {
         std::fs::create_dir_all(dir)?;
     }
-    let root = out_root.canonicalize()?;
     if !dir.canonicalize()?.starts_with(&root) {
         return Err(std::io::Error::other(format!("refused: {} leads outside the out-root (a link)", dir.display())));
     }

@@ -301,6 +301,21 @@ fn out_roots_that_cannot_be_used() {
 }
 
 #[test]
+fn a_link_in_the_out_root_to_a_directory_elsewhere_is_not_followed() {
+    let c = Case::new();
+    c.write("sub/deeper/k.cu", GOOD.replace("good", "k"));
+    let elsewhere = c.root().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::create_dir_all(c.out()).unwrap();
+    symlink(&elsewhere, c.out().join("sub")).unwrap();
+    let r = c.migrate();
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("cannot write") && r.stderr.contains("sub/deeper/k.dp.cpp") && r.stderr.contains("leads outside the out-root"), "{}", r.stderr);
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0, "something was made through the link");
+    c.good_migrated();
+}
+
+#[test]
 fn an_out_root_inside_the_in_root_is_not_read_back() {
     let c = Case::new();
     let out = c.input().join("migrated");

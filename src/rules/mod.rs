@@ -268,7 +268,15 @@ impl<'a> FileCtx<'a> {
     /// text is the user's, and only they know what it meant. Returns them.
     pub fn take_edits_dropping_unparsed(&mut self) -> Vec<crate::edit::Edit> {
         let unparsed = std::mem::take(&mut self.error_ranges);
+        let ends = std::mem::take(&mut self.error_ends);
         let src = self.src;
+        // the regions an edit overlaps: those starting before its end, back
+        // to the first whose prefix-largest end is at or before its start
+        // (`error_ranges` is sorted by start; not a scan of every region)
+        let overlapping = |e: &crate::edit::Edit| {
+            let upto = unparsed.partition_point(|r| r.start < e.range.end);
+            (0..upto).rev().take_while(|&i| ends[i] > e.range.start).map(|i| &unparsed[i]).filter(|r| r.end > e.range.start).collect::<Vec<_>>()
+        };
         // (a rule that rebuilds the region, writing its text again, keeps it)
         let rewritten = |e: &crate::edit::Edit, r: &Range<usize>| {
             let text = src[r.clone()].trim();
@@ -277,8 +285,9 @@ impl<'a> FileCtx<'a> {
         // (an edit inside the region changes a token the rule read there: a
         // directive between parameters)
         let inside = |e: &crate::edit::Edit, r: &Range<usize>| r.start <= e.range.start && e.range.end <= r.end;
-        let taken = self.edits.take_where(|e| !e.is_insertion() && unparsed.iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)));
+        let taken = self.edits.take_where(|e| !e.is_insertion() && overlapping(e).into_iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)));
         self.error_ranges = unparsed;
+        self.error_ends = ends;
         taken
     }
 
