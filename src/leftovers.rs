@@ -263,9 +263,16 @@ pub fn has_cuda_constructs(text: &str) -> bool {
     if text.contains("<cuda") {
         return true;
     }
-    let own = defined_names(text);
+    // the file's own names, read only when something CUDA-like is left
+    let left = cuda_left(text, &|_| false);
+    if !left.is_empty() {
+        let own = defined_names(text);
+        if left.iter().any(|(_, w)| !own.contains(w)) {
+            return true;
+        }
+    }
     // (a test of `__CUDA_ARCH__` is excused by `cuda_left`, not here)
-    !cuda_left(text, &|w| own.contains(w)).is_empty() || crate::syntax::contains_word(&code_only(text), "__CUDA_ARCH__")
+    crate::syntax::contains_word(&code_only(text), "__CUDA_ARCH__")
 }
 
 #[cfg(test)]
