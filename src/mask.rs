@@ -599,6 +599,9 @@ pub fn skip_blanks(b: &[u8], mut i: usize) -> usize {
 
 /// The `)` matching the `(` at `open` (string and character literals skipped).
 pub fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
+    if b.get(open) != Some(&b'(') {
+        return None;
+    }
     let mut depth = 0usize;
     let mut i = open;
     while i < b.len() {
