@@ -40,6 +40,11 @@ fn out_path(out_root: &Path, rel: &str) -> std::io::Result<std::path::PathBuf> {
     }
     let path = out_root.join(rel);
     let dir = path.parent().unwrap_or(out_root);
+    // (the out-root itself is made when missing: `emit` is called without
+    // the CLI's `prepare_out_root` by `validate`)
+    if !out_root.is_dir() {
+        std::fs::create_dir_all(out_root)?;
+    }
     let root = out_root.canonicalize()?;
     // the deepest directory that exists must lie inside the out-root before
     // any directory is made under it (through a link it would be elsewhere)
