@@ -19,10 +19,9 @@ fn main() {
             }
         };
         // as the target reads it: the first byte picks the file's kind
-        let Some((&kind, text)) = bytes.split_first() else { continue };
-        let name = ["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"][kind as usize % 4];
+        let Some(files) = syclify::properties::bytes_project(&bytes) else { continue };
         let t = std::time::Instant::now();
-        let r = syclify::properties::check(&[(name.to_string(), text.to_vec())], &mappings);
+        let r = syclify::properties::check(&files, &mappings);
         let ms = t.elapsed().as_secs_f64() * 1e3;
         match r {
             Ok(seen) => println!("{p}: ok ({ms:.1} ms, {} migrated, {} conflicts)", seen.files_migrated, seen.conflicts),

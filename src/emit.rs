@@ -29,39 +29,53 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     write_atomic_bytes(path, text.as_bytes())
 }
 
-/// Where output `rel` lies under the out-root, or why it may not be
-/// written: `rel` must be a plain relative path (no `..`, not absolute), and
-/// the directory it lands in, once made, must be inside the out-root (a
-/// link in the out-root to a directory elsewhere is not followed).
-fn out_path(out_root: &Path, rel: &str) -> std::io::Result<std::path::PathBuf> {
-    let plain = Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)));
-    if !plain || rel.is_empty() {
-        return Err(std::io::Error::other(format!("refused: `{rel}` is not a path inside the out-root")));
+/// An out-root being written: its path as given and as resolved (made
+/// once per emit: `emit` is also called without the CLI's
+/// `prepare_out_root`, by `validate`, so a missing one is made here).
+struct OutRoot<'m> {
+    path: &'m Path,
+    resolved: std::path::PathBuf,
+}
+
+impl<'m> OutRoot<'m> {
+    fn open(path: &'m Path) -> std::io::Result<Self> {
+        if !path.is_dir() {
+            std::fs::create_dir_all(path)?;
+        }
+        Ok(OutRoot { path, resolved: path.canonicalize()? })
     }
-    let path = out_root.join(rel);
-    let dir = path.parent().unwrap_or(out_root);
-    // (the out-root itself is made when missing: `emit` is called without
-    // the CLI's `prepare_out_root` by `validate`)
-    if !out_root.is_dir() {
-        std::fs::create_dir_all(out_root)?;
+
+    /// Where output `rel` lies, or why it may not be written: `rel` must be
+    /// a plain relative path (no `..`, not absolute), and the directory it
+    /// lands in must be inside the out-root, checked before any directory
+    /// is made for it (a link in the out-root to a directory elsewhere is
+    /// not followed).
+    fn path_for(&self, rel: &str) -> std::io::Result<std::path::PathBuf> {
+        let plain = Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !plain || rel.is_empty() {
+            return Err(std::io::Error::other(format!("refused: `{rel}` is not a path inside the out-root")));
+        }
+        let path = self.path.join(rel);
+        let dir = path.parent().unwrap_or(self.path);
+        let inside = |d: &Path| -> std::io::Result<()> {
+            if d.canonicalize()?.starts_with(&self.resolved) {
+                Ok(())
+            } else {
+                Err(std::io::Error::other(format!("refused: {} leads outside the out-root (a link)", d.display())))
+            }
+        };
+        if !dir.is_dir() {
+            // the deepest directory that exists first, then the ones made
+            let mut existing = dir;
+            while !existing.exists() {
+                existing = existing.parent().unwrap_or(self.path);
+            }
+            inside(existing)?;
+            std::fs::create_dir_all(dir)?;
+        }
+        inside(dir)?;
+        Ok(path)
     }
-    let root = out_root.canonicalize()?;
-    // the deepest directory that exists must lie inside the out-root before
-    // any directory is made under it (through a link it would be elsewhere)
-    let mut existing = dir;
-    while !existing.exists() {
-        existing = existing.parent().unwrap_or(out_root);
-    }
-    if !existing.canonicalize()?.starts_with(&root) {
-        return Err(std::io::Error::other(format!("refused: {} leads outside the out-root (a link)", existing.display())));
-    }
-    if !dir.is_dir() {
-        std::fs::create_dir_all(dir)?;
-    }
-    if !dir.canonicalize()?.starts_with(&root) {
-        return Err(std::io::Error::other(format!("refused: {} leads outside the out-root (a link)", dir.display())));
-    }
-    Ok(path)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory.
@@ -131,9 +145,13 @@ pub fn prepare_out_root(out_root: &Path) -> std::io::Result<()> {
 /// Writes every output file; returns `(relative path, error)` for the ones that failed.
 pub fn emit(m: &Migration) -> Vec<(String, String)> {
     use rayon::prelude::*;
+    let root = match OutRoot::open(&m.out_root) {
+        Ok(root) => root,
+        Err(e) => return outputs(m).into_iter().map(|(rel, _)| (rel, e.to_string())).collect(),
+    };
     outputs(m)
         .par_iter()
-        .filter_map(|(rel, bytes)| out_path(&m.out_root, rel).and_then(|path| write_atomic_bytes(&path, bytes)).err().map(|e| (rel.clone(), e.to_string())))
+        .filter_map(|(rel, bytes)| root.path_for(rel).and_then(|path| write_atomic_bytes(&path, bytes)).err().map(|e| (rel.clone(), e.to_string())))
         .collect()
 }
 
@@ -203,13 +221,14 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
         OverwroteEdit,
         Failed(String),
     }
+    let root = OutRoot::open(&m.out_root);
     let done: Vec<(String, String, Done)> = outputs
         .par_iter()
         .map(|(rel, bytes)| {
             let new = hash(bytes);
-            let path = match out_path(&m.out_root, rel) {
+            let path = match root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string())) {
                 Ok(path) => path,
-                Err(e) => return (rel.clone(), new, Done::Failed(e.to_string())),
+                Err(e) => return (rel.clone(), new, Done::Failed(e)),
             };
             let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
             let before = old.outputs.get(rel);

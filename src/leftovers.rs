@@ -272,7 +272,7 @@ pub fn has_cuda_constructs(text: &str) -> bool {
         }
     }
     // (a test of `__CUDA_ARCH__` is excused by `cuda_left`, not here)
-    crate::syntax::contains_word(&code_only(text), "__CUDA_ARCH__")
+    text.contains("__CUDA_ARCH__") && crate::syntax::contains_word(&code_only(text), "__CUDA_ARCH__")
 }
 
 #[cfg(test)]

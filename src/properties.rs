@@ -73,6 +73,8 @@ pub fn check(files: &[(String, Vec<u8>)], mappings: &Mappings) -> Result<Exercis
             return Err(format!("text kept: the output {out_rel} holds a byte 0x{b:02x} outside UTF-8 that {} does not", f.rel));
         }
     }
+    // 3. no silent overlap: checked by `edit::apply` on every run (SY0009
+    // for any edit it did not render), counted above
     // 4. deterministic, whatever the thread count
     static ONE_THREAD: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
     let pool = ONE_THREAD.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok()).as_ref().ok_or("a one-thread pool could not be made")?;
@@ -139,6 +141,36 @@ fn first_changed_line(a: &[u8], b: &[u8]) -> String {
         Some((n, (x, y))) => format!("line {}: {x:?}\n      now: {y:?}", n + 1),
         None => format!("{} lines, then {}", a.lines().count(), b.lines().count()),
     }
+}
+
+/// The file names the `migrate_bytes` fuzz target's first byte picks among.
+pub const BYTES_NAMES: [&str; 4] = ["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"];
+
+/// An input of the `migrate_bytes` fuzz target as the project it stands for
+/// (also how its crash files, regressions and seeds are replayed): the first
+/// byte picks the file's kind, the rest is the file. None when empty.
+pub fn bytes_project(data: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+    let (&kind, text) = data.split_first()?;
+    Some(vec![(BYTES_NAMES[kind as usize % BYTES_NAMES.len()].to_string(), text.to_vec())])
+}
+
+/// The CUDA sources (`.cu`, `.cuh`) under `dir` shorter than `below` bytes,
+/// in path order: the seeds of the structure-aware fuzzing.
+pub fn cuda_sources(dir: &std::path::Path, below: u64) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "cu" || x == "cuh") && e.metadata().is_ok_and(|m| m.len() < below) {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
 }
 
 /// The tokens a CUDA mutation inserts: the constructs syclify rewrites, and

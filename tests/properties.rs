@@ -18,20 +18,9 @@ fn mappings() -> &'static Mappings {
 fn seeds() -> &'static [String] {
     static S: OnceLock<Vec<String>> = OnceLock::new();
     S.get_or_init(|| {
-        let mut paths = Vec::new();
-        let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "cu" || x == "cuh") && e.metadata().unwrap().len() < 4096 {
-                    paths.push(p);
-                }
-            }
-        }
-        paths.sort();
-        paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
+        let s = properties::cuda_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), 4096);
+        assert!(!s.is_empty(), "no CUDA fixtures under fixtures/");
+        s
     })
 }
 
@@ -74,7 +63,7 @@ proptest! {
             4 => prop::sample::select(properties::VOCABULARY).prop_map(|w| w.as_bytes().to_vec()),
             1 => prop::collection::vec(any::<u8>(), 1..4),
         ], 0..60),
-        name in prop::sample::select(&["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"][..]),
+        name in prop::sample::select(&properties::BYTES_NAMES[..]),
     ) {
         check(&[(name.to_string(), words.concat())])?;
     }
@@ -88,10 +77,8 @@ fn fuzz_regressions_and_seeds_keep_the_properties() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
     let mut n = 0;
     for e in ["regressions", "seeds"].iter().flat_map(|d| std::fs::read_dir(root.join(d).join("migrate_bytes")).unwrap().flatten()) {
-        let bytes = std::fs::read(e.path()).unwrap();
-        let Some((&kind, text)) = bytes.split_first() else { continue };
-        let name = ["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"][kind as usize % 4];
-        if let Err(e2) = properties::check(&[(name.to_string(), text.to_vec())], mappings()) {
+        let Some(files) = properties::bytes_project(&std::fs::read(e.path()).unwrap()) else { continue };
+        if let Err(e2) = properties::check(&files, mappings()) {
             panic!("{}: {e2}", e.path().display());
         }
         n += 1;

@@ -9,10 +9,9 @@ use std::sync::OnceLock;
 static MAPPINGS: OnceLock<syclify::mapping::Mappings> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&kind, text)) = data.split_first() else { return };
-    let name = ["fuzz.cu", "fuzz.cuh", "fuzz.cpp", "fuzz.h"][kind as usize % 4];
+    let Some(files) = syclify::properties::bytes_project(data) else { return };
     let mappings = MAPPINGS.get_or_init(syclify::mapping::Mappings::builtin);
-    if let Err(e) = syclify::properties::check(&[(name.to_string(), text.to_vec())], mappings) {
+    if let Err(e) = syclify::properties::check(&files, mappings) {
         panic!("{e}");
     }
 });

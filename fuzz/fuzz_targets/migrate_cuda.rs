@@ -43,21 +43,9 @@ fn mutations(ops: &[Op]) -> Vec<Mutation> {
 fn seeds() -> &'static [String] {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-        let mut paths = Vec::new();
-        let mut dirs = vec![root];
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).expect("fixtures/ readable").flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if p.extension().is_some_and(|x| x == "cu" || x == "cuh") {
-                    paths.push(p);
-                }
-            }
-        }
-        paths.sort();
-        paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+        let s = syclify::properties::cuda_sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"), u64::MAX);
+        assert!(!s.is_empty(), "no CUDA fixtures under fixtures/");
+        s
     })
 }
 

@@ -267,9 +267,7 @@ impl<'a> FileCtx<'a> {
     /// parse (a rule that rewrites a whole declaration around one): that
     /// text is the user's, and only they know what it meant. Returns them.
     pub fn take_edits_dropping_unparsed(&mut self) -> Vec<crate::edit::Edit> {
-        let unparsed = std::mem::take(&mut self.error_ranges);
-        let ends = std::mem::take(&mut self.error_ends);
-        let src = self.src;
+        let (unparsed, ends, src) = (&self.error_ranges, &self.error_ends, self.src);
         // the regions an edit overlaps: those starting before its end, back
         // to the first whose prefix-largest end is at or before its start
         // (`error_ranges` is sorted by start; not a scan of every region)
@@ -285,10 +283,7 @@ impl<'a> FileCtx<'a> {
         // (an edit inside the region changes a token the rule read there: a
         // directive between parameters)
         let inside = |e: &crate::edit::Edit, r: &Range<usize>| r.start <= e.range.start && e.range.end <= r.end;
-        let taken = self.edits.take_where(|e| !e.is_insertion() && overlapping(e).into_iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)));
-        self.error_ranges = unparsed;
-        self.error_ends = ends;
-        taken
+        self.edits.take_where(|e| !e.is_insertion() && overlapping(e).into_iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)))
     }
 
     /// Is `n` inside a region that did not parse (rules leave those alone)?
