@@ -199,11 +199,11 @@ fn line_is_excused(line: &str) -> bool {
 /// found by their shape; for checking a migrated tree without its index.
 pub fn defined_names(text: &str) -> BTreeSet<String> {
     let re = cached_regex!(
-        r"(?m)^\s*#\s*define\s+(\w+)|\b(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|\btypedef\b[^;]*?\b(\w+)\s*(?:\[[^\]]*\])*;|\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{|\}\s*(\w+)\s*(?:\[[^\]]*\])*;"
+        r"(?m)^\s*#\s*define\s+(\w+)|(?-u:\b)(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|(?-u:\b)typedef(?-u:\b)[^;]*?(?-u:\b)(\w+)\s*(?:\[[^\]]*\])*;|(?-u:\b)(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{|\}\s*(\w+)\s*(?:\[[^\]]*\])*;"
     );
     // variables the code names like CUDA's builtins (`dim3 gridDim(..)`,
     // `const int blockDim = 16;`): the migration leaves those to the user
-    let vars = cached_regex!(r"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize|dim3)\s*[=({;\[,)]");
+    let vars = cached_regex!(r"(?-u:\b)([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+(threadIdx|blockIdx|blockDim|gridDim|warpSize|dim3)\s*[=({;\[,)]");
     const NOT_TYPES: &[&str] = &["return", "case", "throw", "else", "do", "goto", "sizeof", "new", "delete", "co_return", "co_yield"];
     // variables named like CUDA's API (`cudaError_t cudaStatus;`,
     // `int cudaStat1, cudaStat2;`, a parameter `int cudaDev`): declared by a
@@ -235,8 +235,15 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     }
     let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
     names.extend(api_names);
+    // enumerators the code declares (`enum kind { cudaMemcpyHostToDevice };`
+    // of its own)
+    let enums = cached_regex!(r"(?-u:\b)enum(?:\s+(?:class|struct))?(?:\s+\w+)?\s*(?::[^{};]*)?\{([^{}]*)\}");
+    let enumerator = cached_regex!(r"^\s*(\w+)");
+    for c in enums.captures_iter(&code) {
+        names.extend(c[1].split(',').filter_map(|item| enumerator.captures(item)).map(|m| m[1].to_string()));
+    }
     // namespaces the code defines (`namespace cub {` of its own)
-    let namespaces = cached_regex!(r"\bnamespace\s+(\w+)\s*\{");
+    let namespaces = cached_regex!(r"(?-u:\b)namespace\s+(\w+)\s*\{");
     names.extend(namespaces.captures_iter(&code).map(|c| c[1].to_string()));
     names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
     // prototypes of functions named like CUDA's intrinsics (`unsigned

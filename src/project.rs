@@ -1163,7 +1163,9 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
     let in_source = crate::leftovers::cuda_left(&s.text, &own);
     for name in crate::leftovers::distinct(&left) {
         let quoted = format!("`{name}`");
-        if diags.iter().any(|d| d.message.contains(&quoted)) {
+        // (a diagnostic that needs a human names it already; a note about
+        // a use that was migrated does not cover one that was not)
+        if diags.iter().any(|d| d.needs_human() && d.message.contains(&quoted)) {
             continue;
         }
         let uses = left.iter().filter(|(_, w)| w == name).count();
@@ -1173,11 +1175,19 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
             continue;
         }
         let what = if name == "<<<" { "a kernel launch `<<<` is".to_string() } else { format!("{quoted} is") };
+        let m = project.mappings;
+        // a name the tables map, left where its rule could not rewrite it
+        // (inside a macro use whose arguments did not parse)
+        let why = if m.functions.contains_key(name) || m.types.contains_key(name) || m.enums.contains_key(name) {
+            "syclify maps it, but could not rewrite this use (look for code near it that does not parse)"
+        } else {
+            "syclify does not migrate it"
+        };
         diags.push(Diagnostic::new(
             Code::CudaLeft,
             first.unwrap_or(0..0),
             "leftovers",
-            format!("{what} left in the migrated code ({uses} use{}): syclify does not migrate it", if uses == 1 { "" } else { "s" }),
+            format!("{what} left in the migrated code ({uses} use{}): {why}", if uses == 1 { "" } else { "s" }),
         ));
     }
 }

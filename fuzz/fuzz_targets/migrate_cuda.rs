@@ -39,11 +39,16 @@ fn mutations(ops: &[Op]) -> Vec<Mutation> {
         .collect()
 }
 
-/// The CUDA sources under `fixtures/`, in path order.
+/// The CUDA sources under `fixtures/`, in path order: the directory
+/// `SYCLIFY_FIXTURES` names (a built target run on another machine), else
+/// this checkout's.
 fn seeds() -> &'static [String] {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let s = syclify::properties::cuda_sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"), u64::MAX);
+        let dir = std::env::var_os("SYCLIFY_FIXTURES")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"));
+        let s = syclify::properties::cuda_sources(&dir, u64::MAX);
         assert!(!s.is_empty(), "no CUDA fixtures under fixtures/");
         s
     })
@@ -57,6 +62,13 @@ fuzz_target!(|input: Input| {
     let mut files = vec![("main.cu".to_string(), mutate(pick(input.main), &mutations(&input.main_ops)).into_bytes())];
     if let Some(h) = input.header {
         files.push(("k.cuh".to_string(), mutate(pick(h), &mutations(&input.header_ops)).into_bytes()));
+    }
+    // triage: `SYCLIFY_FUZZ_DUMP=DIR target ARTIFACT` writes the project an
+    // input stands for into DIR, to migrate with `syclify migrate`
+    if let Some(dir) = std::env::var_os("SYCLIFY_FUZZ_DUMP") {
+        for (name, bytes) in &files {
+            std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(std::path::Path::new(&dir).join(name), bytes)).expect("SYCLIFY_FUZZ_DUMP is writable");
+        }
     }
     let mappings = MAPPINGS.get_or_init(syclify::mapping::Mappings::builtin);
     if let Err(e) = syclify::properties::check(&files, mappings) {

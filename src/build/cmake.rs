@@ -1024,7 +1024,7 @@ fn renamed(raw: &str) -> Option<String> {
 /// A CUDA name left in a kept word: `CUDA::x`, `CMAKE_CUDA_*`, `CUDA_*`,
 /// `CUDAToolkit_*`, `nvcc`, the language `CUDA`.
 fn cuda_left(s: &str) -> Option<&str> {
-    let re = cached_regex!(r"\bCUDA::\w+|\bCMAKE_CUDA_\w+|\bCUDA(?:Toolkit)?_\w+|\bnvcc\b|^CUDA$");
+    let re = cached_regex!(r"(?-u:\b)CUDA::\w+|(?-u:\b)CMAKE_CUDA_\w+|(?-u:\b)CUDA(?:Toolkit)?_\w+|(?-u:\b)nvcc(?-u:\b)|^CUDA$");
     re.find(s).map(|m| m.as_str())
 }
 

@@ -28,7 +28,7 @@ pub struct Migrated {
 /// `x.cu` → `x.dp.cpp`, `x.cuh` → `x.dp.hpp` (also `%.cu`, `*.cu`,
 /// `$(SRC:.cu=.o)`); None when there is none.
 pub(crate) fn rename_cuda_files(s: &str) -> Option<String> {
-    let re = cached_regex!(r"\.cuh?\b");
+    let re = cached_regex!(r"\.cuh?(?-u:\b)");
     if !re.is_match(s) {
         return None;
     }

@@ -7,7 +7,9 @@
 //! `SYCL_LANGUAGE_VERSION` (defined by every SYCL compiler). A test of a
 //! macro only a SYCL compiler defines (a hand-written SYCL branch beside the
 //! CUDA one) becomes its value under nvcc, `0`, so the migrated code is what
-//! nvcc compiled (SY0108).
+//! nvcc compiled (SY0108). The `#if` line of `#if defined(__CUDACC__)` /
+//! `__host__ __device__` / `#endif`, hidden from the parser, is read on its
+//! own and migrated the same way.
 //!
 //! Why: `__CUDA_ARCH__` is defined only in the device pass of nvcc, as
 //! `__SYCL_DEVICE_ONLY__` is in the device pass of a SYCL compiler.
@@ -47,19 +49,42 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(n) {
             continue;
         }
-        match n.kind_str() {
-            "preproc_ifdef" => {
-                if let Some(name) = n.field("name") {
-                    ifdef(ctx, n, name, sycl_tests_are_ours);
-                }
-            }
-            "preproc_if" | "preproc_elif" => {
-                if let Some(cond) = n.field("condition") {
-                    condition(ctx, cond, sycl_tests_are_ours);
-                }
-            }
-            _ => {}
+        directive(ctx, n, sycl_tests_are_ours);
+    }
+    // the `#if` line of `#if defined(__CUDACC__)` / `__host__ __device__` /
+    // `#endif` is hidden from the parser (the qualifiers join the function
+    // after it): read on its own, so that it is migrated like any other
+    // (and a second migration, which sees it, finds nothing to change)
+    let split: Vec<std::ops::Range<usize>> =
+        ctx.parsed.masks.iter().filter(|m| m.kind == crate::mask::MaskKind::SplitQualifiers).map(|m| m.range.clone()).collect();
+    for pair in split.windows(2) {
+        let is_if = |r: &std::ops::Range<usize>| ctx.src[r.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("if");
+        if !is_if(&pair[0]) || is_if(&pair[1]) {
+            continue;
         }
+        // from the `#if` line to its `#endif`: a whole conditional
+        let tree = crate::parse::parse_range(ctx.src, pair[0].start..pair[1].end);
+        let found = crate::syntax::descendants(tree.root_node()).into_iter().find(|n| matches!(n.kind_str(), "preproc_ifdef" | "preproc_if"));
+        if let Some(n) = found {
+            directive(ctx, n, sycl_tests_are_ours);
+        }
+    }
+}
+
+/// A conditional directive (`#ifdef`, `#if`, `#elif`) of the code.
+fn directive(ctx: &mut FileCtx, n: Node, sycl_tests_are_ours: bool) {
+    match n.kind_str() {
+        "preproc_ifdef" => {
+            if let Some(name) = n.field("name") {
+                ifdef(ctx, n, name, sycl_tests_are_ours);
+            }
+        }
+        "preproc_if" | "preproc_elif" => {
+            if let Some(cond) = n.field("condition") {
+                condition(ctx, cond, sycl_tests_are_ours);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -95,7 +95,9 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.diag(Code::UnsupportedHeader, inc.byte_range(), RULE, format!("header `{name}` is not migrated; left as is"));
         }
     }
-    if !ctx.needs_sycl {
+    // (a file that includes the helper header already, outside any
+    // conditional — syclify's own output migrated again — has them)
+    if !ctx.needs_sycl || includes_helper(ctx) {
         return;
     }
     let mut at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
@@ -127,6 +129,16 @@ pub fn run(ctx: &mut FileCtx) {
             ),
         );
     }
+}
+
+/// Does the file include `<syclify/syclify.hpp>` (the first of
+/// [`SYCL_INCLUDES`]) outside any conditional?
+fn includes_helper(ctx: &FileCtx) -> bool {
+    ctx.main_of(&["preproc_include"]).into_iter().any(|inc| {
+        !ctx.in_error(inc)
+            && inc.field("path").is_some_and(|p| ctx.text(p) == "<syclify/syclify.hpp>")
+            && !syntax::has_ancestor(inc, &["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"])
+    })
 }
 
 /// The first directive before `at` that may define a macro SYCL's headers

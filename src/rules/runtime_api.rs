@@ -386,8 +386,18 @@ pub fn run(ctx: &mut FileCtx) {
                     let field = |f: &str| p.field(f).is_some_and(|x| x.id() == n.id());
                     (p.kind_str() == "type_definition" && field("declarator"))
                         || (matches!(p.kind_str(), "struct_specifier" | "class_specifier" | "union_specifier") && field("name") && p.field("body").is_some())
+                        || (p.kind_str() == "enumerator" && field("name"))
                 });
-                if let Some(rep) = rep.filter(|_| !declared_here) {
+                // a name qualified by a scope (`sycl::half`, `my::float4`) is
+                // that scope's, not CUDA's global one: an output of syclify
+                // migrated again keeps its `sycl::half`
+                let scoped = n
+                    .parent()
+                    .is_some_and(|p| p.kind_str() == "qualified_identifier" && p.field("scope").is_some() && p.field("name").is_some_and(|x| x.id() == n.id()));
+                if declared_here || scoped {
+                    continue;
+                }
+                if let Some(rep) = rep {
                     ctx.edits.replace_text(RULE, n.byte_range(), rep);
                     ctx.count(RULE);
                     ctx.needs_sycl = true;
