@@ -718,18 +718,27 @@ fn syntax_message(n: Node, text: &str) -> String {
     }
 }
 
-fn point_at(text: &str, offset: usize) -> tree_sitter::Point {
-    let before = &text.as_bytes()[..offset];
-    let row = before.iter().filter(|b| **b == b'\n').count();
-    let col = offset - before.iter().rposition(|b| *b == b'\n').map(|p| p + 1).unwrap_or(0);
-    tree_sitter::Point { row, column: col }
+/// The offsets where `text`'s lines start (for [`parse_range`]).
+pub fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+fn point_at(line_starts: &[usize], offset: usize) -> tree_sitter::Point {
+    let row = line_starts.partition_point(|&s| s <= offset).saturating_sub(1);
+    tree_sitter::Point { row, column: offset - line_starts.get(row).copied().unwrap_or(0) }
 }
 
 /// Parses only `range` of `text` (e.g. a macro body) as code of its own; the
-/// tree's offsets are offsets of `text`.
-pub fn parse_range(text: &str, range: std::ops::Range<usize>) -> Tree {
-    let ts_range =
-        tree_sitter::Range { start_byte: range.start, end_byte: range.end, start_point: point_at(text, range.start), end_point: point_at(text, range.end) };
+/// tree's offsets are offsets of `text`. `line_starts`: [`line_starts`] of
+/// `text`, made once for all of a file's ranges (finding a range's line
+/// by counting from the start would make many ranges quadratic).
+pub fn parse_range(text: &str, range: std::ops::Range<usize>, line_starts: &[usize]) -> Tree {
+    let ts_range = tree_sitter::Range {
+        start_byte: range.start,
+        end_byte: range.end,
+        start_point: point_at(line_starts, range.start),
+        end_point: point_at(line_starts, range.end),
+    };
     PARSER.with(|p| {
         let mut p = p.borrow_mut();
         p.set_included_ranges(&[ts_range]).expect("one ordered range");

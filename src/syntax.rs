@@ -531,6 +531,11 @@ impl<'s> Declared<'s> {
         Declared { names }
     }
 
+    /// Does the file declare `name` anywhere?
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
     /// [`declared_in_scope`], for a node of the file.
     pub fn in_scope(&self, n: Node, name: &str, src: &str) -> bool {
         self.names.contains(name) && declared_in_scope(n, name, src)
@@ -540,6 +545,19 @@ impl<'s> Declared<'s> {
 /// The declaration of `name` in a scope around `n` (see
 /// [`declared_in_scope`]), with the declarator that names it.
 pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
+    declaration_in_scope_indexed(n, name, src, &|_| None)
+}
+
+/// The first declaration of a name among a scope's children, as an index
+/// of a large scope answers it: `None` where `scope` is not indexed, else
+/// the first (declaration, declarator) of `name` in it, if any.
+pub type ScopeLookup<'x, 'a> = dyn Fn(Node<'a>) -> Option<Option<(Node<'a>, Node<'a>)>> + 'x;
+
+/// [`declaration_in_scope`], where `indexed` answers for the scopes an
+/// index holds (a file's translation unit, a long namespace body) in one
+/// lookup instead of a walk of their children: the same answer, linear
+/// time over a file of many lookups.
+pub fn declaration_in_scope_indexed<'a>(n: Node<'a>, name: &str, src: &str, indexed: &ScopeLookup<'_, 'a>) -> Option<(Node<'a>, Node<'a>)> {
     let declares = |decl: Node<'a>| -> Option<(Node<'a>, Node<'a>)> {
         let mut c = decl.walk();
         let d = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).find(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name));
@@ -548,6 +566,13 @@ pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(N
     let mut child = n;
     while let Some(p) = child.parent() {
         match p.kind_str() {
+            "compound_statement" | "translation_unit" | "declaration_list" if let Some(first) = indexed(p) => {
+                // the first declaration of the scope, if it comes before
+                // `child` (a later one is not in scope here, nor any other)
+                if let Some(found) = first.filter(|(decl, _)| decl.start_byte() < child.start_byte() && decl.id() != child.id()) {
+                    return Some(found);
+                }
+            }
             "compound_statement" | "translation_unit" | "namespace_definition" | "declaration_list" | "for_statement" | "for_range_loop" => {
                 for s in named_children(p) {
                     if s.start_byte() >= child.start_byte() && p.kind_str() != "for_range_loop" {

@@ -57,13 +57,15 @@ pub fn run(ctx: &mut FileCtx) {
     // (and a second migration, which sees it, finds nothing to change)
     let split: Vec<std::ops::Range<usize>> =
         ctx.parsed.masks.iter().filter(|m| m.kind == crate::mask::MaskKind::SplitQualifiers).map(|m| m.range.clone()).collect();
+    let mut line_starts: Option<Vec<usize>> = None;
     for pair in split.windows(2) {
         let is_if = |r: &std::ops::Range<usize>| ctx.src[r.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("if");
         if !is_if(&pair[0]) || is_if(&pair[1]) {
             continue;
         }
         // from the `#if` line to its `#endif`: a whole conditional
-        let tree = crate::parse::parse_range(ctx.src, pair[0].start..pair[1].end);
+        let lines = line_starts.get_or_insert_with(|| crate::parse::line_starts(ctx.src));
+        let tree = crate::parse::parse_range(ctx.src, pair[0].start..pair[1].end, lines);
         let found = crate::syntax::descendants(tree.root_node()).into_iter().find(|n| matches!(n.kind_str(), "preproc_ifdef" | "preproc_if"));
         if let Some(n) = found {
             directive(ctx, n, sycl_tests_are_ours);

@@ -100,7 +100,7 @@ fn namespace_scope_uses(ctx: &mut FileCtx) {
             let t = ctx.text(d);
             if d.kind_str() == "identifier" && index.extern_shared_globals.contains_key(t) && !used.contains(&t)
                 // not a parameter or local of the same name
-                && syntax::declaration_in_scope(d, t, ctx.src).is_none_or(|(decl, _)| decl.start_byte() < n.start_byte())
+                && ctx.declaration_in_scope(d, t).is_none_or(|(decl, _)| decl.start_byte() < n.start_byte())
             {
                 used.push(t);
             }

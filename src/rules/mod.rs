@@ -57,7 +57,7 @@ use crate::mapping::Mappings;
 use crate::parse::Parsed;
 use crate::syntax::NodeKind;
 use crate::syntax::{self, Preorder, declarator_name, descendants, text};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::rc::Rc;
 use tree_sitter::{Node, Tree};
@@ -138,6 +138,10 @@ pub struct FileCtx<'a> {
     by_kind: Vec<Vec<u32>>,
     /// The names the file declares (see [`FileCtx::declared_in_scope`]).
     declared: std::cell::OnceCell<syntax::Declared<'a>>,
+    /// The declarations of the main tree's large scopes (see
+    /// [`FileCtx::declaration_in_scope`]): scope node id → name → its first
+    /// (declaration, declarator) there.
+    scope_declarations: std::cell::OnceCell<ScopeDeclarations<'a>>,
     /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]),
     /// sorted by start.
     error_ranges: Vec<Range<usize>>,
@@ -179,6 +183,7 @@ impl<'a> FileCtx<'a> {
             error_ends: Vec::new(),
             by_kind: syntax::positions_by_kind(main.iter().chain(&in_macros)),
             declared: std::cell::OnceCell::new(),
+            scope_declarations: std::cell::OnceCell::new(),
             nodes_main: Rc::new(main),
             nodes_in_macros: in_macros,
         };
@@ -260,7 +265,37 @@ impl<'a> FileCtx<'a> {
     /// Is `name`, used at `n` (in the main tree), declared by the code in a
     /// scope around `n`? See [`syntax::declared_in_scope`].
     pub fn declared_in_scope(&self, n: Node, name: &str) -> bool {
-        self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)).in_scope(n, name, self.src)
+        self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)).contains(name) && self.declaration_in_scope(n, name).is_some()
+    }
+
+    /// [`syntax::declaration_in_scope`] for a node of the file, with the
+    /// declarations of its large scopes (a translation unit, a namespace
+    /// body, a block of at least [`INDEXED_SCOPE`] statements) read once:
+    /// lookups at file scope cost one hash lookup, not a walk of every
+    /// declaration before them.
+    pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str) -> Option<(Node<'n>, Node<'n>)> {
+        let index = self.scope_declarations.get_or_init(|| {
+            let mut index: ScopeDeclarations<'a> = HashMap::new();
+            for &scope in self.nodes_main.iter() {
+                if !matches!(scope.kind_str(), "translation_unit" | "declaration_list" | "compound_statement") || scope.named_child_count() < INDEXED_SCOPE {
+                    continue;
+                }
+                let names = index.entry(scope.id()).or_default();
+                for decl in syntax::named_children(scope) {
+                    if !matches!(decl.kind_str(), "declaration" | "parameter_declaration") {
+                        continue;
+                    }
+                    let mut c = decl.walk();
+                    for d in decl.children_by_field_id(syntax::declarator_field(), &mut c) {
+                        if let Some((_, t)) = declarator_name(d, self.src) {
+                            names.entry(t).or_insert((decl, d));
+                        }
+                    }
+                }
+            }
+            index
+        });
+        syntax::declaration_in_scope_indexed(n, name, self.src, &|scope: Node<'n>| index.get(&scope.id()).map(|names| names.get(name).copied()))
     }
 
     /// Takes out every edit that would drop text of a region that did not
@@ -481,6 +516,7 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &[Node], mappings: 
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
+    let mut line_starts: Option<Vec<usize>> = None;
     for &n in nodes {
         if n.kind_str() != "preproc_arg" || in_error(n) {
             continue;
@@ -500,12 +536,20 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &[Node], mappings: 
             });
         if worth {
             // from the masked text: token pasting and stringizing read as names
-            let tree = crate::parse::parse_range(&parsed.masked, n.byte_range());
+            let lines = line_starts.get_or_insert_with(|| crate::parse::line_starts(&parsed.masked));
+            let tree = crate::parse::parse_range(&parsed.masked, n.byte_range(), lines);
             out.push((n.byte_range(), tree));
         }
     }
     out
 }
+
+/// Scope node id → name → the first (declaration, declarator) of it there.
+type ScopeDeclarations<'a> = HashMap<usize, HashMap<&'a str, (Node<'a>, Node<'a>)>>;
+
+/// Scopes with at least this many children are indexed by
+/// [`FileCtx::declaration_in_scope`]; smaller ones are walked.
+const INDEXED_SCOPE: usize = 32;
 
 /// Runs every rule over one file, in a fixed order.
 pub fn run_all(ctx: &mut FileCtx) {

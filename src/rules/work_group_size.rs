@@ -54,7 +54,7 @@ pub fn is_linear(ctx: &FileCtx, block: Node) -> bool {
         }
         "identifier" => {
             let name = ctx.text(block);
-            match syntax::declaration_in_scope(block, name, ctx.src) {
+            match ctx.declaration_in_scope(block, name) {
                 Some((decl, _)) => decl.field("type").is_some_and(|t| is_integer_type(ctx.text(t))),
                 None => constant(ctx, block, 0),
             }
@@ -90,7 +90,7 @@ fn dim3_args(ctx: &FileCtx, list: Node) -> Option<Vec<String>> {
 /// and afterwards only read (`v.x` in an expression) or launched with.
 fn constant_dim3_var(ctx: &FileCtx, var: Node) -> Option<Vec<String>> {
     let name = ctx.text(var);
-    let (decl, declarator) = syntax::declaration_in_scope(var, name, ctx.src)?;
+    let (decl, declarator) = ctx.declaration_in_scope(var, name)?;
     let function = syntax::ancestor_of_kind(decl, &["function_definition"])?;
     let dims = match declarator.kind_str() {
         "init_declarator" => {
@@ -177,7 +177,7 @@ fn constant(ctx: &FileCtx, n: Node, depth: usize) -> bool {
 /// with a constant initializer, or (declared nowhere around) an object-like
 /// macro of the project whose body is a constant expression.
 fn constant_name(ctx: &FileCtx, n: Node, name: &str, depth: usize) -> bool {
-    if let Some((decl, declarator)) = syntax::declaration_in_scope(n, name, ctx.src) {
+    if let Some((decl, declarator)) = ctx.declaration_in_scope(n, name) {
         let is_const = syntax::children(decl).iter().any(|c| c.kind_str() == "type_qualifier" && matches!(ctx.text(*c), "const" | "constexpr"));
         let integral = decl.field("type").is_some_and(|t| is_integer_type(ctx.text(t)));
         return is_const && integral && declarator.kind_str() == "init_declarator" && declarator.field("value").is_some_and(|v| constant(ctx, v, depth + 1));
