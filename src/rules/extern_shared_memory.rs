@@ -27,6 +27,9 @@ use crate::syntax::{self, declarator_name};
 pub const RULE: &str = "extern-shared-memory";
 
 pub fn run(ctx: &mut FileCtx) {
+    // the namespace-scope declarations, read once when first needed (per
+    // declaration, a walk of the file made the rule quadratic)
+    let mut at_namespace_scope: Option<std::collections::HashSet<usize>> = None;
     for n in ctx.main_of(&["declaration"]) {
         if n.kind_str() != "declaration" || ctx.in_error(n) {
             continue;
@@ -35,7 +38,9 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         let Some(scope) = ctx.scope_at(n.start_byte()) else {
-            if crate::index::namespace_scope_declarations(ctx.root()).contains(&n) {
+            let namespace_scope =
+                at_namespace_scope.get_or_insert_with(|| crate::index::namespace_scope_declarations(ctx.root()).iter().map(|d| d.id()).collect());
+            if namespace_scope.contains(&n.id()) {
                 // at namespace scope: each function using it declares it (below)
                 ctx.edits.replace_text(
                     RULE,
