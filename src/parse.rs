@@ -30,10 +30,7 @@ pub fn parse_text(text: &str) -> Tree {
 /// on a large file costs about the size of what it changed, not a whole
 /// parse. `line_starts`: the offsets where `text`'s lines start.
 fn reparse(text: &str, old: &Tree, changed: &[std::ops::Range<usize>], line_starts: &[usize]) -> Tree {
-    let point = |at: usize| {
-        let row = line_starts.partition_point(|&s| s <= at) - 1;
-        tree_sitter::Point { row, column: at - line_starts[row] }
-    };
+    let point = |at: usize| point_at(line_starts, at);
     let mut edited = old.clone();
     for r in changed {
         edited.edit(&tree_sitter::InputEdit {
@@ -191,7 +188,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     // after a specifier-like use was hidden, every such use of that name
     let mut every_use: Option<Vec<Mask>> = None;
     // masks keep every newline: the lines start where they did
-    let line_starts: Vec<usize> = std::iter::once(0).chain(parsed.masked.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_starts = line_starts(&parsed.masked);
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
         let regions = error_regions(&parsed.tree);
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
@@ -718,7 +715,8 @@ fn syntax_message(n: Node, text: &str) -> String {
     }
 }
 
-/// The offsets where `text`'s lines start (for [`parse_range`]).
+/// The offsets where `text`'s lines start (for [`parse_range`] and the
+/// recovery's re-parses).
 pub fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
 }

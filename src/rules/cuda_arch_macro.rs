@@ -57,9 +57,9 @@ pub fn run(ctx: &mut FileCtx) {
     // (and a second migration, which sees it, finds nothing to change)
     let split: Vec<std::ops::Range<usize>> =
         ctx.parsed.masks.iter().filter(|m| m.kind == crate::mask::MaskKind::SplitQualifiers).map(|m| m.range.clone()).collect();
+    let is_if = |r: &std::ops::Range<usize>| ctx.src[r.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("if");
     let mut line_starts: Option<Vec<usize>> = None;
     for pair in split.windows(2) {
-        let is_if = |r: &std::ops::Range<usize>| ctx.src[r.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("if");
         if !is_if(&pair[0]) || is_if(&pair[1]) {
             continue;
         }

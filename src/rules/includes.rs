@@ -31,6 +31,9 @@ pub fn run(ctx: &mut FileCtx) {
     let mut first_include: Option<usize> = None;
     // the helper headers already included unconditionally
     let mut written = std::collections::BTreeSet::new();
+    // `<syclify/syclify.hpp>` (the first of SYCL_INCLUDES) included outside
+    // any conditional: syclify's own output migrated again has them
+    let mut has_sycl_includes = false;
     let includes: Vec<Node> = ctx.main_of(&["preproc_include"]).into_iter().filter(|n| !ctx.in_error(*n)).collect();
     for inc in includes {
         let Some(path) = inc.field("path") else {
@@ -40,13 +43,14 @@ pub fn run(ctx: &mut FileCtx) {
         let system = raw.starts_with('<');
         let name = raw.trim_matches(|c| c == '<' || c == '>' || c == '"');
         first_include.get_or_insert(inc.start_byte());
+        let conditional = in_conditional(inc);
+        has_sycl_includes |= raw == "<syclify/syclify.hpp>" && !conditional;
         if let Some(rep) = ctx.project.mappings.header(name) {
             let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
             let start = if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() };
             let range = start..inc.end_byte();
             // several headers of one library become one helper header: written once
             // (only where the include is not inside a conditional)
-            let conditional = syntax::has_ancestor(inc, &["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"]);
             if !rep.is_empty() && !conditional && !written.insert(rep.clone()) {
                 ctx.edits.delete(RULE, range);
                 ctx.count(RULE);
@@ -95,9 +99,7 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.diag(Code::UnsupportedHeader, inc.byte_range(), RULE, format!("header `{name}` is not migrated; left as is"));
         }
     }
-    // (a file that includes the helper header already, outside any
-    // conditional — syclify's own output migrated again — has them)
-    if !ctx.needs_sycl || includes_helper(ctx) {
+    if !ctx.needs_sycl || has_sycl_includes {
         return;
     }
     let mut at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
@@ -131,14 +133,9 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Does the file include `<syclify/syclify.hpp>` (the first of
-/// [`SYCL_INCLUDES`]) outside any conditional?
-fn includes_helper(ctx: &FileCtx) -> bool {
-    ctx.main_of(&["preproc_include"]).into_iter().any(|inc| {
-        !ctx.in_error(inc)
-            && inc.field("path").is_some_and(|p| ctx.text(p) == "<syclify/syclify.hpp>")
-            && !syntax::has_ancestor(inc, &["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"])
-    })
+/// Is `n` inside a preprocessor conditional?
+fn in_conditional(n: Node) -> bool {
+    syntax::has_ancestor(n, &["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"])
 }
 
 /// The first directive before `at` that may define a macro SYCL's headers
