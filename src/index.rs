@@ -50,6 +50,11 @@ pub struct MacroTable {
     pub conflicting: BTreeSet<String>,
 }
 
+/// Does `s` parse as one expression?
+fn is_expression(s: &str) -> bool {
+    !crate::parse::parse_text(&format!("auto syclify_expansion = {s};")).root_node().has_error()
+}
+
 impl MacroTable {
     /// `s` with the uses of macros the project `#undef`s expanded (their
     /// arguments substituted textually, as the preprocessor would), for text
@@ -69,7 +74,13 @@ impl MacroTable {
                             break;
                         }
                         let map: BTreeMap<String, String> = params.iter().cloned().zip(args).collect();
-                        s.replace_range(range, &format!("({})", substitute_words(body, &map)));
+                        let expansion = format!("({})", substitute_words(body, &map));
+                        // a body that is no expression (`(a) :% (b)`) is not
+                        // carried into code: the use stays as written
+                        if !is_expression(&expansion) {
+                            break;
+                        }
+                        s.replace_range(range, &expansion);
                         changed = true;
                     }
                 } else if let Some(v) = self.values.get(name) {
@@ -1533,6 +1544,10 @@ mod tests {
         assert_eq!(m.expand_undefined("MAXI(f(a, b), 1)"), "(((f(a, b)) > (1) ? (f(a, b)) : (1)))");
         // a macro naming itself stops (bounded), as the preprocessor does not recurse
         assert!(m.expand_undefined("SELF(1)").len() < 10_000);
+        // a body that is no expression is not expanded
+        let mut m = MacroTable::default();
+        m.scan("#define BAD(a, b) ((a) :% (b))\n#undef BAD\n");
+        assert_eq!(m.expand_undefined("BAD(W, 2) * 2"), "BAD(W, 2) * 2");
     }
 
     /// Names of the functions a file defines that are not in a non-CUDA branch.

@@ -246,11 +246,16 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     let namespaces = cached_regex!(r"(?-u:\b)namespace\s+(\w+)\s*\{");
     names.extend(namespaces.captures_iter(&code).map(|c| c[1].to_string()));
     names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
-    // prototypes of functions named like CUDA's intrinsics (`unsigned
-    // __popc(unsigned);` of a host build's compatibility header)
-    let prototypes =
-        cached_regex!(r"(?m)(?:^|[;{}])\s*(?:(?:static|inline|extern|const|unsigned|signed|volatile)\s+)*([A-Za-z_][\w:]*)[\s*&]+(__\w+)\s*\([^;{}()]*\)\s*;");
-    names.extend(prototypes.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
+    // prototypes of functions named like CUDA's (`unsigned __popc(unsigned);`
+    // of a host build's compatibility header; a kernel of its own named
+    // `cudaFree`, once migrated: `SYCLIFY_KERNEL void cudaFree(int *p, const
+    // sycl::nd_item<3> &item);`): a return type, perhaps after other words
+    let prototypes = cached_regex!(
+        r"(?m)(?:^|[;{}])\s*(?:(?:static|inline|extern|const|unsigned|signed|volatile)\s+)*([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)[\s*&]+([A-Za-z_]\w*)\s*\([^;{}()]*\)\s*"
+    );
+    // (the `;` after one is not part of the match: it may begin the next)
+    let prototype = |c: &regex::Captures| code[c.get(0).map_or(0, |m| m.end())..].starts_with(';') && c[1].split_whitespace().all(|w| !NOT_TYPES.contains(&w));
+    names.extend(prototypes.captures_iter(&code).filter(prototype).map(|c| c[2].to_string()));
     names
 }
 
@@ -312,6 +317,10 @@ mod tests {
         assert_eq!(own.into_iter().filter(|n| n.starts_with("cuda")).collect::<Vec<_>>(), vec!["cudaDev", "cudaStat1", "cudaStat2", "cudaStat3"]);
         // ... but not a CUDA name in an expression
         assert!(defined_names("x = a * cudaDevAttrWarpSize; return cudaSuccess; else cudaFree(p);").is_empty());
+        // prototypes of its own, after any words; calls are not
+        let own = defined_names("unsigned __popc(unsigned); SYCLIFY_KERNEL void cudaFree(p, const sycl::nd_item<3> &item); static inline int *cudaX(void);");
+        assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["__popc", "cudaFree", "cudaX"]);
+        assert!(defined_names("{ cudaFree(p); } do cudaFree(q); while (0); CHECK(cudaMalloc(&p, n)); if (x) cudaFree(p); return a cudaFree(p);").is_empty());
     }
 
     #[test]

@@ -26,8 +26,8 @@ pub enum MaskKind {
     /// hidden from it by error recovery ([`crate::parse::parse_file`]); kept
     /// as written in the output.
     Unparsed,
-    /// A compiler keyword the grammar does not know (`__restrict`); kept as
-    /// written.
+    /// A compiler keyword the grammar does not know (`__restrict`), or one
+    /// of syclify's own specifier macros in migrated code; kept as written.
     Keyword,
     /// `__device__`/`__host__` where the grammar has no place for them
     /// (after a return type: `T const & __device__ __host__ f(..)`, or alone
@@ -99,6 +99,13 @@ pub struct Mask {
 const QUALIFIER_WORDS: &[&str] =
     &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static", "__managed__", "__constant__"];
 const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__managed__", "__constant__"];
+
+/// The specifier macros of syclify's helper header that migrated code
+/// declares functions with (`SYCLIFY_KERNEL void k(…)`): read as blanks
+/// ([`MaskKind::Keyword`]) when migrated code is migrated again, where the
+/// grammar would take the first for a type and the real type for an error,
+/// which some contexts (stray `#else` lines above) do not recover from.
+const OWN_SPECIFIERS: &[&str] = &["SYCLIFY_KERNEL", "SYCLIFY_FORCEINLINE", "SYCLIFY_NOINLINE", "SYCLIFY_EXTERNAL"];
 
 /// A macro that stands for CUDA qualifiers, found by [`find_qualifier_macros`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,7 +284,14 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                         continue;
                     }
                 }
-                i = literal_end(b, i) + 1;
+                if c == b'\'' && digit_separator(b, i) {
+                    i += 1;
+                    continue;
+                }
+                // (an unterminated one ends at the end of its line, which
+                // ends a directive: `#error can't`)
+                let end = literal_end(b, i);
+                i = if b.get(end) == Some(&b'\n') { end } else { end + 1 };
                 last_sig = c;
                 line_start = false;
                 continue;
@@ -297,7 +311,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                     masks.push(Mask { range: start..end, kind: MaskKind::Align(args.trim().to_string()) });
                     i = end;
                 }
-            } else if word == "__restrict" {
+            } else if word == "__restrict" || (!in_directive && OWN_SPECIFIERS.contains(&word)) {
                 masks.push(Mask { range: start..i, kind: MaskKind::Keyword });
             } else if !in_directive {
                 if (word == "__device__" || word == "__host__") && last_sig == b']' {
@@ -577,6 +591,16 @@ pub fn paren_group(text: &str, from: usize) -> Option<(&str, usize)> {
 /// The offset of the quote that closes the string or character literal
 /// opened at `open` (escapes skipped), or of the newline (or end) where an
 /// unterminated one stops.
+/// Is the `'` at `at` a digit separator (`1'000'000`, `0xFF'FF`): inside a
+/// number, not a character literal's quote (`u8'a'`, `L'a'`)?
+fn digit_separator(b: &[u8], at: usize) -> bool {
+    let mut s = at;
+    while s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'_' || b[s - 1] == b'\'' || b[s - 1] == b'.') {
+        s -= 1;
+    }
+    s < at && b[s].is_ascii_digit() && b.get(at + 1).is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
 pub fn literal_end(b: &[u8], open: usize) -> usize {
     let q = b[open];
     let mut i = open + 1;
@@ -670,5 +694,24 @@ mod tests {
         assert!(masked.contains("\"HD\""));
         assert_eq!(masks.len(), 3);
         assert_eq!(masks[0].kind, MaskKind::Align("16".into()));
+    }
+
+    #[test]
+    fn unterminated_quote_ends_with_its_directive_line_and_digit_separators_are_no_quotes() {
+        let mut macros = BTreeMap::new();
+        macros.insert("HD".to_string(), QualifierMacro { words: vec!["__host__".to_string()], function_like: false });
+        let (masked, masks) = mask(
+            "#error can't build
+HD int f();
+int n = 1'000'000; HD int g(); char c = u8'a'; HD int h();
+",
+            &macros,
+        );
+        assert_eq!(masks.len(), 3, "{masked}");
+        assert!(masked.contains("\n   int f();"));
+        // syclify's own specifiers in migrated code read as blanks
+        let (masked, _) = mask("SYCLIFY_KERNEL void k(int *a) {}\n#define K SYCLIFY_KERNEL\n", &BTreeMap::new());
+        assert!(masked.starts_with("               void k"));
+        assert!(masked.contains("#define K SYCLIFY_KERNEL"));
     }
 }

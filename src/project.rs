@@ -902,7 +902,10 @@ type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
 /// Copied files so changed become migrated ones (keeping their name).
 fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, includes: &[Vec<usize>]) {
     const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
-    let has_sycl: Vec<bool> = (0..sources.len()).map(|i| outputs.get(&i).is_some_and(|(out, _, _)| out.contains("#include <sycl/sycl.hpp>"))).collect();
+    // (a file copied unchanged may include SYCL already: migrated code
+    // migrated again)
+    let has_sycl: Vec<bool> =
+        (0..sources.len()).map(|i| outputs.get(&i).map_or(sources[i].text.as_str(), |(out, _, _)| out.as_str()).contains("#include <sycl/sycl.hpp>")).collect();
     let mut reaches = has_sycl.clone();
     let mut changed = true;
     while changed {

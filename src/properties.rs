@@ -86,14 +86,12 @@ pub fn check(files: &[(String, Vec<u8>)], mappings: &Mappings) -> Result<Exercis
     // 5. a fixed point: the output, migrated again, is unchanged
     // (of the files migrated cleanly: code left as is for a human, with a
     // warning, is met again, and its comment tells more each time)
-    let migrated_names: Vec<&str> = m
-        .files
-        .iter()
-        .filter(|f| f.status == Status::Migrated && !f.diagnostics.iter().any(|d| d.needs_human()))
-        .filter_map(|f| f.out_rel.as_deref())
-        .collect();
-    // (the migrated files only: the helper headers are syclify's own)
-    let outputs: Vec<(String, Vec<u8>)> = first.0.iter().filter(|(rel, _)| migrated_names.contains(&rel.as_str())).cloned().collect();
+    let migrated_names: Vec<&str> =
+        m.files.iter().filter(|f| f.status != Status::Failed && !f.diagnostics.iter().any(|d| d.needs_human())).filter_map(|f| f.out_rel.as_deref()).collect();
+    // (every output of the project's files, migrated or copied, as a user
+    // would migrate the out-root again; not the helper headers: syclify's own)
+    let project_outputs: Vec<&str> = m.files.iter().filter_map(|f| f.out_rel.as_deref()).collect();
+    let outputs: Vec<(String, Vec<u8>)> = first.0.iter().filter(|(rel, _)| project_outputs.contains(&rel.as_str())).cloned().collect();
     let third = project::migrate_in_memory(outputs, mappings);
     let (out3, _) = emitted(&third);
     for (rel, bytes) in &first.0 {

@@ -96,3 +96,59 @@ fn fixtures_keep_the_properties() {
         }
     }
 }
+
+/// The whole-program fixtures, every file of each at once (headers, host
+/// files, Makefiles): a migrated program, migrated again as a whole (its
+/// out-root's files, migrated and copied alike), is unchanged.
+#[test]
+fn program_fixtures_keep_the_properties() {
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+    let mut n = 0;
+    for dir in std::fs::read_dir(&programs).expect("fixtures/programs").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()) {
+        let mut files = Vec::new();
+        for e in walk(&dir) {
+            let rel = e.strip_prefix(&dir).expect("under the program").to_string_lossy().replace('\\', "/");
+            if rel != "expected_output.txt" {
+                files.push((rel, std::fs::read(&e).expect("a fixture file")));
+            }
+        }
+        files.sort();
+        if let Err(e) = properties::check(&files, mappings()) {
+            panic!("{}: {e}", dir.display());
+        }
+        n += 1;
+    }
+    assert!(n >= 10, "the program fixtures are missing");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("a fixture directory") {
+        let p = e.expect("an entry").path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A project whose output, migrated again, once changed: its header keeps
+/// a call for a human (so it is migrated again, and again reaches SYCL), and
+/// the host file that reaches SYCL through it, copied unchanged the second
+/// time, got the SYCL includes a second time.
+#[test]
+fn migrated_projects_migrated_again_are_unchanged() {
+    let header = "#ifndef K_CUH\n#define K_CUH\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+                  __device__ void f(float *a) {\n  auto b = cg::this_thread_block();\n  b.sync();\n  a[threadIdx.x] = 1;\n}\n\
+                  __global__ void k(float *a) { f(a); }\n\
+                  inline void launch(void **args) { cudaLaunchKernel((void *)k, 1, 32, args, 0, 0); }\n#endif\n";
+    let main = "#include \"k.cuh\"\nint main() {\n  float *a;\n  cudaMalloc(&a, 128);\n  k<<<1, 32>>>(a);\n  cudaFree(a);\n}\n";
+    let host = "#define T double\n#include \"k.cuh\"\nT twice(T x) { return 2 * x; }\n";
+    let files: Vec<(String, Vec<u8>)> =
+        [("k.cuh", header), ("main.cu", main), ("host.cpp", host)].iter().map(|(n, t)| (n.to_string(), t.as_bytes().to_vec())).collect();
+    if let Err(e) = properties::check(&files, mappings()) {
+        panic!("{e}");
+    }
+}

@@ -57,6 +57,11 @@ pub fn run(ctx: &mut FileCtx) {
                 let Some(args) = n.field("arguments") else {
                     continue;
                 };
+                // CUDA's take no arguments: one with an argument is migrated
+                // code already (`this_thread_block(item)`)
+                if args.named_child_count() > 0 {
+                    continue;
+                }
                 super::device_function_parameters::insert_into_list(ctx, RULE, args, 0, &item);
                 ctx.count(RULE);
                 ctx.needs_sycl = true;

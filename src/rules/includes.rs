@@ -35,6 +35,7 @@ pub fn run(ctx: &mut FileCtx) {
     // any conditional: syclify's own output migrated again has them
     let mut has_sycl_includes = false;
     let includes: Vec<Node> = ctx.main_of(&["preproc_include"]).into_iter().filter(|n| !ctx.in_error(*n)).collect();
+    let guard = guard(ctx).map(|(g, _)| g);
     for inc in includes {
         let Some(path) = inc.field("path") else {
             continue;
@@ -43,7 +44,7 @@ pub fn run(ctx: &mut FileCtx) {
         let system = raw.starts_with('<');
         let name = raw.trim_matches(|c| c == '<' || c == '>' || c == '"');
         first_include.get_or_insert(inc.start_byte());
-        let conditional = in_conditional(inc);
+        let conditional = in_conditional(inc, guard);
         has_sycl_includes |= raw == "<syclify/syclify.hpp>" && !conditional;
         if let Some(rep) = ctx.project.mappings.header(name) {
             let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
@@ -133,9 +134,17 @@ pub fn run(ctx: &mut FileCtx) {
     }
 }
 
-/// Is `n` inside a preprocessor conditional?
-fn in_conditional(n: Node) -> bool {
-    syntax::has_ancestor(n, &["preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"])
+/// Is `n` inside a preprocessor conditional other than the file's include
+/// guard?
+fn in_conditional(n: Node, guard: Option<Node>) -> bool {
+    let mut p = n.parent();
+    while let Some(a) = p {
+        if matches!(a.kind_str(), "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif") && guard.is_none_or(|g| g.id() != a.id()) {
+            return true;
+        }
+        p = a.parent();
+    }
+    false
 }
 
 /// The first directive before `at` that may define a macro SYCL's headers
@@ -225,7 +234,9 @@ fn after_guard(ctx: &FileCtx) -> usize {
         match n.kind_str() {
             "comment" => continue,
             "preproc_call" if ctx.text(n).trim_start().starts_with("#pragma") && ctx.text(n).contains("once") => return n.end_byte(),
-            _ => return n.start_byte(),
+            // (at the start of its line: an indented first declaration
+            // keeps its indentation, and a comment above it stays above it)
+            _ => return ctx.src[..n.start_byte()].rfind('\n').map_or(0, |p| p + 1).max(bom_len(ctx.src)),
         }
     }
     0
