@@ -61,6 +61,7 @@ impl MacroTable {
     /// carried from where the macro is defined to where it may not be (a
     /// kernel's local-memory size, spelled at the launch).
     pub fn expand_undefined(&self, s: &str) -> String {
+        let limit = s.len();
         let mut s = s.to_string();
         for _ in 0..8 {
             let mut changed = false;
@@ -77,7 +78,7 @@ impl MacroTable {
                         let expansion = format!("({})", substitute_words(body, &map));
                         // a body that is no expression (`(a) :% (b)`) is not
                         // carried into code: the use stays as written
-                        if !is_expression(&expansion) {
+                        if !is_expression(&expansion) || s.len() + expansion.len() > SUBSTITUTED_BYTES.max(limit) {
                             break;
                         }
                         s.replace_range(range, &expansion);
@@ -86,6 +87,9 @@ impl MacroTable {
                 } else if let Some(v) = self.values.get(name) {
                     let map = BTreeMap::from([(name.clone(), format!("({v})"))]);
                     let next = substitute_words(&s, &map);
+                    if next.len() > SUBSTITUTED_BYTES.max(limit) {
+                        continue;
+                    }
                     changed |= next != s;
                     s = next;
                 }
@@ -1345,6 +1349,8 @@ fn inline_aliases(s: &str, aliases: &BTreeMap<String, String>) -> String {
 fn inline_constants(s: &str, constants: &BTreeMap<String, String>) -> String {
     let values: BTreeMap<String, String> = constants
         .iter()
+        // (one that names itself is code that does not parse: kept as a name)
+        .filter(|(k, v)| !syntax::contains_word(v, k))
         .map(|(k, v)| {
             let v = v.trim();
             (k.clone(), if v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { v.to_string() } else { format!("({v})") })
@@ -1378,18 +1384,27 @@ fn find_macro_call(s: &str, name: &str) -> Option<(std::ops::Range<usize>, Vec<S
 }
 
 /// [`substitute_unqualified_words`] repeated while it changes something (names defined
-/// through other names), at most 8 rounds (a cycle stops there).
+/// through other names), at most 8 rounds (a cycle stops there), and never
+/// past [`SUBSTITUTED_BYTES`]: a name whose value names it (or another name)
+/// several times would grow the text exponentially (`N = f(N, N)` in code
+/// that does not parse: 3⁸ copies).
 fn substitute_until_stable(s: &str, map: &BTreeMap<String, String>) -> String {
+    let limit = SUBSTITUTED_BYTES.max(s.len());
     let mut s = s.to_string();
     for _ in 0..8 {
         let next = substitute_unqualified_words(&s, map);
-        if next == s {
+        if next == s || next.len() > limit {
             break;
         }
         s = next;
     }
     s
 }
+
+/// The longest text [`substitute_until_stable`] and
+/// [`MacroTable::expand_undefined`] make of an expression (a type or a
+/// size): beyond it, the names stay as written.
+const SUBSTITUTED_BYTES: usize = 4096;
 
 /// The type shape of declarator `d` of declaration (or parameter) `decl`.
 pub fn type_shape(decl: Node, d: Node, src: &str) -> Option<TypeShape> {
@@ -1544,6 +1559,15 @@ mod tests {
         assert_eq!(m.expand_undefined("MAXI(f(a, b), 1)"), "(((f(a, b)) > (1) ? (f(a, b)) : (1)))");
         // a macro naming itself stops (bounded), as the preprocessor does not recurse
         assert!(m.expand_undefined("SELF(1)").len() < 10_000);
+        // names defined through themselves several times do not grow the text
+        // exponentially
+        let constants = BTreeMap::from([
+            ("N".to_string(), "f(N, N, N)".to_string()),
+            ("A".to_string(), "B + B + B".to_string()),
+            ("B".to_string(), "A * A * A".to_string()),
+        ]);
+        assert_eq!(inline_constants("N * 2", &constants), "N * 2");
+        assert!(inline_constants("A", &constants).len() <= SUBSTITUTED_BYTES);
         // a body that is no expression is not expanded
         let mut m = MacroTable::default();
         m.scan("#define BAD(a, b) ((a) :% (b))\n#undef BAD\n");

@@ -251,10 +251,19 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     // `cudaFree`, once migrated: `SYCLIFY_KERNEL void cudaFree(int *p, const
     // sycl::nd_item<3> &item);`): a return type, perhaps after other words
     let prototypes = cached_regex!(
-        r"(?m)(?:^|[;{}])\s*(?:(?:static|inline|extern|const|unsigned|signed|volatile)\s+)*([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)[\s*&]+([A-Za-z_]\w*)\s*\([^;{}()]*\)\s*"
+        r"(?m)(?:^|[;{}])\s*(?:(?:static|inline|extern|const|unsigned|signed|volatile)\s+)*([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)[\s*&]+([A-Za-z_]\w*)\s*\(([^;{}()]*)\)\s*"
     );
+    // parameters, not the arguments of a variable's initialiser (`T
+    // atomicInc(count, gridDim.x);`, whose arguments a rule may rewrite):
+    // no member access, operator or literal
+    let parameters = |p: &str| {
+        !p.contains(['.', '+', '-', '/', '%', '=', '?', '!', '|', '^', '"', '\''])
+            && p.split(',').all(|x| !x.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    };
     // (the `;` after one is not part of the match: it may begin the next)
-    let prototype = |c: &regex::Captures| code[c.get(0).map_or(0, |m| m.end())..].starts_with(';') && c[1].split_whitespace().all(|w| !NOT_TYPES.contains(&w));
+    let prototype = |c: &regex::Captures| {
+        code[c.get(0).map_or(0, |m| m.end())..].starts_with(';') && c[1].split_whitespace().all(|w| !NOT_TYPES.contains(&w)) && parameters(&c[3])
+    };
     names.extend(prototypes.captures_iter(&code).filter(prototype).map(|c| c[2].to_string()));
     names
 }
@@ -321,6 +330,8 @@ mod tests {
         let own = defined_names("unsigned __popc(unsigned); SYCLIFY_KERNEL void cudaFree(p, const sycl::nd_item<3> &item); static inline int *cudaX(void);");
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["__popc", "cudaFree", "cudaX"]);
         assert!(defined_names("{ cudaFree(p); } do cudaFree(q); while (0); CHECK(cudaMalloc(&p, n)); if (x) cudaFree(p); return a cudaFree(p);").is_empty());
+        // ... nor a variable initialised by arguments
+        assert!(defined_names("bool is_last atomicInc(count, gridDim.x); T atomicAdd(p, 1); U atomicSub(p, -x);").is_empty());
     }
 
     #[test]
