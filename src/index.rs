@@ -1150,7 +1150,9 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                     if let Some(shape) = type_shape(n, d, src) {
                         shapes.entry(name.to_string()).or_insert(shape);
                     }
+                    // (a name the parser supplied as missing is empty)
                     if constant
+                        && !name.is_empty()
                         && d.kind_str() == "init_declarator"
                         && let Some(v) = d.field("value").filter(|v| v.kind_str() != "initializer_list")
                     {

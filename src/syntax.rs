@@ -418,6 +418,10 @@ pub fn ancestor_of_kind<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
 
 /// Is `word` an identifier token in `s` (not part of a longer identifier)?
 pub fn contains_word(s: &str, word: &str) -> bool {
+    // (an empty word would be found at one place forever)
+    if word.is_empty() {
+        return false;
+    }
     let b = s.as_bytes();
     let mut from = 0;
     while let Some(p) = s[from..].find(word) {
@@ -769,6 +773,15 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contains_word_finds_whole_words_only() {
+        assert!(contains_word("a + N * 2", "N"));
+        assert!(!contains_word("NN + xN", "N"));
+        // an empty word is in no text (it once looped forever)
+        assert!(!contains_word("f(N)", ""));
+        assert!(!contains_word("", ""));
+    }
 
     /// `field("name")` answers None for a name the grammar lacks, as
     /// tree-sitter's `child_by_field_name` did: a misspelt field would be a
