@@ -19,6 +19,7 @@ pub mod emit;
 pub mod guard;
 pub mod index;
 pub mod leftovers;
+pub mod lsp;
 pub mod mapping;
 pub mod mask;
 pub mod parse;

@@ -185,6 +185,9 @@ enum Command {
         #[arg(long = "rule-file")]
         rule_files: Vec<PathBuf>,
     },
+    /// Run a language server on stdin/stdout: diagnostics of the migration
+    /// while CUDA sources are edited (see README "Editor integration").
+    Lsp,
     /// Print the syntax tree of a file (for debugging rules).
     #[command(hide = true)]
     DumpTree { path: PathBuf },
@@ -350,6 +353,13 @@ fn main() -> ExitCode {
             }
             ExitCode::from(if c.errors > 0 { 1 } else { 0 })
         }
+        Command::Lsp => match syclify::lsp::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("syclify lsp: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Query { name, rule_files } => {
             let mappings = match load_mappings(&rule_files) {
                 Ok(m) => m,
