@@ -8,8 +8,9 @@
 //! headers they include, read from disk — are migrated in memory
 //! ([`crate::project::migrate_in_memory`], nothing written) and each gets
 //! its diagnostics (`publishDiagnostics`, code `SY….`, source `syclify`).
-//! A request the server does not know, or one whose parameters do not parse,
-//! gets an error response; the server goes on.
+//! A closed document's diagnostics are cleared. A request the server does
+//! not answer gets `MethodNotFound`, a notification whose parameters do not
+//! parse is ignored; the server goes on.
 
 use crate::diagnostics::Severity;
 use crate::mapping::Mappings;
@@ -111,11 +112,13 @@ struct Server {
     mappings: Mappings,
     /// A document changed since the diagnostics were last published.
     dirty: bool,
+    /// Documents closed since then: their diagnostics are cleared.
+    closed: Vec<String>,
 }
 
 impl Server {
     fn new(root: Option<PathBuf>) -> Self {
-        Server { root, docs: BTreeMap::new(), mappings: Mappings::builtin(), dirty: false }
+        Server { root, docs: BTreeMap::new(), mappings: Mappings::builtin(), dirty: false, closed: Vec::new() }
     }
 
     fn request(&mut self, req: Request) -> Response {
@@ -146,6 +149,8 @@ impl Server {
             lt::notification::DidCloseTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<lt::DidCloseTextDocumentParams>(n.params) {
                     self.docs.remove(p.text_document.uri.as_str());
+                    self.closed.push(p.text_document.uri.as_str().to_string());
+                    self.dirty = true;
                 }
             }
             _ => {}
@@ -201,6 +206,11 @@ impl Server {
                 }
             }
         }
+        for uri in std::mem::take(&mut self.closed) {
+            if !self.docs.contains_key(&uri) {
+                send_diagnostics(conn, &uri, Vec::new(), None);
+            }
+        }
         let m = project::migrate_in_memory(files, &self.mappings);
         for (uri, rel, version) in of_doc {
             let Some(doc) = self.docs.get(&uri) else { continue };
@@ -221,13 +231,18 @@ impl Server {
                     ..Default::default()
                 })
                 .collect();
-            let Ok(uri) = uri.parse::<lt::Uri>() else { continue };
-            let params = lt::PublishDiagnosticsParams { uri, diagnostics, version: Some(version) };
-            use lt::notification::Notification as _;
-            let n = Notification::new(lt::notification::PublishDiagnostics::METHOD.to_string(), params);
-            let _ = conn.sender.send(n.into());
+            send_diagnostics(conn, &uri, diagnostics, Some(version));
         }
     }
+}
+
+fn send_diagnostics(conn: &Connection, uri: &str, diagnostics: Vec<lt::Diagnostic>, version: Option<i32>) {
+    use lt::notification::Notification as _;
+    let Ok(uri) = uri.parse::<lt::Uri>() else { return };
+    let params = lt::PublishDiagnosticsParams { uri, diagnostics, version };
+    let n = Notification::new(lt::notification::PublishDiagnostics::METHOD.to_string(), params);
+    // (a closed connection ends the loop at the next receive)
+    let _ = conn.sender.send(n.into());
 }
 
 /// The quoted includes of a text (`#include "x.cuh"`).

@@ -182,6 +182,10 @@ fn diagnostics_follow_the_edits() {
     // (UTF-16 columns: the line's bytes would put it at 20)
     assert_eq!(sy["range"]["start"], json!({"line": 5, "character": 16}), "{sy}");
 
+    // closed: its diagnostics are cleared
+    c.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}}));
+    assert!(c.diagnostics(&uri).is_empty());
+
     assert!(c.shutdown().success());
 }
 
