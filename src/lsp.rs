@@ -8,9 +8,11 @@
 //! headers they include, read from disk — are migrated in memory
 //! ([`crate::project::migrate_in_memory`], nothing written) and each gets
 //! its diagnostics (`publishDiagnostics`, code `SY….`, source `syclify`).
-//! A closed document's diagnostics are cleared. A request the server does
-//! not answer gets `MethodNotFound`, a notification whose parameters do not
-//! parse is ignored; the server goes on.
+//! Hover answers what a CUDA name becomes ([`crate::query::render`]) and
+//! explains the diagnostics there. A closed document's diagnostics are
+//! cleared. A request the server does not answer gets `MethodNotFound`, one
+//! whose parameters do not parse `InvalidParams`; a notification whose
+//! parameters do not parse is ignored; the server goes on.
 
 use crate::diagnostics::Severity;
 use crate::mapping::Mappings;
@@ -39,8 +41,11 @@ pub fn run() -> anyhow::Result<()> {
 
 /// The server's loop on a connection (stdio, or in memory in tests).
 pub fn serve(conn: &Connection) -> anyhow::Result<()> {
-    let caps =
-        lt::ServerCapabilities { text_document_sync: Some(lt::TextDocumentSyncCapability::Kind(lt::TextDocumentSyncKind::INCREMENTAL)), ..Default::default() };
+    let caps = lt::ServerCapabilities {
+        text_document_sync: Some(lt::TextDocumentSyncCapability::Kind(lt::TextDocumentSyncKind::INCREMENTAL)),
+        hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
+        ..Default::default()
+    };
     let init = conn.initialize(serde_json::to_value(caps)?)?;
     let params: lt::InitializeParams = serde_json::from_value(init).unwrap_or_default();
     let mut server = Server::new(root_of(&params));
@@ -104,6 +109,8 @@ pub fn file_path(uri: &str) -> Option<PathBuf> {
 struct Doc {
     text: String,
     version: i32,
+    /// The diagnostics last published for it: byte range and code.
+    diagnostics: Vec<(std::ops::Range<usize>, crate::diagnostics::Code)>,
 }
 
 struct Server {
@@ -122,7 +129,50 @@ impl Server {
     }
 
     fn request(&mut self, req: Request) -> Response {
-        Response::new_err(req.id, ErrorCode::MethodNotFound as i32, format!("syclify lsp does not answer `{}`", req.method))
+        use lt::request::Request as _;
+        match req.method.as_str() {
+            lt::request::HoverRequest::METHOD => match serde_json::from_value::<lt::HoverParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.hover(&p)),
+                Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("hover: {e}")),
+            },
+            _ => Response::new_err(req.id, ErrorCode::MethodNotFound as i32, format!("syclify lsp does not answer `{}`", req.method)),
+        }
+    }
+
+    /// Hover: on a CUDA name, what it becomes (`syclify query`'s answer,
+    /// with its example migrated live); on a diagnostic, its explanation.
+    fn hover(&self, p: &lt::HoverParams) -> Option<lt::Hover> {
+        let pp = &p.text_document_position_params;
+        let doc = self.docs.get(pp.text_document.uri.as_str())?;
+        let starts = line_starts(&doc.text);
+        let at = offset(&doc.text, &starts, pp.position);
+        let b = doc.text.as_bytes();
+        let word_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let (mut a, mut e) = (at, at);
+        while a > 0 && word_byte(b[a - 1]) {
+            a -= 1;
+        }
+        while e < b.len() && word_byte(b[e]) {
+            e += 1;
+        }
+        let word = &doc.text[a..e];
+        let mut parts = Vec::new();
+        if !word.is_empty() && crate::leftovers::is_cuda_name(word, &|_| false) {
+            let (text, known) = crate::query::render(word, &self.mappings);
+            if known {
+                parts.push(format!("```text\n{}\n```", text.trim_end()));
+            }
+        }
+        // (a diagnostic's range may be empty: it covers its start then)
+        for (_, code) in doc.diagnostics.iter().filter(|(r, _)| r.start <= at && at <= r.end.max(r.start + 1)) {
+            let i = code.info();
+            parts.push(format!("**{}** ({}): {}\n\n{}", i.code, i.name, i.summary, i.explanation));
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        let range = (a < e).then(|| lt::Range::new(position(&doc.text, &starts, a), position(&doc.text, &starts, e)));
+        Some(lt::Hover { contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value: parts.join("\n\n---\n\n") }), range })
     }
 
     fn notification(&mut self, n: Notification) {
@@ -131,7 +181,7 @@ impl Server {
             lt::notification::DidOpenTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params) {
                     let d = p.text_document;
-                    self.docs.insert(d.uri.as_str().to_string(), Doc { text: d.text, version: d.version });
+                    self.docs.insert(d.uri.as_str().to_string(), Doc { text: d.text, version: d.version, diagnostics: Vec::new() });
                     self.dirty = true;
                 }
             }
@@ -213,8 +263,9 @@ impl Server {
         }
         let m = project::migrate_in_memory(files, &self.mappings);
         for (uri, rel, version) in of_doc {
-            let Some(doc) = self.docs.get(&uri) else { continue };
             let diags = m.files.iter().find(|f| f.rel == rel).map(|f| f.diagnostics.as_slice()).unwrap_or_default();
+            let Some(doc) = self.docs.get_mut(&uri) else { continue };
+            doc.diagnostics = diags.iter().map(|d| (d.range.clone(), d.code)).collect();
             let starts = line_starts(&doc.text);
             let diagnostics = diags
                 .iter()

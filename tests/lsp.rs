@@ -158,6 +158,21 @@ fn diagnostics_follow_the_edits() {
     assert_eq!(d["source"], "syclify");
     assert!(d["message"].as_str().unwrap().contains("cudaLaunchKernel"));
 
+    // hover: what a CUDA name becomes, a diagnostic's explanation, nothing
+    // on plain C++
+    let hover = |c: &mut Client, line: u32, character: u32| {
+        let r = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}));
+        assert!(r.get("error").is_none(), "{r}");
+        r["result"].clone()
+    };
+    let h = hover(&mut c, 2, 5);
+    let text = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("threadIdx") && text.contains("get_local_id"), "{h}");
+    assert_eq!(h["range"], json!({"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 13}}));
+    let h = hover(&mut c, 6, 5);
+    assert!(h["contents"]["value"].as_str().unwrap_or_default().contains("SY0401"), "{h}");
+    assert_eq!(hover(&mut c, 1, 19), Value::Null, "on `float`");
+
     // an incremental change: the line with the call removed (UTF-16
     // positions, an accented comment above it)
     c.notify(
@@ -195,6 +210,9 @@ fn requests_it_does_not_answer_and_malformed_ones_get_errors() {
     let mut c = Client::start(dir.path());
     let r = c.request("workspace/unknownThing", json!({}));
     assert_eq!(r["error"]["code"], json!(-32601), "{r}");
+    // a known request with parameters of the wrong shape
+    let r = c.request("textDocument/hover", json!({"position": "here"}));
+    assert_eq!(r["error"]["code"], json!(-32602), "{r}");
     // notifications with parameters of the wrong shape are ignored
     c.notify("textDocument/didOpen", json!({"textDocument": 42}));
     c.notify("textDocument/didChange", json!(["not", "params"]));
