@@ -16,6 +16,7 @@
 
 use crate::diagnostics::Severity;
 use crate::mapping::Mappings;
+use crate::parse::line_starts;
 use crate::project;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lt;
@@ -300,11 +301,6 @@ fn send_diagnostics(conn: &Connection, uri: &str, diagnostics: Vec<lt::Diagnosti
 fn quoted_includes(text: &str) -> Vec<&str> {
     let re = cached_regex!(r#"(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)""#);
     re.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect()
-}
-
-/// Byte offsets where the lines of `text` start.
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
 }
 
 /// The LSP position (line, UTF-16 column) of byte `at`.

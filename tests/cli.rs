@@ -18,25 +18,11 @@ const KERNEL: &str = "#include <cuda_runtime.h>\n__global__ void k(float *a) { a
 
 fn tree_snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v = Vec::new();
-    for e in walk(dir) {
+    for e in common::files_under(dir) {
         v.push((e.strip_prefix(dir).unwrap().display().to_string(), fs::read(&e).unwrap_or_default()));
     }
     v.sort();
     v
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        let ft = fs::symlink_metadata(&p).unwrap().file_type();
-        if ft.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 #[test]

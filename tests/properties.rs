@@ -3,6 +3,8 @@
 //! the fuzz targets' always-on little sibling — and on every input the fuzz
 //! targets once broke (`fuzz/regressions/`).
 
+mod common;
+
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -106,7 +108,7 @@ fn program_fixtures_keep_the_properties() {
     let mut n = 0;
     for dir in std::fs::read_dir(&programs).expect("fixtures/programs").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()) {
         let mut files = Vec::new();
-        for e in walk(&dir) {
+        for e in common::files_under(&dir) {
             let rel = e.strip_prefix(&dir).expect("under the program").to_string_lossy().replace('\\', "/");
             if rel != "expected_output.txt" {
                 files.push((rel, std::fs::read(&e).expect("a fixture file")));
@@ -119,19 +121,6 @@ fn program_fixtures_keep_the_properties() {
         n += 1;
     }
     assert!(n >= 10, "the program fixtures are missing");
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).expect("a fixture directory") {
-        let p = e.expect("an entry").path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// A project whose output, migrated again, once changed: its header keeps

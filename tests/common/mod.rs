@@ -5,6 +5,20 @@ use std::path::{Path, PathBuf};
 use syclify::mapping::Mappings;
 use syclify::project::{self, Migration, Options};
 
+/// Every file under `dir`, recursively (links not followed into).
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if std::fs::symlink_metadata(&p).unwrap().file_type().is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
