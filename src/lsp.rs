@@ -1,25 +1,36 @@
 //! `syclify lsp`: a language server over stdio (lsp-server + lsp-types) that
 //! shows, while a CUDA source is edited, the diagnostics a migration of it
-//! would give.
+//! would give, and what it migrates to.
 //!
 //! Documents are synchronised incrementally (positions in UTF-16 code units,
 //! as LSP counts them). A change marks the open documents dirty; once no
-//! message has come for [`DEBOUNCE`], the open documents — with the project
-//! headers they include, read from disk — are migrated in memory
-//! ([`crate::project::migrate_in_memory`], nothing written) and each gets
-//! its diagnostics (`publishDiagnostics`, code `SY….`, source `syclify`).
-//! Hover answers what a CUDA name becomes ([`crate::query::render`]) and
-//! explains the diagnostics there. A closed document's diagnostics are
+//! message has come for [`DEBOUNCE`], the open documents are migrated in
+//! memory ([`crate::project::migrate_in_memory_with`], nothing written) with
+//! their context read from disk — the CUDA files beside them (a kernel may
+//! be defined in one and launched in another) and the project headers they
+//! include, transitively — and each gets its diagnostics (`publishDiagnostics`:
+//! code `SY….` linked to its explanation, source `syclify`).
+//!
+//! Requests: hover (what a CUDA name becomes, [`crate::query::render`], and
+//! the explanation of the diagnostics there); code actions (each fix a
+//! diagnostic carries, as a quick fix editing the CUDA source, and "preview
+//! the SYCL migration of this file"); `workspace/executeCommand`
+//! `syclify.previewMigration` and the request `syclify/previewMigration`,
+//! which answer the migrated text and a unified diff (nothing is written).
+//! Settings ([`Settings`]) come in `initializationOptions` and
+//! `workspace/didChangeConfiguration`. A closed document's diagnostics are
 //! cleared. A request the server does not answer gets `MethodNotFound`, one
-//! whose parameters do not parse `InvalidParams`; a notification whose
-//! parameters do not parse is ignored; the server goes on.
+//! whose parameters do not parse `InvalidParams`, one that panics
+//! `InternalError`; a notification whose parameters do not parse is ignored;
+//! the server goes on.
 
-use crate::diagnostics::Severity;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::mapping::Mappings;
 use crate::parse::line_starts;
-use crate::project;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use crate::project::{self, InMemory};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lt;
+use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -27,9 +38,16 @@ use std::time::Duration;
 /// Quiet time after a change before the documents are migrated again.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
-/// At most this many project headers are read from disk for the context of
-/// the open documents.
-const INCLUDED_FILES: usize = 256;
+/// At most this many files are read from disk for the context of the open
+/// documents (CUDA files beside them, headers they include).
+const CONTEXT_FILES: usize = 256;
+
+/// The command (and request) that previews a document's migration.
+pub const PREVIEW_COMMAND: &str = "syclify.previewMigration";
+pub const PREVIEW_REQUEST: &str = "syclify/previewMigration";
+
+/// The code action kind of the preview.
+const PREVIEW_KIND: &str = "source.syclify.preview";
 
 /// Runs the server on stdin/stdout until `shutdown` and `exit`.
 pub fn run() -> anyhow::Result<()> {
@@ -45,11 +63,19 @@ pub fn serve(conn: &Connection) -> anyhow::Result<()> {
     let caps = lt::ServerCapabilities {
         text_document_sync: Some(lt::TextDocumentSyncCapability::Kind(lt::TextDocumentSyncKind::INCREMENTAL)),
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
+        code_action_provider: Some(lt::CodeActionProviderCapability::Options(lt::CodeActionOptions {
+            code_action_kinds: Some(vec![lt::CodeActionKind::QUICKFIX, lt::CodeActionKind::new(PREVIEW_KIND)]),
+            ..Default::default()
+        })),
+        execute_command_provider: Some(lt::ExecuteCommandOptions { commands: vec![PREVIEW_COMMAND.to_string()], ..Default::default() }),
         ..Default::default()
     };
     let init = conn.initialize(serde_json::to_value(caps)?)?;
     let params: lt::InitializeParams = serde_json::from_value(init).unwrap_or_default();
     let mut server = Server::new(root_of(&params));
+    if let Some(options) = &params.initialization_options {
+        server.configure(conn, options);
+    }
     loop {
         let msg = if server.dirty {
             match conn.receiver.recv_timeout(DEBOUNCE) {
@@ -71,10 +97,15 @@ pub fn serve(conn: &Connection) -> anyhow::Result<()> {
                 if conn.handle_shutdown(&req)? {
                     return Ok(());
                 }
-                let resp = server.request(req);
+                let id = req.id.clone();
+                let method = req.method.clone();
+                let resp = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.request(conn, req))).unwrap_or_else(|p| {
+                    let what = p.downcast_ref::<String>().map(String::as_str).or_else(|| p.downcast_ref::<&str>().copied()).unwrap_or("a panic");
+                    Response::new_err(id, ErrorCode::InternalError as i32, format!("syclify failed on `{method}` (a bug in syclify; please report it): {what}"))
+                });
                 conn.sender.send(resp.into())?;
             }
-            Message::Notification(n) => server.notification(n),
+            Message::Notification(n) => server.notification(conn, n),
             Message::Response(_) => {}
         }
     }
@@ -107,17 +138,57 @@ pub fn file_path(uri: &str) -> Option<PathBuf> {
     Some(PathBuf::from(String::from_utf8(out).ok()?))
 }
 
+/// The `file:` URI of an absolute path (what a URI path cannot hold as is
+/// percent-encoded).
+pub fn file_uri(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The server's settings, from `initializationOptions` and
+/// `workspace/didChangeConfiguration` (either the object itself or under a
+/// `syclify` key). Relative paths are relative to the workspace folder.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Settings {
+    /// Extra mapping rules (YAML), as `syclify migrate --rule-file`; later files win.
+    pub rule_files: Vec<PathBuf>,
+    /// A compilation database, as `-p`: its include directories and each
+    /// unit's `-D`/`-U` are used.
+    pub compile_commands: Option<PathBuf>,
+    /// Include directories searched for quoted includes, as `-I`.
+    pub include_dirs: Vec<PathBuf>,
+    /// The address of a code's explanation, `{code}` standing for the code
+    /// in lower case (`https://example.org/diagnostics.html#{code}`); by
+    /// default `docs/diagnostics.md` of the checkout syclify was built from,
+    /// where it still exists.
+    pub explanation_url: Option<String>,
+}
+
+/// An open document.
 struct Doc {
     text: String,
     version: i32,
-    /// The diagnostics last published for it: byte range and code.
-    diagnostics: Vec<(std::ops::Range<usize>, crate::diagnostics::Code)>,
+    /// The version the diagnostics, fixes and output below are of.
+    migrated_version: Option<i32>,
+    diagnostics: Vec<Diagnostic>,
+    /// The migrated text and its file name, where the file was migrated.
+    output: Option<(String, String)>,
 }
 
 struct Server {
     root: Option<PathBuf>,
     docs: BTreeMap<String, Doc>,
+    settings: Settings,
     mappings: Mappings,
+    extra: InMemory,
     /// A document changed since the diagnostics were last published.
     dirty: bool,
     /// Documents closed since then: their diagnostics are cleared.
@@ -126,17 +197,98 @@ struct Server {
 
 impl Server {
     fn new(root: Option<PathBuf>) -> Self {
-        Server { root, docs: BTreeMap::new(), mappings: Mappings::builtin(), dirty: false, closed: Vec::new() }
+        Server {
+            root,
+            docs: BTreeMap::new(),
+            settings: Settings::default(),
+            mappings: Mappings::builtin(),
+            extra: InMemory::default(),
+            dirty: false,
+            closed: Vec::new(),
+        }
     }
 
-    fn request(&mut self, req: Request) -> Response {
+    /// A path of the settings, relative to the workspace folder.
+    fn resolve(&self, p: &Path) -> PathBuf {
+        match &self.root {
+            Some(r) if p.is_relative() => r.join(p),
+            _ => p.to_path_buf(),
+        }
+    }
+
+    /// Takes new settings: loads the rule files and the compilation
+    /// database; what fails is said in a message (`window/showMessage`) and
+    /// left out, the rest is used.
+    fn configure(&mut self, conn: &Connection, value: &serde_json::Value) {
+        let value = value.get("syclify").unwrap_or(value);
+        if value.is_null() {
+            return;
+        }
+        let settings: Settings = match serde_json::from_value(value.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                show_message(conn, lt::MessageType::ERROR, format!("syclify: settings not understood ({e}); the previous ones are kept"));
+                return;
+            }
+        };
+        let mut mappings = Mappings::builtin();
+        for f in &settings.rule_files {
+            if let Err(e) = mappings.load_file(&self.resolve(f)) {
+                show_message(conn, lt::MessageType::ERROR, format!("syclify: rule file {e}; it is not used"));
+            }
+        }
+        let mut extra = InMemory::default();
+        for d in &settings.include_dirs {
+            extra.include_dirs.push(self.rel_of_path(&self.resolve(d)));
+        }
+        if let Some(db) = &settings.compile_commands {
+            match crate::compile_db::load(&self.resolve(db)) {
+                Ok(db) => {
+                    for d in &db.include_dirs {
+                        let rel = self.rel_of_path(d);
+                        if !extra.include_dirs.contains(&rel) {
+                            extra.include_dirs.push(rel);
+                        }
+                    }
+                    extra.unit_defines = db.flags.iter().map(|(f, u)| (self.rel_of_path(f), u.defines.clone())).collect();
+                }
+                Err(e) => show_message(conn, lt::MessageType::ERROR, format!("syclify: {e}; it is not used")),
+            }
+        }
+        self.settings = settings;
+        self.mappings = mappings;
+        self.extra = extra;
+        self.dirty = true;
+    }
+
+    fn request(&mut self, conn: &Connection, req: Request) -> Response {
         use lt::request::Request as _;
-        match req.method.as_str() {
-            lt::request::HoverRequest::METHOD => match serde_json::from_value::<lt::HoverParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.hover(&p)),
-                Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("hover: {e}")),
+        fn parsed<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, Response> {
+            serde_json::from_value(req.params.clone())
+                .map_err(|e| Response::new_err(req.id.clone(), ErrorCode::InvalidParams as i32, format!("{}: {e}", req.method)))
+        }
+        let id = req.id.clone();
+        let result = match req.method.as_str() {
+            lt::request::HoverRequest::METHOD => parsed::<lt::HoverParams>(&req).map(|p| serde_json::to_value(self.hover(&p))),
+            lt::request::CodeActionRequest::METHOD => parsed::<lt::CodeActionParams>(&req).map(|p| serde_json::to_value(self.code_actions(&p))),
+            lt::request::ExecuteCommand::METHOD => match parsed::<lt::ExecuteCommandParams>(&req) {
+                Ok(p) if p.command == PREVIEW_COMMAND => match p.arguments.first().and_then(|a| a.as_str()) {
+                    Some(uri) => return self.preview(conn, id, uri),
+                    None => Err(Response::new_err(id.clone(), ErrorCode::InvalidParams as i32, format!("{PREVIEW_COMMAND}: the argument is a document URI"))),
+                },
+                Ok(p) => Err(Response::new_err(id.clone(), ErrorCode::InvalidParams as i32, format!("unknown command `{}`", p.command))),
+                Err(e) => Err(e),
             },
-            _ => Response::new_err(req.id, ErrorCode::MethodNotFound as i32, format!("syclify lsp does not answer `{}`", req.method)),
+            PREVIEW_REQUEST => match parsed::<lt::TextDocumentIdentifier>(&req).or_else(|_| parsed::<PreviewParams>(&req).map(|p| p.text_document)) {
+                Ok(d) => return self.preview(conn, id, d.uri.as_str()),
+                Err(e) => Err(e),
+            },
+            _ => Err(Response::new_err(id.clone(), ErrorCode::MethodNotFound as i32, format!("syclify lsp does not answer `{}`", req.method))),
+        };
+        match result {
+            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Err(e)) => Response::new_err(id, ErrorCode::InternalError as i32, e.to_string()),
+            Err(resp) => resp,
         }
     }
 
@@ -164,9 +316,11 @@ impl Server {
                 parts.push(format!("```text\n{}\n```", text.trim_end()));
             }
         }
-        // (a diagnostic's range may be empty: it covers its start then)
-        for (_, code) in doc.diagnostics.iter().filter(|(r, _)| r.start <= at && at <= r.end.max(r.start + 1)) {
-            let i = code.info();
+        // (only while the diagnostics are of this text; a diagnostic's range
+        // may be empty: it covers its start then)
+        let current = doc.migrated_version == Some(doc.version);
+        for d in doc.diagnostics.iter().filter(|d| current && d.range.start <= at && at <= d.range.end.max(d.range.start + 1)) {
+            let i = d.code.info();
             parts.push(format!("**{}** ({}): {}\n\n{}", i.code, i.name, i.summary, i.explanation));
         }
         if parts.is_empty() {
@@ -176,13 +330,94 @@ impl Server {
         Some(lt::Hover { contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value: parts.join("\n\n---\n\n") }), range })
     }
 
-    fn notification(&mut self, n: Notification) {
+    /// Code actions in a range: each fix of a diagnostic there (while the
+    /// diagnostics are of the current text) and the preview of the file.
+    fn code_actions(&self, p: &lt::CodeActionParams) -> Vec<lt::CodeActionOrCommand> {
+        let uri = p.text_document.uri.as_str();
+        let Some(doc) = self.docs.get(uri) else { return Vec::new() };
+        let wanted = |kind: &lt::CodeActionKind| {
+            p.context
+                .only
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))))
+        };
+        let mut out = Vec::new();
+        if doc.migrated_version == Some(doc.version) && wanted(&lt::CodeActionKind::QUICKFIX) {
+            let starts = line_starts(&doc.text);
+            let (a, b) = (offset(&doc.text, &starts, p.range.start), offset(&doc.text, &starts, p.range.end));
+            // those in the range, and those the client names (editors send
+            // the diagnostics of the cursor's line)
+            let named = |d: &Diagnostic| {
+                let start = position(&doc.text, &starts, d.range.start);
+                p.context.diagnostics.iter().any(|c| c.range.start == start && c.code == Some(lt::NumberOrString::String(d.code.code().to_string())))
+            };
+            for d in doc.diagnostics.iter().filter(|d| (d.range.start <= b && a <= d.range.end) || named(d)) {
+                for fix in &d.fixes {
+                    let edits = fix
+                        .edits
+                        .iter()
+                        .map(|(r, text)| {
+                            lt::TextEdit::new(lt::Range::new(position(&doc.text, &starts, r.start), position(&doc.text, &starts, r.end)), text.clone())
+                        })
+                        .collect();
+                    let Ok(u) = uri.parse::<lt::Uri>() else { continue };
+                    out.push(lt::CodeActionOrCommand::CodeAction(lt::CodeAction {
+                        title: fix.title.clone(),
+                        kind: Some(lt::CodeActionKind::QUICKFIX),
+                        diagnostics: Some(vec![self.lsp_diagnostic(&doc.text, &starts, d)]),
+                        edit: Some(lt::WorkspaceEdit { changes: Some([(u, edits)].into_iter().collect()), ..Default::default() }),
+                        is_preferred: Some(d.fixes.len() == 1),
+                        ..Default::default()
+                    }));
+                }
+            }
+        }
+        let kind = lt::CodeActionKind::new(PREVIEW_KIND);
+        if wanted(&kind) {
+            let title = "Preview the SYCL migration of this file".to_string();
+            out.push(lt::CodeActionOrCommand::CodeAction(lt::CodeAction {
+                title: title.clone(),
+                kind: Some(kind),
+                command: Some(lt::Command { title, command: PREVIEW_COMMAND.to_string(), arguments: Some(vec![serde_json::Value::String(uri.to_string())]) }),
+                ..Default::default()
+            }));
+        }
+        out
+    }
+
+    /// The migration of an open document: its migrated text (the file's own
+    /// when it holds no CUDA and is not migrated), the output file's name
+    /// and a unified diff from the original. Migrates first if the document
+    /// changed since.
+    fn preview(&mut self, conn: &Connection, id: RequestId, uri: &str) -> Response {
+        if self.docs.get(uri).is_some_and(|d| d.migrated_version != Some(d.version)) {
+            self.publish(conn);
+        }
+        let Some(doc) = self.docs.get(uri) else {
+            return Response::new_err(id, ErrorCode::InvalidParams as i32, format!("{uri} is not an open document"));
+        };
+        let name = self.rel_of(uri);
+        let (output_name, text, migrated) = match &doc.output {
+            Some((out_name, text)) => (out_name.clone(), text.clone(), true),
+            None => (name.clone(), doc.text.clone(), false),
+        };
+        let diff = similar::TextDiff::from_lines(&doc.text, &text)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{name}"), &format!("b/{output_name}"))
+            .to_string();
+        let result = Preview { uri: uri.to_string(), output_name, migrated, text, diff, diagnostics: doc.diagnostics.len() };
+        Response::new_ok(id, result)
+    }
+
+    fn notification(&mut self, conn: &Connection, n: Notification) {
         use lt::notification::Notification as _;
         match n.method.as_str() {
             lt::notification::DidOpenTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params) {
                     let d = p.text_document;
-                    self.docs.insert(d.uri.as_str().to_string(), Doc { text: d.text, version: d.version, diagnostics: Vec::new() });
+                    let doc = Doc { text: d.text, version: d.version, migrated_version: None, diagnostics: Vec::new(), output: None };
+                    self.docs.insert(d.uri.as_str().to_string(), doc);
                     self.dirty = true;
                 }
             }
@@ -204,6 +439,12 @@ impl Server {
                     self.dirty = true;
                 }
             }
+            lt::notification::DidChangeConfiguration::METHOD => {
+                if let Ok(p) = serde_json::from_value::<lt::DidChangeConfigurationParams>(n.params) {
+                    self.configure(conn, &p.settings);
+                }
+            }
+            lt::notification::DidSaveTextDocument::METHOD => self.dirty = true, // files beside it may read it
             _ => {}
         }
     }
@@ -222,70 +463,165 @@ impl Server {
         rel.to_string_lossy().trim_start_matches('/').replace('\\', "/")
     }
 
-    /// Migrates the open documents (with the headers they include) in memory
-    /// and publishes each one's diagnostics.
-    fn publish(&mut self, conn: &Connection) {
-        self.dirty = false;
+    /// The path of a project name ([`Self::rel_of_path`]'s inverse).
+    fn path_of_rel(&self, rel: &str) -> PathBuf {
+        match &self.root {
+            Some(r) => r.join(rel),
+            None => PathBuf::from(format!("/{rel}")),
+        }
+    }
+
+    /// The files of the in-memory project: the open documents, the CUDA
+    /// files beside them, and the project headers these include (quoted
+    /// includes, found beside the includer or in an include directory),
+    /// transitively, read from disk; at most [`CONTEXT_FILES`] from disk.
+    fn project_files(&self) -> Vec<(String, Vec<u8>)> {
         let mut files: Vec<(String, Vec<u8>)> = Vec::new();
         let mut names = BTreeSet::new();
-        let mut of_doc = Vec::new();
         for (uri, d) in &self.docs {
             let rel = self.rel_of(uri);
             if names.insert(rel.clone()) {
-                files.push((rel.clone(), d.text.as_bytes().to_vec()));
+                files.push((rel, d.text.as_bytes().to_vec()));
             }
-            of_doc.push((uri.clone(), rel, d.version));
         }
-        // the project headers the open documents include (quoted includes,
-        // beside the includer), read from disk, transitively
-        let mut queue: Vec<(PathBuf, String)> = self.docs.iter().filter_map(|(u, d)| Some((file_path(u)?, d.text.clone()))).collect();
-        while let Some((from, text)) = queue.pop() {
-            let dir = from.parent().map(Path::to_path_buf).unwrap_or_default();
-            for inc in quoted_includes(&text) {
-                if names.len() >= self.docs.len() + INCLUDED_FILES {
-                    break;
-                }
-                let path = dir.join(inc);
-                let rel = self.rel_of_path(&path);
-                if names.contains(&rel) {
-                    continue;
-                }
-                if let Ok(bytes) = std::fs::read(&path) {
+        let budget = names.len() + CONTEXT_FILES;
+        let mut queue: Vec<String> = names.iter().cloned().collect();
+        // CUDA files beside the documents (sorted: the same context each time)
+        let dirs: BTreeSet<PathBuf> = self.docs.keys().filter_map(|u| Some(file_path(u)?.parent()?.to_path_buf())).collect();
+        for dir in dirs {
+            let mut beside: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .map(|r| r.flatten().map(|e| e.path()).filter(|p| p.is_file() && project::is_cuda_name(&p.to_string_lossy())).collect())
+                .unwrap_or_default();
+            beside.sort();
+            for p in beside {
+                let rel = self.rel_of_path(&p);
+                if names.len() < budget
+                    && !names.contains(&rel)
+                    && let Ok(bytes) = std::fs::read(&p)
+                {
                     names.insert(rel.clone());
-                    queue.push((path, String::from_utf8_lossy(&bytes).into_owned()));
+                    queue.push(rel.clone());
                     files.push((rel, bytes));
                 }
             }
         }
+        let texts: BTreeMap<String, usize> = files.iter().enumerate().map(|(i, (r, _))| (r.clone(), i)).collect();
+        let mut texts = texts;
+        while let Some(rel) = queue.pop() {
+            let text = String::from_utf8_lossy(&files[texts[&rel]].1).into_owned();
+            let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default().to_string();
+            for inc in quoted_includes(&text) {
+                if names.len() >= budget {
+                    break;
+                }
+                for cand in project::include_candidates(&dir, inc, &self.extra.include_dirs) {
+                    if names.contains(&cand) {
+                        break;
+                    }
+                    if let Ok(bytes) = std::fs::read(self.path_of_rel(&cand)) {
+                        names.insert(cand.clone());
+                        texts.insert(cand.clone(), files.len());
+                        queue.push(cand.clone());
+                        files.push((cand, bytes));
+                        break;
+                    }
+                }
+            }
+        }
+        files
+    }
+
+    /// A diagnostic as LSP has it (`text` and `starts`: its document's).
+    fn lsp_diagnostic(&self, text: &str, starts: &[usize], d: &Diagnostic) -> lt::Diagnostic {
+        let code = d.code.code();
+        lt::Diagnostic {
+            range: lt::Range::new(position(text, starts, d.range.start), position(text, starts, d.range.end)),
+            severity: Some(match d.severity {
+                Severity::Error => lt::DiagnosticSeverity::ERROR,
+                Severity::Warning => lt::DiagnosticSeverity::WARNING,
+                Severity::Note => lt::DiagnosticSeverity::INFORMATION,
+            }),
+            code: Some(lt::NumberOrString::String(code.to_string())),
+            code_description: self.explanation_href(code).map(|href| lt::CodeDescription { href }),
+            source: Some("syclify".to_string()),
+            message: d.message.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// Where a code's explanation is ([`Settings::explanation_url`]).
+    fn explanation_href(&self, code: &str) -> Option<lt::Uri> {
+        let code = code.to_ascii_lowercase();
+        let href = match &self.settings.explanation_url {
+            Some(t) => t.replace("{code}", &code),
+            None => {
+                let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md");
+                if !page.is_file() {
+                    return None;
+                }
+                format!("{}#{code}", file_uri(&page))
+            }
+        };
+        href.parse().ok()
+    }
+
+    /// Migrates the open documents (with their context) in memory and
+    /// publishes each one's diagnostics.
+    fn publish(&mut self, conn: &Connection) {
+        self.dirty = false;
         for uri in std::mem::take(&mut self.closed) {
             if !self.docs.contains_key(&uri) {
                 send_diagnostics(conn, &uri, Vec::new(), None);
             }
         }
-        let m = project::migrate_in_memory(files, &self.mappings);
-        for (uri, rel, version) in of_doc {
-            let diags = m.files.iter().find(|f| f.rel == rel).map(|f| f.diagnostics.as_slice()).unwrap_or_default();
-            let Some(doc) = self.docs.get_mut(&uri) else { continue };
-            doc.diagnostics = diags.iter().map(|d| (d.range.clone(), d.code)).collect();
+        let files = self.project_files();
+        let m = project::migrate_in_memory_with(files, &self.mappings, &self.extra);
+        let mut by_rel: BTreeMap<&str, &project::FileResult> = m.files.iter().map(|f| (f.rel.as_str(), f)).collect();
+        let uris: Vec<String> = self.docs.keys().cloned().collect();
+        for uri in uris {
+            let rel = self.rel_of(&uri);
+            let f = by_rel.remove(rel.as_str());
+            let diagnostics = f.map(|f| f.diagnostics.clone()).unwrap_or_default();
+            let output = f.and_then(|f| Some((f.out_rel.clone()?, f.output.clone()?))).filter(|_| f.is_some_and(|f| f.status == project::Status::Migrated));
+            let doc = &self.docs[&uri];
             let starts = line_starts(&doc.text);
-            let diagnostics = diags
-                .iter()
-                .map(|d| lt::Diagnostic {
-                    range: lt::Range::new(position(&doc.text, &starts, d.range.start), position(&doc.text, &starts, d.range.end)),
-                    severity: Some(match d.severity {
-                        Severity::Error => lt::DiagnosticSeverity::ERROR,
-                        Severity::Warning => lt::DiagnosticSeverity::WARNING,
-                        Severity::Note => lt::DiagnosticSeverity::INFORMATION,
-                    }),
-                    code: Some(lt::NumberOrString::String(d.code.code().to_string())),
-                    source: Some("syclify".to_string()),
-                    message: d.message.clone(),
-                    ..Default::default()
-                })
-                .collect();
-            send_diagnostics(conn, &uri, diagnostics, Some(version));
+            let lsp: Vec<lt::Diagnostic> = diagnostics.iter().map(|d| self.lsp_diagnostic(&doc.text, &starts, d)).collect();
+            let version = doc.version;
+            send_diagnostics(conn, &uri, lsp, Some(version));
+            let doc = self.docs.get_mut(&uri).expect("listed above");
+            doc.diagnostics = diagnostics;
+            doc.output = output;
+            doc.migrated_version = Some(version);
         }
     }
+}
+
+/// The answer of a preview (`syclify.previewMigration`).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Preview {
+    uri: String,
+    /// The name the migrated file gets (under the workspace folder).
+    output_name: String,
+    /// Whether the file is migrated (else it holds no CUDA and is copied).
+    migrated: bool,
+    text: String,
+    /// A unified diff from the document to `text`.
+    diff: String,
+    /// How many diagnostics the migration gives in the document.
+    diagnostics: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PreviewParams {
+    text_document: lt::TextDocumentIdentifier,
+}
+
+fn show_message(conn: &Connection, typ: lt::MessageType, message: String) {
+    use lt::notification::Notification as _;
+    let n = Notification::new(lt::notification::ShowMessage::METHOD.to_string(), lt::ShowMessageParams { typ, message });
+    let _ = conn.sender.send(n.into());
 }
 
 fn send_diagnostics(conn: &Connection, uri: &str, diagnostics: Vec<lt::Diagnostic>, version: Option<i32>) {

@@ -174,7 +174,13 @@ enum Command {
         kernel_timer: Option<PathBuf>,
     },
     /// Print the long explanation of a diagnostic code (e.g. SY0202), or list all codes.
-    Explain { code: Option<String> },
+    Explain {
+        /// A code (`SY0202`) or its name (`local-memory-unresolved`)
+        code: Option<String>,
+        /// Every code with its explanation as one Markdown page (docs/diagnostics.md)
+        #[arg(long, conflicts_with = "code")]
+        markdown: bool,
+    },
     /// What a CUDA API, intrinsic, type, enumerator, header or construct becomes, with an example migrated live.
     ///
     /// Exit code 1 when the name is unknown (the closest known names are suggested).
@@ -374,7 +380,11 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
-        Command::Explain { code } => match code {
+        Command::Explain { markdown: true, .. } => {
+            print!("{}", syclify::diagnostics::markdown_page());
+            ExitCode::SUCCESS
+        }
+        Command::Explain { code, .. } => match code {
             None => {
                 for c in Code::ALL {
                     let i = c.info();

@@ -133,6 +133,11 @@ pub fn is_source_name(name: &str) -> bool {
     MIGRATE_EXT.contains(&ext) || MAYBE_EXT.contains(&ext)
 }
 
+/// Is this a CUDA file name (`.cu`, `.cuh`: always migrated)?
+pub fn is_cuda_name(name: &str) -> bool {
+    MIGRATE_EXT.contains(&ext_of(name))
+}
+
 fn ext_of(p: &str) -> &str {
     p.rsplit_once('.').map(|(_, e)| e).unwrap_or("")
 }
@@ -475,6 +480,21 @@ pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<
 /// Build files among them are read for their include directories and
 /// migrated like on disk. The entry of the fuzz targets and property tests.
 pub fn migrate_in_memory(files: Vec<(String, Vec<u8>)>, mappings: &Mappings) -> Migration {
+    migrate_in_memory_with(files, mappings, &InMemory::default())
+}
+
+/// What a migration in memory is told besides its files (as `migrate`'s
+/// `-I` and a compilation database's flags): include directories
+/// (relative to the in-root, searched before those build files name) and
+/// each unit's `-D`/`-U` (by relative path).
+#[derive(Debug, Clone, Default)]
+pub struct InMemory {
+    pub include_dirs: Vec<String>,
+    pub unit_defines: BTreeMap<String, parse::Defines>,
+}
+
+/// [`migrate_in_memory`] with include directories and defines.
+pub fn migrate_in_memory_with(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, extra: &InMemory) -> Migration {
     let clock = Clock::start();
     let mut sources = Vec::new();
     let mut results = Vec::new();
@@ -488,7 +508,12 @@ pub fn migrate_in_memory(files: Vec<(String, Vec<u8>)>, mappings: &Mappings) -> 
     let known: BTreeSet<String> = sources.iter().map(|s| s.rel.clone()).collect();
     let is_dir = |d: &str| known.iter().any(|k| k.starts_with(d) && k[d.len()..].starts_with('/'));
     let build_texts: Vec<(&str, &str)> = build_files.iter().map(|s| (s.rel.as_str(), s.text.as_str())).collect();
-    let include_dirs = crate::build::include_dirs(&build_texts, |d| is_dir(d));
+    let mut include_dirs = extra.include_dirs.clone();
+    for d in crate::build::include_dirs(&build_texts, |d| is_dir(d)) {
+        if !include_dirs.contains(&d) {
+            include_dirs.push(d);
+        }
+    }
     let inputs = Inputs {
         in_root: PathBuf::new(),
         out_root: PathBuf::new(),
@@ -497,7 +522,7 @@ pub fn migrate_in_memory(files: Vec<(String, Vec<u8>)>, mappings: &Mappings) -> 
         build_files,
         include_dirs,
         outside: BTreeMap::new(),
-        unit_defines: BTreeMap::new(),
+        unit_defines: extra.unit_defines.clone(),
     };
     migrate_loaded(inputs, mappings, &NoProgress, &clock)
 }

@@ -19,6 +19,26 @@ pub struct JsonDiagnostic {
     pub end_line: usize,
     pub end_column: usize,
     pub rule: &'static str,
+    /// Changes to the original file that answer it (quick fixes), if known.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<JsonFix>,
+}
+
+/// A fix: its title and its replacements, located as diagnostics are
+/// (1-based lines, columns in characters; the end is exclusive).
+#[derive(Serialize)]
+pub struct JsonFix {
+    pub title: String,
+    pub edits: Vec<JsonEdit>,
+}
+
+#[derive(Serialize)]
+pub struct JsonEdit {
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub text: String,
 }
 
 #[derive(Serialize)]
@@ -53,10 +73,26 @@ pub struct JsonReport {
 }
 
 pub fn locate(f: &FileResult, d: &Diagnostic) -> JsonDiagnostic {
-    let ((line, column), (end_line, end_column)) = match &f.source {
-        Some(s) => (s.line_col(d.range.start), s.line_col(d.range.end)),
+    let at = |r: &std::ops::Range<usize>| match &f.source {
+        Some(s) => (s.line_col(r.start), s.line_col(r.end)),
         None => ((1, 1), (1, 1)),
     };
+    let ((line, column), (end_line, end_column)) = at(&d.range);
+    let fixes = d
+        .fixes
+        .iter()
+        .map(|fix| JsonFix {
+            title: fix.title.clone(),
+            edits: fix
+                .edits
+                .iter()
+                .map(|(r, text)| {
+                    let ((line, column), (end_line, end_column)) = at(r);
+                    JsonEdit { line, column, end_line, end_column, text: text.clone() }
+                })
+                .collect(),
+        })
+        .collect();
     let info = d.code.info();
     JsonDiagnostic {
         code: info.code,
@@ -69,6 +105,7 @@ pub fn locate(f: &FileResult, d: &Diagnostic) -> JsonDiagnostic {
         end_line,
         end_column,
         rule: d.rule,
+        fixes,
     }
 }
 

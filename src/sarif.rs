@@ -74,6 +74,30 @@ pub struct SarifResult {
     pub level: &'static str,
     pub message: Text,
     pub locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<Fix>,
+}
+
+/// A proposed fix (SARIF §3.55): replacements in the original file.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fix {
+    pub description: Text,
+    pub artifact_changes: Vec<ArtifactChange>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArtifactChange {
+    pub artifact_location: ArtifactLocation,
+    pub replacements: Vec<Replacement>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Replacement {
+    pub deleted_region: Region,
+    pub inserted_content: Text,
 }
 
 #[derive(Serialize)]
@@ -157,6 +181,25 @@ pub fn build(r: &JsonReport, in_root: &Path) -> Log {
                         },
                     },
                 }],
+                fixes: d
+                    .fixes
+                    .iter()
+                    .map(|fix| Fix {
+                        description: Text { text: fix.title.clone() },
+                        artifact_changes: vec![ArtifactChange {
+                            artifact_location: ArtifactLocation { uri: uri_path(&d.file), uri_base_id: Some("SRCROOT") },
+                            replacements: fix
+                                .edits
+                                .iter()
+                                .map(|e| Replacement {
+                                    // (an insertion is an empty region: its end is its start)
+                                    deleted_region: Region { start_line: e.line, start_column: e.column, end_line: e.end_line, end_column: e.end_column },
+                                    inserted_content: Text { text: e.text.clone() },
+                                })
+                                .collect(),
+                        }],
+                    })
+                    .collect(),
             });
         }
     }

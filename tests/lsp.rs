@@ -1,6 +1,7 @@
 //! `syclify lsp` as an editor starts it: a child process speaking JSON-RPC
-//! over stdio (initialize, didOpen, publishDiagnostics, didChange, requests
-//! it does not answer, malformed messages, shutdown/exit).
+//! over stdio (initialize with settings, didOpen, publishDiagnostics,
+//! hover, codeAction, executeCommand, didChange, didChangeConfiguration,
+//! requests it does not answer, malformed messages, shutdown/exit).
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -20,6 +21,10 @@ struct Client {
 
 impl Client {
     fn start(root: &std::path::Path) -> Client {
+        Client::start_with(root, Value::Null)
+    }
+
+    fn start_with(root: &std::path::Path, options: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_syclify"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -57,7 +62,10 @@ impl Client {
         });
         let mut c = Client { child, stdin, inbox, next_id: 0 };
         let uri = format!("file://{}", root.display());
-        let init = c.request("initialize", json!({"processId": null, "rootUri": uri, "capabilities": {}, "workspaceFolders": [{"uri": uri, "name": "w"}]}));
+        let init = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri, "capabilities": {}, "workspaceFolders": [{"uri": uri, "name": "w"}], "initializationOptions": options}),
+        );
         assert_eq!(init["result"]["capabilities"]["textDocumentSync"], json!(2), "incremental sync: {init}");
         c.notify("initialized", json!({}));
         c
@@ -230,4 +238,130 @@ fn a_payload_that_is_not_json_ends_the_server_without_a_hang() {
     c.stdin.take();
     let status = wait_exit(&mut c.child);
     assert!(!status.success(), "a broken stream is an error exit");
+}
+
+/// Applies an LSP text edit (ASCII text, so columns are bytes) to `text`.
+fn apply_edit(text: &str, e: &Value) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let at = |p: &Value| {
+        let (l, c) = (p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
+        lines[..l].iter().map(|s| s.len()).sum::<usize>() + c
+    };
+    let (a, b) = (at(&e["range"]["start"]), at(&e["range"]["end"]));
+    format!("{}{}{}", &text[..a], e["newText"].as_str().unwrap(), &text[b..])
+}
+
+const WHOLE: &str = "__global__ void k(unsigned *out) {\n  dim3 b = blockDim;\n  out[0] = b.x;\n}\n";
+
+#[test]
+fn quick_fixes_and_the_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("whole.cu");
+    std::fs::write(&path, WHOLE).unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut c = Client::start(dir.path());
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": WHOLE}}));
+    let diags = c.diagnostics(&uri);
+    assert_eq!(codes(&diags), vec!["SY0301"], "{diags:?}");
+    // the code links to its explanation
+    let href = diags[0]["codeDescription"]["href"].as_str().unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(href.ends_with("/docs/diagnostics.md#sy0301"), "{href}");
+
+    // the actions on the diagnostic's line: its fix and the preview
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "context": {"diagnostics": diags}}),
+    );
+    let actions = r["result"].as_array().unwrap_or_else(|| panic!("{r}")).clone();
+    let fix = actions.iter().find(|a| a["kind"] == "quickfix").unwrap_or_else(|| panic!("{actions:?}"));
+    assert_eq!(fix["diagnostics"][0]["code"], "SY0301", "{fix}");
+    assert_eq!(fix["isPreferred"], json!(true));
+    let edits = fix["edit"]["changes"][&uri].as_array().unwrap_or_else(|| panic!("{fix}"));
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0]["newText"], "dim3(blockDim.x, blockDim.y, blockDim.z)", "{fix}");
+    let preview = actions.iter().find(|a| a["kind"] == "source.syclify.preview").unwrap_or_else(|| panic!("{actions:?}"));
+    assert_eq!(preview["command"]["command"], "syclify.previewMigration");
+    // only the kinds asked for
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "context": {"diagnostics": [], "only": ["source"]}}),
+    );
+    assert!(r["result"].as_array().unwrap().iter().all(|a| a["kind"] == "source.syclify.preview"), "{r}");
+
+    // the fix applied as the editor would: the diagnostic is answered
+    let fixed = apply_edit(WHOLE, &edits[0]);
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}));
+    assert!(c.diagnostics(&uri).is_empty());
+
+    // the preview: the migrated text and a diff, nothing written
+    let before: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    let args = json!({"command": "syclify.previewMigration", "arguments": [uri]});
+    let r = c.request("workspace/executeCommand", args);
+    let p = &r["result"];
+    assert_eq!(p["migrated"], json!(true), "{r}");
+    assert!(p["outputName"].as_str().unwrap().ends_with(".cpp"), "{p}");
+    let text = p["text"].as_str().unwrap();
+    assert!(text.contains("item.get_local_range(0)") && text.contains("sycl::range<3>"), "{text}");
+    let diff = p["diff"].as_str().unwrap();
+    assert!(diff.starts_with("--- a/whole.cu\n+++ b/") && diff.contains("\n-__global__ void k") && diff.contains("\n+"), "{diff}");
+    let r2 = c.request("syclify/previewMigration", json!({"textDocument": {"uri": uri}}));
+    assert_eq!(r2["result"]["text"], p["text"], "{r2}");
+    let after: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(before, after, "the preview writes nothing");
+    // a command it does not know, a preview of a document not open
+    let r = c.request("workspace/executeCommand", json!({"command": "syclify.nothing", "arguments": []}));
+    assert_eq!(r["error"]["code"], json!(-32602), "{r}");
+    let r = c.request("workspace/executeCommand", json!({"command": "syclify.previewMigration", "arguments": ["file:///nowhere.cu"]}));
+    assert_eq!(r["error"]["code"], json!(-32602), "{r}");
+    assert!(c.shutdown().success());
+}
+
+/// The files beside an open document are its context: a device function
+/// defined in another file of the directory (not open, not included) that
+/// needs the nd_item gets it at the call in the open one.
+#[test]
+fn files_beside_the_document_are_its_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "__device__ float scale(float x);\n__global__ void k(float *a) { a[0] = scale(a[0]); }\nvoid run(float *a) { k<<<1, 32>>>(a); }\n";
+    std::fs::write(dir.path().join("main.cu"), main).unwrap();
+    std::fs::write(dir.path().join("scale.cu"), "__device__ float scale(float x) { return x * threadIdx.x; }\n").unwrap();
+    let uri = format!("file://{}", dir.path().join("main.cu").display());
+    let mut c = Client::start(dir.path());
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": main}}));
+    c.diagnostics(&uri);
+    let r = c.request("syclify/previewMigration", json!({"textDocument": {"uri": uri}}));
+    let text = r["result"]["text"].as_str().unwrap_or_else(|| panic!("{r}"));
+    assert!(text.contains("scale(a[0], item)"), "{text}");
+    assert!(c.shutdown().success());
+}
+
+/// Settings: rule files and the explanation address in
+/// `initializationOptions`, replaced by `didChangeConfiguration`; a rule file
+/// that does not load is said (`window/showMessage`) and left out.
+#[test]
+fn settings_from_the_client() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("rules.yaml"), "functions:\n  - cuda: cudaLaunchKernel\n    statement: \"my_launch({0})\"\n").unwrap();
+    let src = "void f(void **args) { cudaLaunchKernel((void *)0, 1, 32, args, 0, 0); }\n";
+    let uri = format!("file://{}", dir.path().join("l.cu").display());
+    let options = json!({"syclify": {"ruleFiles": ["rules.yaml"], "explanationUrl": "https://example.org/d.html#{code}"}});
+    let mut c = Client::start_with(dir.path(), options);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": src}}));
+    assert!(c.diagnostics(&uri).is_empty(), "the rule file maps the call");
+    // without it, the call is unsupported; the link follows the setting
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"syclify": {"explanationUrl": "https://example.org/d.html#{code}"}}}));
+    let diags = c.diagnostics(&uri);
+    assert_eq!(codes(&diags), vec!["SY0401"], "{diags:?}");
+    assert_eq!(diags[0]["codeDescription"]["href"], "https://example.org/d.html#sy0401");
+    // a rule file that is not there: a message, and the server goes on
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"ruleFiles": ["missing.yaml"]}}));
+    let m = c.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(m["params"]["message"].as_str().unwrap().contains("missing.yaml"), "{m}");
+    assert_eq!(m["params"]["type"], json!(1));
+    assert_eq!(codes(&c.diagnostics(&uri)), vec!["SY0401"]);
+    // settings of the wrong shape: a message, the previous ones kept
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"ruleFiles": 7}}));
+    let m = c.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(m["params"]["message"].as_str().unwrap().contains("not understood"), "{m}");
+    assert!(c.shutdown().success());
 }

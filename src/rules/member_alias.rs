@@ -20,7 +20,7 @@
 //! Example: `struct S { using V = V<int>; };` → `struct S { using V = ::V<int>; };`.
 
 use super::FileCtx;
-use crate::diagnostics::Code;
+use crate::diagnostics::{Code, Fix};
 use crate::syntax::NodeKind;
 use tree_sitter::Node;
 
@@ -53,11 +53,25 @@ pub fn run(ctx: &mut FileCtx) {
             );
             ctx.count(RULE);
         } else {
-            ctx.diag(
+            // the scopes it may come from that can be named: the enclosing
+            // namespaces that declare it here, innermost first, then the
+            // global scope where this file declares it there, or where no
+            // namespace here does (a header's types are global)
+            let mut scopes: Vec<String> = enclosing_namespaces(ctx, n, &name).into_iter().map(|ns| format!("{ns}::")).collect();
+            let root = ctx.parsed.tree.root_node();
+            if scopes.is_empty() || declares_type(ctx, root, &name) {
+                scopes.push("::".to_string());
+            }
+            let fixes = scopes
+                .into_iter()
+                .map(|q| Fix { title: format!("Qualify as `{q}{name}`"), edits: vec![(aliased.start_byte()..aliased.start_byte(), q)] })
+                .collect();
+            ctx.diag_fixed(
                 Code::MemberAliasChangesMeaning,
                 aliased.byte_range(),
                 RULE,
                 format!("the member alias `{name}` names the type it aliases unqualified, which GCC rejects (\"changes meaning\"); qualify it with the scope that declares `{name}`"),
+                fixes,
             );
         }
     }
@@ -86,6 +100,52 @@ fn alias_and_aliased(n: Node) -> Option<(Node, Node)> {
         _ => return None,
     };
     (aliased.kind_str() == "type_identifier").then_some((alias, aliased))
+}
+
+/// The named namespaces around `n` in which this file declares a type
+/// `name` (directly in the namespace's body), innermost first, each written
+/// from the global scope (`::outer::inner`); none where a function or an
+/// unnamed namespace stands between (such a scope cannot be named).
+fn enclosing_namespaces(ctx: &FileCtx, n: Node, name: &str) -> Vec<String> {
+    let mut chain: Vec<(String, bool)> = Vec::new();
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        match p.kind_str() {
+            "function_definition" | "lambda_expression" => return Vec::new(),
+            "namespace_definition" => match (p.field("name"), p.field("body")) {
+                // (`namespace a::b {` names two)
+                (Some(ns), Some(body)) => chain.push((ctx.text(ns).to_string(), declares_type(ctx, body, name))),
+                _ => return Vec::new(),
+            },
+            _ => {}
+        }
+        cur = p.parent();
+    }
+    chain.reverse(); // outermost first
+    (1..=chain.len())
+        .rev()
+        .filter(|&k| chain[k - 1].1)
+        .map(|k| format!("::{}", chain[..k].iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join("::")))
+        .collect()
+}
+
+/// Does the declaration list `body` declare a type `name` among its direct
+/// members (a class, struct, union or enum, an alias or typedef, or a
+/// template of one)?
+fn declares_type(ctx: &FileCtx, body: Node, name: &str) -> bool {
+    let mut c = body.walk();
+    body.children(&mut c).any(|d| {
+        let d = if d.kind_str() == "template_declaration" { d.named_child(d.named_child_count().saturating_sub(1) as u32).unwrap_or(d) } else { d };
+        let named = |x: Option<Node>| x.is_some_and(|x| ctx.text(x) == name);
+        match d.kind_str() {
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" => named(d.field("name")),
+            "alias_declaration" => named(d.field("name")),
+            "type_definition" => named(d.field("declarator")),
+            // `struct V { … };` at namespace scope is a declaration of its type
+            "declaration" => d.field("type").is_some_and(|ty| ty.kind_str().ends_with("_specifier") && named(ty.field("name"))),
+            _ => false,
+        }
+    })
 }
 
 /// Is the class whose member `n` is defined at global scope (not in a

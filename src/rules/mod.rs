@@ -365,6 +365,14 @@ impl<'a> FileCtx<'a> {
         self.diags.push(Diagnostic::new(code, range, rule, msg));
     }
 
+    /// [`Self::diag`] with the changes to the CUDA source that answer it
+    /// (quick fixes in the editor).
+    pub fn diag_fixed(&mut self, code: Code, range: Range<usize>, rule: &'static str, msg: impl Into<String>, fixes: Vec<crate::diagnostics::Fix>) {
+        let mut d = Diagnostic::new(code, range, rule, msg);
+        d.fixes = fixes;
+        self.diags.push(d);
+    }
+
     /// The innermost function definition around `offset`.
     pub fn scope_at(&self, offset: usize) -> Option<&FnScope> {
         // the last scope starting at or before `offset`, else the scopes

@@ -273,7 +273,27 @@ pub fn run(ctx: &mut FileCtx) {
                         format!("`{t}` expands to thread builtins in a constructor, where no nd_item can be passed; left as is"),
                     );
                 } else if BUILTIN_VARS.contains(&t) && !parent_is_field() {
-                    ctx.diag(Code::BareBuiltin, n.byte_range(), RULE, format!("`{t}` used as a whole value has no SYCL equivalent; left as is"));
+                    // the same value member by member, which migrates
+                    let fixes = if ctx.in_macro(n.start_byte()) {
+                        Vec::new()
+                    } else {
+                        // the declared type where it initialises a `dim3` or
+                        // `uint3` (which migrate differently), else the builtin's
+                        let declared = n
+                            .parent()
+                            .filter(|p| p.kind_str() == "init_declarator" && p.field("value").is_some_and(|v| v.id() == n.id()))
+                            .and_then(|p| p.parent()?.field("type"))
+                            .map(|ty| ctx.text(ty));
+                        let ty = match declared {
+                            Some("dim3") => "dim3",
+                            Some("uint3") => "make_uint3",
+                            _ if matches!(t, "threadIdx" | "blockIdx") => "make_uint3",
+                            _ => "dim3",
+                        };
+                        let whole = format!("{ty}({t}.x, {t}.y, {t}.z)");
+                        vec![crate::diagnostics::Fix { title: format!("Write `{t}` member by member: `{whole}`"), edits: vec![(n.byte_range(), whole)] }]
+                    };
+                    ctx.diag_fixed(Code::BareBuiltin, n.byte_range(), RULE, format!("`{t}` used as a whole value has no SYCL equivalent; left as is"), fixes);
                 }
             }
             _ => {}

@@ -57,6 +57,10 @@ pub fn render(m: &Migration) -> String {
     for f in report.files.iter().filter(|f| !is_build(&f.path)) {
         for d in &f.diagnostics {
             s.push_str(&format!("// {}\n", d.gcc()));
+            for fix in &d.fixes {
+                let edits: Vec<String> = fix.edits.iter().map(|e| format!("{}:{}-{}:{} {:?}", e.line, e.column, e.end_line, e.end_column, e.text)).collect();
+                s.push_str(&format!("//   fix: {} [{}]\n", fix.title, edits.join(", ")));
+            }
         }
     }
     s
