@@ -379,7 +379,8 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     let src = t.path().join("dir with space");
     fs::create_dir_all(&src).unwrap();
     // a warning, an error and notes, one file name that needs percent-encoding
-    fs::write(src.join("a b.cu"), "__global__ void __launch_bounds__(64) k(float *p) { p[threadIdx.x] = 1; }\nint main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n  k<<<1, 64>>>(0);\n}\n").unwrap();
+    // (and a warning with a fix: `blockDim` as a whole value)
+    fs::write(src.join("a b.cu"), "__global__ void __launch_bounds__(64) k(float *p) { p[threadIdx.x] = 1; dim3 b = blockDim; }\nint main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n  k<<<1, 64>>>(0);\n}\n").unwrap();
     fs::write(src.join("Makefile"), "all:\n\tnvcc -lineinfo -o a 'a b.cu'\n").unwrap();
     let out = t.path().join("out");
     let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "sarif"]);
@@ -406,6 +407,12 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     assert_eq!(loc["region"]["startLine"], 4);
     assert!(run["originalUriBaseIds"]["SRCROOT"]["uri"].as_str().unwrap().ends_with("/dir%20with%20space/"));
     assert!(results.iter().any(|r| r["level"] == "note" && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "Makefile"));
+    // a fix: its replacement in the original file
+    let fixed = results.iter().find(|r| r["ruleId"] == "SY0301").expect("the whole builtin is reported");
+    let change = &fixed["fixes"][0]["artifactChanges"][0];
+    assert_eq!(change["artifactLocation"]["uri"], "a%20b.cu");
+    assert_eq!(change["replacements"][0]["insertedContent"]["text"], "dim3(blockDim.x, blockDim.y, blockDim.z)");
+    assert_eq!(change["replacements"][0]["deletedRegion"]["startLine"], 1);
 }
 
 /// The progress bar is drawn on a terminal only (here after 0 ms instead of
