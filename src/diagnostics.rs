@@ -226,11 +226,6 @@ impl Diagnostic {
     pub fn new(code: Code, range: Range<usize>, rule: &'static str, message: impl Into<String>) -> Self {
         Diagnostic { code, severity: code.info().severity, message: message.into(), range, rule, fixes: Vec::new() }
     }
-    /// The diagnostic with `fix` offered.
-    pub fn with_fix(mut self, fix: Fix) -> Self {
-        self.fixes.push(fix);
-        self
-    }
     /// Whether a comment is left in the migrated code next to it.
     pub fn needs_human(&self) -> bool {
         self.severity >= Severity::Warning

@@ -138,20 +138,6 @@ pub fn file_path(uri: &str) -> Option<PathBuf> {
     Some(PathBuf::from(String::from_utf8(out).ok()?))
 }
 
-/// The `file:` URI of an absolute path (what a URI path cannot hold as is
-/// percent-encoded).
-pub fn file_uri(path: &Path) -> String {
-    let mut out = String::from("file://");
-    for b in path.to_string_lossy().bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// The server's settings, from `initializationOptions` and
 /// `workspace/didChangeConfiguration` (either the object itself or under a
 /// `syclify` key). Relative paths are relative to the workspace folder.
@@ -189,6 +175,9 @@ struct Server {
     settings: Settings,
     mappings: Mappings,
     extra: InMemory,
+    /// The `file:` URI of `docs/diagnostics.md` in the checkout syclify
+    /// was built from, where it exists (looked for once).
+    docs_page: Option<String>,
     /// A document changed since the diagnostics were last published.
     dirty: bool,
     /// Documents closed since then: their diagnostics are cleared.
@@ -203,6 +192,9 @@ impl Server {
             settings: Settings::default(),
             mappings: Mappings::builtin(),
             extra: InMemory::default(),
+            docs_page: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md"))
+                .filter(|p| p.is_file())
+                .map(|p| format!("file://{}", crate::sarif::uri_path(&p.to_string_lossy()))),
             dirty: false,
             closed: Vec::new(),
         }
@@ -485,7 +477,6 @@ impl Server {
             }
         }
         let budget = names.len() + CONTEXT_FILES;
-        let mut queue: Vec<String> = names.iter().cloned().collect();
         // CUDA files beside the documents (sorted: the same context each time)
         let dirs: BTreeSet<PathBuf> = self.docs.keys().filter_map(|u| Some(file_path(u)?.parent()?.to_path_buf())).collect();
         for dir in dirs {
@@ -500,33 +491,25 @@ impl Server {
                     && let Ok(bytes) = std::fs::read(&p)
                 {
                     names.insert(rel.clone());
-                    queue.push(rel.clone());
                     files.push((rel, bytes));
                 }
             }
         }
-        let texts: BTreeMap<String, usize> = files.iter().enumerate().map(|(i, (r, _))| (r.clone(), i)).collect();
-        let mut texts = texts;
-        while let Some(rel) = queue.pop() {
-            let text = String::from_utf8_lossy(&files[texts[&rel]].1).into_owned();
-            let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default().to_string();
-            for inc in quoted_includes(&text) {
-                if names.len() >= budget {
-                    break;
-                }
-                for cand in project::include_candidates(&dir, inc, &self.extra.include_dirs) {
-                    if names.contains(&cand) {
-                        break;
-                    }
-                    if let Ok(bytes) = std::fs::read(self.path_of_rel(&cand)) {
-                        names.insert(cand.clone());
-                        texts.insert(cand.clone(), files.len());
-                        queue.push(cand.clone());
-                        files.push((cand, bytes));
-                        break;
-                    }
+        // the headers they include, as the migration resolves includes
+        let mut next = 0;
+        while next < files.len() {
+            let text = String::from_utf8_lossy(&files[next].1).into_owned();
+            let found = project::resolved_includes(&files[next].0, &text, &self.extra.include_dirs, |c| names.contains(c) || self.path_of_rel(c).is_file());
+            for rel in found {
+                if names.len() < budget
+                    && !names.contains(&rel)
+                    && let Ok(bytes) = std::fs::read(self.path_of_rel(&rel))
+                {
+                    names.insert(rel.clone());
+                    files.push((rel, bytes));
                 }
             }
+            next += 1;
         }
         files
     }
@@ -554,13 +537,7 @@ impl Server {
         let code = code.to_ascii_lowercase();
         let href = match &self.settings.explanation_url {
             Some(t) => t.replace("{code}", &code),
-            None => {
-                let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md");
-                if !page.is_file() {
-                    return None;
-                }
-                format!("{}#{code}", file_uri(&page))
-            }
+            None => format!("{}#{code}", self.docs_page.as_deref()?),
         };
         href.parse().ok()
     }
@@ -582,7 +559,7 @@ impl Server {
             let rel = self.rel_of(&uri);
             let f = by_rel.remove(rel.as_str());
             let diagnostics = f.map(|f| f.diagnostics.clone()).unwrap_or_default();
-            let output = f.and_then(|f| Some((f.out_rel.clone()?, f.output.clone()?))).filter(|_| f.is_some_and(|f| f.status == project::Status::Migrated));
+            let output = f.filter(|f| f.status == project::Status::Migrated).and_then(|f| Some((f.out_rel.clone()?, f.output.clone()?)));
             let doc = &self.docs[&uri];
             let starts = line_starts(&doc.text);
             let lsp: Vec<lt::Diagnostic> = diagnostics.iter().map(|d| self.lsp_diagnostic(&doc.text, &starts, d)).collect();
@@ -631,12 +608,6 @@ fn send_diagnostics(conn: &Connection, uri: &str, diagnostics: Vec<lt::Diagnosti
     let n = Notification::new(lt::notification::PublishDiagnostics::METHOD.to_string(), params);
     // (a closed connection ends the loop at the next receive)
     let _ = conn.sender.send(n.into());
-}
-
-/// The quoted includes of a text (`#include "x.cuh"`).
-fn quoted_includes(text: &str) -> Vec<&str> {
-    let re = cached_regex!(r#"(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)""#);
-    re.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect()
 }
 
 /// The LSP position (line, UTF-16 column) of byte `at`.

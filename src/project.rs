@@ -383,7 +383,7 @@ pub fn include_candidates(dir: &str, name: &str, include_dirs: &[String]) -> Vec
 
 /// The quoted includes of file `rel` (text `text`), each resolved to the
 /// first of its [`include_candidates`] that `exists`; unresolved ones are left out.
-fn resolved_includes(rel: &str, text: &str, include_dirs: &[String], mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
+pub fn resolved_includes(rel: &str, text: &str, include_dirs: &[String], mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
     let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
     quoted_includes(text).into_iter().filter_map(|inc| include_candidates(dir, &inc, include_dirs).into_iter().find(|c| exists(c))).collect()
 }

@@ -132,7 +132,7 @@ pub struct Region {
 
 /// Percent-encodes what a URI reference cannot hold as is (RFC 3986: a
 /// path keeps unreserved characters, sub-delimiters, `:`, `@` and `/`).
-fn uri_path(s: &str) -> String {
+pub fn uri_path(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {

@@ -86,6 +86,11 @@ impl Client {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
+    /// Opens a CUDA document (version 1).
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}}));
+    }
+
     /// Sends a request and waits for its response (notifications on the
     /// way are dropped).
     fn request(&mut self, method: &str, params: Value) -> Value {
@@ -157,7 +162,7 @@ fn diagnostics_follow_the_edits() {
     let uri = format!("file://{}", path.display());
     let mut c = Client::start(dir.path());
 
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": KERNEL}}));
+    c.open(&uri, KERNEL);
     let diags = c.diagnostics(&uri);
     assert_eq!(codes(&diags), vec!["SY0401"], "{diags:?}");
     let d = &diags[0];
@@ -260,7 +265,7 @@ fn quick_fixes_and_the_preview() {
     std::fs::write(&path, WHOLE).unwrap();
     let uri = format!("file://{}", path.display());
     let mut c = Client::start(dir.path());
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": WHOLE}}));
+    c.open(&uri, WHOLE);
     let diags = c.diagnostics(&uri);
     assert_eq!(codes(&diags), vec!["SY0301"], "{diags:?}");
     // the code links to its explanation
@@ -327,7 +332,7 @@ fn files_beside_the_document_are_its_context() {
     std::fs::write(dir.path().join("scale.cu"), "__device__ float scale(float x) { return x * threadIdx.x; }\n").unwrap();
     let uri = format!("file://{}", dir.path().join("main.cu").display());
     let mut c = Client::start(dir.path());
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": main}}));
+    c.open(&uri, main);
     c.diagnostics(&uri);
     let r = c.request("syclify/previewMigration", json!({"textDocument": {"uri": uri}}));
     let text = r["result"]["text"].as_str().unwrap_or_else(|| panic!("{r}"));
@@ -346,7 +351,7 @@ fn settings_from_the_client() {
     let uri = format!("file://{}", dir.path().join("l.cu").display());
     let options = json!({"syclify": {"ruleFiles": ["rules.yaml"], "explanationUrl": "https://example.org/d.html#{code}"}});
     let mut c = Client::start_with(dir.path(), options);
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": src}}));
+    c.open(&uri, src);
     assert!(c.diagnostics(&uri).is_empty(), "the rule file maps the call");
     // without it, the call is unsupported; the link follows the setting
     c.notify("workspace/didChangeConfiguration", json!({"settings": {"syclify": {"explanationUrl": "https://example.org/d.html#{code}"}}}));

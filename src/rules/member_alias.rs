@@ -138,8 +138,7 @@ fn declares_type(ctx: &FileCtx, body: Node, name: &str) -> bool {
         let d = if d.kind_str() == "template_declaration" { d.named_child(d.named_child_count().saturating_sub(1) as u32).unwrap_or(d) } else { d };
         let named = |x: Option<Node>| x.is_some_and(|x| ctx.text(x) == name);
         match d.kind_str() {
-            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" => named(d.field("name")),
-            "alias_declaration" => named(d.field("name")),
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" | "alias_declaration" => named(d.field("name")),
             "type_definition" => named(d.field("declarator")),
             // `struct V { … };` at namespace scope is a declaration of its type
             "declaration" => d.field("type").is_some_and(|ty| ty.kind_str().ends_with("_specifier") && named(ty.field("name"))),
