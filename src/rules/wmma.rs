@@ -117,8 +117,14 @@ pub fn run(ctx: &mut FileCtx) {
     }
     if let Some(at) = elementwise {
         // before the first `#include` at file level (not one under `#if`), else at the top
-        let first_include = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind_str() == "preproc_include").map_or(0, |n| n.start_byte());
-        ctx.edits.insert(RULE, first_include, "#define SYCLIFY_WMMA_PORTABLE 1 // the fragments' elements are read: see syclify/wmma.hpp\n");
+        // (once: a file migrated before, and migrated again, has it)
+        let defined = syntax::named_children(ctx.root())
+            .into_iter()
+            .any(|n| n.kind_str() == "preproc_def" && n.field("name").is_some_and(|m| text(m, ctx.src) == "SYCLIFY_WMMA_PORTABLE"));
+        if !defined {
+            let first_include = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind_str() == "preproc_include").map_or(0, |n| n.start_byte());
+            ctx.edits.insert(RULE, first_include, "#define SYCLIFY_WMMA_PORTABLE 1 // the fragments' elements are read: see syclify/wmma.hpp\n");
+        }
         ctx.diag(
             Code::MappingNote,
             at,
