@@ -10,7 +10,8 @@
 //! the time to open and the median and largest time from a change to its
 //! diagnostics.
 //!
-//! `cargo bench --bench lsp`
+//! `cargo bench --bench lsp`; with `SYCLIFY_BENCH_DUMP=DIR` the two
+//! documents are also written to DIR (to profile `syclify migrate` on them).
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::json;
@@ -119,6 +120,13 @@ fn main() {
     let middle = lines.len() / 2;
     lines.insert(middle, "void being_typed() { if (x");
     let typed = lines.join("\n") + "\n";
+    if let Some(dir) = std::env::var_os("SYCLIFY_BENCH_DUMP") {
+        let dir = Path::new(&dir);
+        for (name, text) in [("clean", &clean), ("typed", &typed)] {
+            std::fs::create_dir_all(dir.join(name)).unwrap();
+            std::fs::write(dir.join(name).join("main.cu"), text).unwrap();
+        }
+    }
     measure("clean", &clean);
     measure("being typed", &typed);
 }

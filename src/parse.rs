@@ -189,6 +189,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     let mut every_use: Option<Vec<Mask>> = None;
     // masks keep every newline: the lines start where they did
     let line_starts = line_starts(&parsed.masked);
+    // the error cost of each window of the masked text as it stands
+    let mut window_costs: std::collections::HashMap<std::ops::Range<usize>, usize> = std::collections::HashMap::new();
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
         let regions = error_regions(&parsed.tree);
         let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
@@ -214,6 +216,22 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             }
             let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
             let changed: Vec<std::ops::Range<usize>> = cand.iter().map(|m| m.range.clone()).collect();
+            // judged first on the declarations around it alone: a try that
+            // mends nothing there is not worth a whole re-parse (which costs
+            // milliseconds on a large file with errors: tree-sitter cannot
+            // reuse the subtrees around them)
+            if kind != 3
+                && let Some(window) = trial_window(&parsed.tree, &changed)
+            {
+                let before = *window_costs.entry(window.clone()).or_insert_with(|| error_cost(&parse_range(&parsed.masked, window.clone(), &line_starts)));
+                if error_cost(&parse_range(&trial, window, &line_starts)) >= before {
+                    parses += 1;
+                    if parses >= RECOVERY_PARSES {
+                        break 'outer;
+                    }
+                    continue;
+                }
+            }
             let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
             parses += 1;
             let c = error_cost(&tree);
@@ -223,6 +241,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             // without an error, while another region fails
             if c < cost || (kind == 3 && c == cost) {
                 cost = c;
+                window_costs.clear();
                 parsed.masked = trial;
                 parsed.tree = tree;
                 if kind == 2 {
@@ -237,6 +256,36 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             }
         }
         break;
+    }
+}
+
+/// The span a recovery try over `changed` is first judged on: the
+/// declaration at file or namespace level that holds all of it, with the
+/// declarations before and after it (a macro use at the end of one may
+/// break the next). None when no one declaration holds it all (a try over
+/// the whole file) or the window would be most of the file anyway.
+fn trial_window(tree: &Tree, changed: &[std::ops::Range<usize>]) -> Option<std::ops::Range<usize>> {
+    let start = changed.iter().map(|r| r.start).min()?;
+    let end = changed.iter().map(|r| r.end).max()?;
+    let root = tree.root_node();
+    let mut list = root;
+    loop {
+        let mut c = list.walk();
+        let children: Vec<Node> = list.children(&mut c).collect();
+        let at = children.iter().position(|n| n.start_byte() <= start && end <= n.end_byte())?;
+        let holder = children[at];
+        // into a namespace's or `extern "C"`'s body, when it holds it all
+        let body = matches!(holder.kind_str(), "namespace_definition" | "linkage_specification")
+            .then(|| holder.field("body"))
+            .flatten()
+            .filter(|b| b.kind_str() == "declaration_list" && b.start_byte() < start && end < b.end_byte());
+        if let Some(b) = body {
+            list = b;
+            continue;
+        }
+        let from = at.checked_sub(1).map_or(holder.start_byte(), |i| children[i].start_byte());
+        let to = children.get(at + 1).map_or(holder.end_byte(), |n| n.end_byte());
+        return (2 * (to - from) < root.end_byte()).then_some(from..to);
     }
 }
 
