@@ -1,17 +1,24 @@
 //! The language server's latency: from a change to a 5,000-line CUDA file
 //! to its diagnostics, as an editor sees it (the server runs in this
-//! process on an in-memory connection; the debounce, 50 ms, is included).
+//! process on an in-memory connection; the debounce, 20 ms, is included).
 //!
-//! Two documents of about 5,000 lines, both built from the project's rule
-//! fixtures (each in its own namespace): `clean`, the fixtures that migrate
-//! without a syntax warning (SY0001, SY0005), and `being typed`, the same
-//! with an unclosed `{` and `(` in the middle, as while a line is written.
-//! Each is opened, then changed 10 times (a line inserted); the figures are
-//! the time to open and the median and largest time from a change to its
+//! Three documents of about 5,000 lines, built from the project's fixtures
+//! (each in its own namespace, includes left out): `programs`, the
+//! whole-program fixtures' `.cu` files (code as projects write it);
+//! `clean`, the rule fixtures that migrate without a syntax warning
+//! (SY0001, SY0005), which are dense with macro uses the grammar cannot
+//! read (the error recovery's worst case); `being typed`, `clean` with an
+//! unclosed `{` and `(` in the middle, as while a line is written. Each is
+//! opened, then changed 10 times (a line inserted); the figures are the
+//! time to open and the median and largest time from a change to its
 //! diagnostics.
 //!
-//! `cargo bench --bench lsp`; with `SYCLIFY_BENCH_DUMP=DIR` the two
-//! documents are also written to DIR (to profile `syclify migrate` on them).
+//! `cargo bench --bench lsp`; `cargo bench --bench lsp -- FILE…` measures
+//! the same on files of your own instead, each opened where it is (its
+//! directory the workspace folder, so the files beside it and the headers
+//! it includes are its context, as in an editor); with
+//! `SYCLIFY_BENCH_DUMP=DIR` the three documents are also written to
+//! DIR/{programs,clean,typed}/main.cu (to profile `syclify migrate` on them).
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::json;
@@ -21,6 +28,30 @@ use syclify::diagnostics::Code;
 use syclify::mapping::Mappings;
 
 const LINES: usize = 5000;
+
+/// About 5,000 lines of the whole-program fixtures' `.cu` files, each in a
+/// namespace, includes left out: code as projects write it.
+fn programs_document() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .flat_map(|e| std::fs::read_dir(e.path()).unwrap().flatten().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .collect();
+    files.sort();
+    let mut out = String::new();
+    for (i, p) in files.iter().enumerate() {
+        if out.lines().count() >= LINES {
+            break;
+        }
+        let text = std::fs::read_to_string(p).unwrap();
+        let body: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("#include")).collect();
+        out.push_str(&format!("namespace program{i} {{\n{}\n}}\n", body.join("\n")));
+    }
+    out
+}
 
 fn clean_document() -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rules");
@@ -82,13 +113,15 @@ impl Client {
     }
 }
 
-fn measure(name: &str, text: &str) {
+fn measure(name: &str, text: &str, file: Option<&Path>) {
     let (server, conn) = Connection::memory();
     let handle = std::thread::spawn(move || syclify::lsp::serve(&server));
     let mut c = Client { conn, id: 0 };
-    c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+    let root = file.and_then(Path::parent).map(|d| format!("file://{}", d.display()));
+    c.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}}));
     c.notify("initialized", json!({}));
-    let uri = "file:///bench/main.cu";
+    let uri = file.map_or("file:///bench/main.cu".to_string(), |f| format!("file://{}", f.display()));
+    let uri = uri.as_str();
     let t = Instant::now();
     c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}}));
     let n = c.diagnostics();
@@ -115,6 +148,15 @@ fn measure(name: &str, text: &str) {
 }
 
 fn main() {
+    let files: Vec<std::path::PathBuf> =
+        std::env::args().skip(1).filter(|a| !a.starts_with("--")).map(|a| std::fs::canonicalize(a).expect("a file to measure")).collect();
+    if !files.is_empty() {
+        for f in &files {
+            let text = std::fs::read_to_string(f).expect("a UTF-8 file");
+            measure(&f.file_name().unwrap().to_string_lossy(), &text, Some(f));
+        }
+        return;
+    }
     let clean = clean_document();
     let mut lines: Vec<&str> = clean.lines().collect();
     let middle = lines.len() / 2;
@@ -122,11 +164,13 @@ fn main() {
     let typed = lines.join("\n") + "\n";
     if let Some(dir) = std::env::var_os("SYCLIFY_BENCH_DUMP") {
         let dir = Path::new(&dir);
-        for (name, text) in [("clean", &clean), ("typed", &typed)] {
+        for (name, text) in [("programs", &programs_document()), ("clean", &clean), ("typed", &typed)] {
             std::fs::create_dir_all(dir.join(name)).unwrap();
             std::fs::write(dir.join(name).join("main.cu"), text).unwrap();
         }
     }
-    measure("clean", &clean);
-    measure("being typed", &typed);
+    let programs = programs_document();
+    measure("programs", &programs, None);
+    measure("clean", &clean, None);
+    measure("being typed", &typed, None);
 }

@@ -27,7 +27,7 @@ pub const BUILTIN_VARS: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDi
 pub const BARRIERS: &[&str] = &["__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"];
 
 /// Facts from a pre-scan of every file's text, needed before parsing.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct MacroTable {
     /// `#define HD __host__ __device__` → HD: [__host__, __device__]
     pub qualifier: BTreeMap<String, crate::mask::QualifierMacro>,
@@ -270,7 +270,7 @@ pub fn global_kind(decl: Node, src: &str) -> Option<GlobalKind> {
 }
 
 /// The facts of one file.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct FileFacts {
     pub functions: Vec<FunctionFacts>,
     pub globals: Vec<GlobalSymbol>,
@@ -1036,7 +1036,7 @@ fn in_non_cuda_branch(n: Node, src: &str) -> bool {
 
 fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
-    let cub = crate::rules::cub::Collectives::of(nodes[0], src);
+    let cub = crate::rules::cub::Collectives::of(nodes.iter().copied().filter(|n| crate::rules::cub::ALIAS_KINDS.contains(&n.kind_str())), src);
     let wmma = crate::rules::wmma::Wmma::of(src);
     let functors = syntax::Functors::of(nodes, src);
     let declared = syntax::Declared::of(nodes, src);

@@ -5,11 +5,14 @@
 //! Documents are synchronised incrementally (positions in UTF-16 code units,
 //! as LSP counts them). A change marks the open documents dirty; once no
 //! message has come for [`DEBOUNCE`], the open documents are migrated in
-//! memory ([`crate::project::migrate_in_memory_with`], nothing written) with
-//! their context read from disk — the CUDA files beside them (a kernel may
-//! be defined in one and launched in another) and the project headers they
-//! include, transitively — and each gets its diagnostics (`publishDiagnostics`:
-//! code `SY….` linked to its explanation, source `syclify`).
+//! memory ([`crate::project::migrate_in_memory_cached`], nothing written)
+//! with their context read from disk — the CUDA files beside them (a kernel
+//! may be defined in one and launched in another) and the project headers
+//! they include, transitively — and each gets its diagnostics
+//! (`publishDiagnostics`: code `SY….` linked to its explanation, source
+//! `syclify`). Only the open documents are rewritten; the context is parsed
+//! and indexed, and its parses and index facts are kept for the next
+//! migration while its files do not change ([`crate::project::Cache`]).
 //!
 //! Requests: hover (what a CUDA name becomes, [`crate::query::render`], and
 //! the explanation of the diagnostics there); code actions (each fix a
@@ -35,8 +38,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Quiet time after a change before the documents are migrated again.
-pub const DEBOUNCE: Duration = Duration::from_millis(50);
+/// Quiet time after a change before the documents are migrated again, by
+/// default ([`Settings::debounce_ms`]): long enough to gather what an
+/// editor sends together for one edit, short beside a migration (changes
+/// typed while one runs wait in the queue and are all applied before the
+/// next, so a burst of typing is migrated once per migration's time, not
+/// once per key).
+pub const DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// At most this many files are read from disk for the context of the open
 /// documents (CUDA files beside them, headers they include).
@@ -78,7 +86,7 @@ pub fn serve(conn: &Connection) -> anyhow::Result<()> {
     }
     loop {
         let msg = if server.dirty {
-            match conn.receiver.recv_timeout(DEBOUNCE) {
+            match conn.receiver.recv_timeout(server.settings.debounce_ms.map_or(DEBOUNCE, Duration::from_millis)) {
                 Ok(m) => m,
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
                     server.publish(conn);
@@ -156,6 +164,10 @@ pub struct Settings {
     /// default `docs/diagnostics.md` of the checkout syclify was built from,
     /// where it still exists.
     pub explanation_url: Option<String>,
+    /// Quiet time after a change before the diagnostics are computed again,
+    /// in milliseconds ([`DEBOUNCE`] by default); more spares the CPU while
+    /// typing in large files.
+    pub debounce_ms: Option<u64>,
 }
 
 /// An open document.
@@ -165,8 +177,6 @@ struct Doc {
     /// The version the diagnostics, fixes and output below are of.
     migrated_version: Option<i32>,
     diagnostics: Vec<Diagnostic>,
-    /// The migrated text and its file name, where the file was migrated.
-    output: Option<(String, String)>,
 }
 
 struct Server {
@@ -182,6 +192,9 @@ struct Server {
     dirty: bool,
     /// Documents closed since then: their diagnostics are cleared.
     closed: Vec<String>,
+    /// The parses and index facts of the last migration, for the files
+    /// that did not change since (the context, mostly).
+    cache: project::Cache,
 }
 
 impl Server {
@@ -197,6 +210,7 @@ impl Server {
                 .map(|p| format!("file://{}", crate::sarif::uri_path(&p.to_string_lossy()))),
             dirty: false,
             closed: Vec::new(),
+            cache: project::Cache::default(),
         }
     }
 
@@ -389,8 +403,13 @@ impl Server {
             return Response::new_err(id, ErrorCode::InvalidParams as i32, format!("{uri} is not an open document"));
         };
         let name = self.rel_of(uri);
-        let (output_name, text, migrated) = match &doc.output {
-            Some((out_name, text)) => (out_name.clone(), text.clone(), true),
+        // a whole migration of the context (publish rewrites only the open
+        // documents, whose text may then miss SYCL's includes)
+        let m = project::migrate_in_memory_cached(self.project_files(), &self.mappings, &self.extra, Some(&self.cache));
+        let output =
+            m.files.iter().find(|f| f.rel == name && f.status == project::Status::Migrated).and_then(|f| Some((f.out_rel.clone()?, f.output.clone()?)));
+        let (output_name, text, migrated) = match output {
+            Some((out_name, text)) => (out_name, text, true),
             None => (name.clone(), doc.text.clone(), false),
         };
         let diff = similar::TextDiff::from_lines(&doc.text, &text)
@@ -408,7 +427,7 @@ impl Server {
             lt::notification::DidOpenTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<lt::DidOpenTextDocumentParams>(n.params) {
                     let d = p.text_document;
-                    let doc = Doc { text: d.text, version: d.version, migrated_version: None, diagnostics: Vec::new(), output: None };
+                    let doc = Doc { text: d.text, version: d.version, migrated_version: None, diagnostics: Vec::new() };
                     self.docs.insert(d.uri.as_str().to_string(), doc);
                     self.dirty = true;
                 }
@@ -552,14 +571,16 @@ impl Server {
             }
         }
         let files = self.project_files();
-        let m = project::migrate_in_memory_with(files, &self.mappings, &self.extra);
+        // the context is parsed and indexed (kept from the last time where
+        // it did not change), only the open documents are rewritten
+        let extra = project::InMemory { rewrite_only: Some(self.docs.keys().map(|u| self.rel_of(u)).collect()), ..self.extra.clone() };
+        let m = project::migrate_in_memory_cached(files, &self.mappings, &extra, Some(&self.cache));
         let mut by_rel: BTreeMap<&str, &project::FileResult> = m.files.iter().map(|f| (f.rel.as_str(), f)).collect();
         let uris: Vec<String> = self.docs.keys().cloned().collect();
         for uri in uris {
             let rel = self.rel_of(&uri);
             let f = by_rel.remove(rel.as_str());
             let diagnostics = f.map(|f| f.diagnostics.clone()).unwrap_or_default();
-            let output = f.filter(|f| f.status == project::Status::Migrated).and_then(|f| Some((f.out_rel.clone()?, f.output.clone()?)));
             let doc = &self.docs[&uri];
             let starts = line_starts(&doc.text);
             let lsp: Vec<lt::Diagnostic> = diagnostics.iter().map(|d| self.lsp_diagnostic(&doc.text, &starts, d)).collect();
@@ -567,7 +588,6 @@ impl Server {
             send_diagnostics(conn, &uri, lsp, Some(version));
             let doc = self.docs.get_mut(&uri).expect("listed above");
             doc.diagnostics = diagnostics;
-            doc.output = output;
             doc.migrated_version = Some(version);
         }
     }

@@ -47,6 +47,7 @@ fn reparse(text: &str, old: &Tree, changed: &[std::ops::Range<usize>], line_star
 
 /// A parsed file: the tree is over `masked`, which has the same byte offsets
 /// as the original text.
+#[derive(Clone)]
 pub struct Parsed {
     pub masked: String,
     pub masks: Vec<Mask>,

@@ -471,7 +471,7 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
 pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<Migration, UsageError> {
     let clock = Clock::start();
     let inputs = load_project(opts, &clock)?;
-    Ok(migrate_loaded(inputs, &opts.mappings, progress, &clock))
+    Ok(migrate_loaded(inputs, &opts.mappings, progress, &clock, None))
 }
 
 /// Migrates files given in memory (`(in-root-relative path, bytes)`), as
@@ -491,10 +491,99 @@ pub fn migrate_in_memory(files: Vec<(String, Vec<u8>)>, mappings: &Mappings) -> 
 pub struct InMemory {
     pub include_dirs: Vec<String>,
     pub unit_defines: BTreeMap<String, parse::Defines>,
+    /// Where set, only these files (by relative path) are rewritten and
+    /// reported: the others are parsed and indexed as their context (a
+    /// kernel defined beside them, a header's macros) and left out of the
+    /// results. For a language server, which wants the diagnostics of the
+    /// open documents: these are the same as a whole migration gives, and
+    /// so is their text, except that a translation unit that reaches SYCL
+    /// only through a file left out may miss SYCL's includes (see
+    /// `sycl_first`).
+    pub rewrite_only: Option<BTreeSet<String>>,
 }
 
 /// [`migrate_in_memory`] with include directories and defines.
 pub fn migrate_in_memory_with(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, extra: &InMemory) -> Migration {
+    migrate_in_memory_cached(files, mappings, extra, None)
+}
+
+/// The parse and index facts of files migrated before, kept for a
+/// migration of the same files again ([`migrate_in_memory_cached`]): a
+/// file whose text, macros and defines are the same is not parsed again,
+/// nor indexed again where its group's macro table is the same too (both
+/// steps depend on nothing else, so the results are those of a migration
+/// without the cache). Each migration drops the entries it did not use.
+#[derive(Default)]
+pub struct Cache {
+    entries: std::sync::Mutex<BTreeMap<String, CacheEntry>>,
+}
+
+struct CacheEntry {
+    text: String,
+    qualifier: BTreeMap<String, crate::mask::QualifierMacro>,
+    names: BTreeSet<String>,
+    defines: parse::Defines,
+    parsed: Parsed,
+    /// The facts, with the macro table they were indexed under.
+    facts: Option<(MacroTable, index::FileFacts)>,
+    used: bool,
+}
+
+impl Cache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, CacheEntry>> {
+        // a panic while it was held (caught per file) leaves it usable
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// `rel`'s parse, from the cache where its inputs are the same.
+    fn parsed(&self, rel: &str, text: &str, macros: &MacroTable, defines: &parse::Defines) -> Parsed {
+        if let Some(e) = self.lock().get_mut(rel)
+            && e.text == text
+            && e.qualifier == macros.qualifier
+            && e.names == macros.names
+            && e.defines == *defines
+        {
+            e.used = true;
+            return e.parsed.clone();
+        }
+        let parsed = parse::parse_file_with(text, &macros.qualifier, &macros.names, defines);
+        let entry = CacheEntry {
+            text: text.to_string(),
+            qualifier: macros.qualifier.clone(),
+            names: macros.names.clone(),
+            defines: defines.clone(),
+            parsed: parsed.clone(),
+            facts: None,
+            used: true,
+        };
+        self.lock().insert(rel.to_string(), entry);
+        parsed
+    }
+
+    /// `rel`'s index facts, where it was indexed under `macros` with the
+    /// text it has now (its parse is then the one cached).
+    fn facts(&self, rel: &str, text: &str, macros: &MacroTable) -> Option<index::FileFacts> {
+        let entries = self.lock();
+        let e = entries.get(rel).filter(|e| e.text == text)?;
+        e.facts.as_ref().filter(|(m, _)| m == macros).map(|(_, f)| f.clone())
+    }
+
+    fn keep_facts(&self, rel: &str, text: &str, macros: &MacroTable, facts: &index::FileFacts) {
+        if let Some(e) = self.lock().get_mut(rel).filter(|e| e.text == text) {
+            e.facts = Some((macros.clone(), facts.clone()));
+        }
+    }
+
+    /// Drops the entries the migration that ends did not use.
+    fn sweep(&self) {
+        let mut entries = self.lock();
+        entries.retain(|_, e| std::mem::take(&mut e.used));
+    }
+}
+
+/// [`migrate_in_memory_with`], keeping parses and index facts in `cache`
+/// for the next migration of the same files (a language server's).
+pub fn migrate_in_memory_cached(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, extra: &InMemory, cache: Option<&Cache>) -> Migration {
     let clock = Clock::start();
     let mut sources = Vec::new();
     let mut results = Vec::new();
@@ -523,8 +612,13 @@ pub fn migrate_in_memory_with(files: Vec<(String, Vec<u8>)>, mappings: &Mappings
         include_dirs,
         outside: BTreeMap::new(),
         unit_defines: extra.unit_defines.clone(),
+        rewrite_only: extra.rewrite_only.clone(),
     };
-    migrate_loaded(inputs, mappings, &NoProgress, &clock)
+    let m = migrate_loaded(inputs, mappings, &NoProgress, &clock, cache);
+    if let Some(c) = cache {
+        c.sweep();
+    }
+    m
 }
 
 /// The time since a migration began, printed per phase with the memory in
@@ -570,6 +664,8 @@ struct Inputs {
     outside: BTreeMap<(String, String), String>,
     /// A compilation database's -D/-U per unit, by in-root-relative path.
     unit_defines: BTreeMap<String, parse::Defines>,
+    /// [`InMemory::rewrite_only`].
+    rewrite_only: Option<BTreeSet<String>>,
 }
 
 /// The disk part of a migration: the roots, the files, the include
@@ -631,13 +727,15 @@ fn load_project(opts: &Options, clock: &Clock) -> Result<Inputs, UsageError> {
     let outside = outside_includes(&sources, &in_root, &include_dirs, &outside_dirs);
     let unit_defines =
         opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d.clone()))).collect();
-    Ok(Inputs { in_root, out_root, sources, results, build_files, include_dirs, outside, unit_defines })
+    Ok(Inputs { in_root, out_root, sources, results, build_files, include_dirs, outside, unit_defines, rewrite_only: None })
 }
 
 /// The rest of a migration, in memory: which files are migrated, then
 /// parse, index, rewrite, and the build files.
-fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, clock: &Clock) -> Migration {
-    let Inputs { in_root, out_root, sources, mut results, build_files, include_dirs, outside, unit_defines } = inputs;
+fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, clock: &Clock, cache: Option<&Cache>) -> Migration {
+    let Inputs { in_root, out_root, sources, mut results, build_files, include_dirs, outside, unit_defines, rewrite_only } = inputs;
+    let rewritten: Vec<bool> = sources.iter().map(|s| rewrite_only.as_ref().is_none_or(|w| w.contains(&s.rel))).collect();
+    let rewritten_here = |i: usize| rewritten[i];
     let timing = clock.timing;
     // Which files are migrated: .cu/.cuh, files with CUDA constructs, and files they include.
     let by_rel: BTreeMap<String, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.clone(), i)).collect();
@@ -728,7 +826,10 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                     let started = std::time::Instant::now();
                     let p = crate::guard::catch(|| {
                         crate::guard::injected_panic("parse", &sources[i].rel);
-                        parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines)
+                        match cache {
+                            Some(c) => c.parsed(&sources[i].rel, &sources[i].text, macros, defines),
+                            None => parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines),
+                        }
                     });
                     let secs = started.elapsed().as_secs_f64();
                     if timing && secs > 0.5 {
@@ -744,16 +845,34 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             let parsed = without_failed(parsed, "parse", &mut failed);
             thread_time(&parse_time, started);
             let started = std::time::Instant::now();
-            // each tree walked once, for the index and then the rewrite
-            let walks: Vec<crate::syntax::Preorder> = parsed.par_iter().map(|(_, p)| crate::syntax::Preorder::of(p.tree.root_node())).collect();
+            // facts kept from a migration before (the same text and macros)
+            let kept: Vec<Option<index::FileFacts>> =
+                parsed.iter().map(|(i, _)| cache.and_then(|c| c.facts(&sources[*i].rel, &sources[*i].text, &macro_tables[&include_group[*i]]))).collect();
+            // each tree walked once, for the index and then the rewrite (a
+            // file with kept facts and not rewritten here needs neither)
+            let walks: Vec<Option<crate::syntax::Preorder>> = parsed
+                .par_iter()
+                .zip(&kept)
+                .map(|((i, p), kept)| (kept.is_none() || rewritten_here(*i)).then(|| crate::syntax::Preorder::of(p.tree.root_node())))
+                .collect();
             let facts: Vec<(usize, Result<index::FileFacts, String>)> = parsed
                 .par_iter()
                 .zip(&walks)
-                .map(|((i, p), nodes)| {
-                    let f = crate::guard::catch(|| {
-                        crate::guard::injected_panic("index", &sources[*i].rel);
-                        index::index_file(nodes, &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]])
-                    });
+                .zip(kept)
+                .map(|(((i, p), nodes), kept)| {
+                    let f = match kept {
+                        Some(f) => Ok(f),
+                        None => crate::guard::catch(|| {
+                            crate::guard::injected_panic("index", &sources[*i].rel);
+                            let macros = &macro_tables[&include_group[*i]];
+                            let nodes = nodes.as_ref().expect("walked: its facts are not kept");
+                            let f = index::index_file(nodes, &sources[*i].text, &sources[*i].rel, &p.masks, macros);
+                            if let Some(c) = cache {
+                                c.keep_facts(&sources[*i].rel, &sources[*i].text, macros, &f);
+                            }
+                            f
+                        }),
+                    };
                     (*i, f)
                 })
                 .collect();
@@ -810,7 +929,8 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             let rewritten: Vec<(usize, Result<Rewritten, String>)> = parsed
                 .par_iter()
                 .zip(walks)
-                .filter(|((i, _), _)| !failed.iter().any(|(f, _)| f == i))
+                .filter(|((i, _), _)| rewritten_here(*i) && !failed.iter().any(|(f, _)| f == i))
+                .filter_map(|(p, main)| Some((p, main?)))
                 .map(|((i, p), main)| {
                     let r = crate::guard::catch(|| {
                         crate::guard::injected_panic("rewrite", &sources[*i].rel);
@@ -846,9 +966,12 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
         );
     }
     clock.phase("parse, index, rewrite");
-    copied_includers(&sources, &mut outputs, &renames, &include_dirs, &failed);
+    copied_includers(&sources, &mut outputs, &renames, &include_dirs, |i| failed.contains_key(&i) || !rewritten_here(i));
     sycl_first(&sources, &mut outputs, &includes);
     for (i, s) in sources.into_iter().enumerate() {
+        if !rewritten_here(i) {
+            continue;
+        }
         if let Some(e) = failed.remove(&i) {
             let msg = format!("syclify failed on this file ({e}); it was not migrated — please report this, with the file if you can");
             results.push(FileResult::failed(s.rel, Diagnostic::new(Code::InternalError, 0..0, "migrate", msg)));
@@ -868,6 +991,9 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
         cmake_facts.scan(&b.text);
     }
     results.extend(build_files.into_iter().map(|b| migrate_build_file(b, &cmake_facts)));
+    if let Some(wanted) = &rewrite_only {
+        results.retain(|f| wanted.contains(&f.rel));
+    }
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Migration { in_root, out_root, files: results }
 }
@@ -881,11 +1007,11 @@ fn copied_includers(
     outputs: &mut BTreeMap<usize, Rewritten>,
     renames: &BTreeMap<String, String>,
     include_dirs: &[String],
-    failed: &BTreeMap<usize, String>,
+    skip: impl Fn(usize) -> bool,
 ) {
     let loaded: BTreeSet<&str> = sources.iter().map(|s| s.rel.as_str()).collect();
     for (i, s) in sources.iter().enumerate() {
-        if outputs.contains_key(&i) || failed.contains_key(&i) {
+        if outputs.contains_key(&i) || skip(i) {
             continue;
         }
         let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();

@@ -349,7 +349,7 @@ fn settings_from_the_client() {
     std::fs::write(dir.path().join("rules.yaml"), "functions:\n  - cuda: cudaLaunchKernel\n    statement: \"my_launch({0})\"\n").unwrap();
     let src = "void f(void **args) { cudaLaunchKernel((void *)0, 1, 32, args, 0, 0); }\n";
     let uri = format!("file://{}", dir.path().join("l.cu").display());
-    let options = json!({"syclify": {"ruleFiles": ["rules.yaml"], "explanationUrl": "https://example.org/d.html#{code}"}});
+    let options = json!({"syclify": {"ruleFiles": ["rules.yaml"], "explanationUrl": "https://example.org/d.html#{code}", "debounceMs": 5}});
     let mut c = Client::start_with(dir.path(), options);
     c.open(&uri, src);
     assert!(c.diagnostics(&uri).is_empty(), "the rule file maps the call");

@@ -141,3 +141,74 @@ fn migrated_projects_migrated_again_are_unchanged() {
         panic!("{e}");
     }
 }
+
+/// Migrates each version of a project in turn with one cache, each
+/// migrated `.cu` file rewritten alone (as a language server does with an
+/// open document), and checks that it gets the diagnostics and text of a
+/// whole migration without a cache; how many files were compared.
+fn check_cached_partial_migrations(name: &str, versions: &[Vec<(String, Vec<u8>)>]) -> usize {
+    use syclify::project;
+    let cache = project::Cache::default();
+    let mut compared = 0;
+    for (v, now) in versions.iter().enumerate() {
+        let whole = project::migrate_in_memory(now.clone(), mappings());
+        for f in whole.files.iter().filter(|f| f.status == project::Status::Migrated && f.rel.ends_with(".cu")) {
+            let extra = project::InMemory { rewrite_only: Some([f.rel.clone()].into()), ..Default::default() };
+            let part = project::migrate_in_memory_cached(now.clone(), mappings(), &extra, Some(&cache));
+            let what = format!("{name}: {} in version {v}", f.rel);
+            let [p] = part.files.as_slice() else { panic!("{what}: {} results for one file rewritten", part.files.len()) };
+            assert_eq!(p.rel, f.rel, "{what}");
+            let show = |d: &[syclify::diagnostics::Diagnostic]| d.iter().map(|d| format!("{:?} {:?} {}", d.code, d.range, d.message)).collect::<Vec<_>>();
+            assert_eq!(show(&p.diagnostics), show(&f.diagnostics), "{what}");
+            assert_eq!(p.output, f.output, "{what}");
+            compared += 1;
+        }
+    }
+    compared
+}
+
+/// The language server's migration ([`syclify::project::migrate_in_memory_cached`]:
+/// the open documents rewritten, the rest parsed and indexed as context,
+/// parses and index facts kept between runs) matches a whole migration
+/// after any one file of a program fixture changed (its code, or a macro it
+/// defines).
+#[test]
+fn cached_partial_migrations_match_whole_ones() {
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+    let mut dirs: Vec<_> = std::fs::read_dir(&programs).expect("fixtures/programs").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut compared = 0;
+    for dir in dirs {
+        let mut files = Vec::new();
+        for e in common::files_under(&dir) {
+            let rel = e.strip_prefix(&dir).expect("under the program").to_string_lossy().replace('\\', "/");
+            if rel != "expected_output.txt" {
+                files.push((rel, std::fs::read(&e).expect("a fixture file")));
+            }
+        }
+        files.sort();
+        let mut versions = vec![files.clone()];
+        for changed in 0..files.len() {
+            for edit in [&b"\nint syclify_edited_here;\n"[..], b"\n#define SYCLIFY_EDITED_MACRO 2\n"] {
+                let mut now = files.clone();
+                now[changed].1.extend_from_slice(edit);
+                versions.push(now);
+                versions.push(files.clone());
+            }
+        }
+        compared += check_cached_partial_migrations(&dir.display().to_string(), &versions);
+    }
+    assert!(compared >= 30, "too few files compared ({compared})");
+}
+
+/// A header's macro that changes what a function of another file is (its
+/// body reads a thread builtin, then not), its name and the parse unchanged:
+/// the other file's kept index facts are not used.
+#[test]
+fn cached_facts_follow_the_macros_of_other_files() {
+    let kernel = "#include \"ids.h\"\n__device__ int id() { return TID; }\n__global__ void k(int *p) { p[id()] = 1; }\n\
+                  int main() { int *p; cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaFree(p); }\n";
+    let version = |tid: &str| vec![("ids.h".to_string(), format!("#define TID {tid}\n").into_bytes()), ("main.cu".to_string(), kernel.as_bytes().to_vec())];
+    let versions = [version("threadIdx.x"), version("0"), version("threadIdx.x")];
+    assert_eq!(check_cached_partial_migrations("ids", &versions), 3);
+}

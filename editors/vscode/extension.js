@@ -15,6 +15,7 @@ function settings() {
     compileCommands: c.get('compileCommands'),
     includeDirs: c.get('includeDirs'),
     explanationUrl: c.get('explanationUrl'),
+    debounceMs: c.get('debounceMs'),
   };
 }
 

@@ -23,7 +23,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::syntax::NodeKind;
-use crate::syntax::{self, descendants, text};
+use crate::syntax::{self, text};
 use tree_sitter::Node;
 
 pub const RULE: &str = "cub";
@@ -100,23 +100,28 @@ pub struct Collectives {
 /// collective it names with whether that works on a warp.
 type CollectiveAlias = (String, Option<std::ops::Range<usize>>, (&'static str, bool));
 
+/// The node kinds [`Collectives::of`] reads aliases from.
+pub const ALIAS_KINDS: &[&str] = &["alias_declaration", "type_definition"];
+
 impl Collectives {
-    pub fn of(root: Node, src: &str) -> Option<Collectives> {
+    /// The collectives of a file whose tree's nodes of [`ALIAS_KINDS`] are
+    /// `aliases` (others are passed over).
+    pub fn of<'t>(aliases: impl IntoIterator<Item = Node<'t>>, src: &str) -> Option<Collectives> {
         let using_cub = using_cub(src);
         if !using_cub && !src.contains("cub::") && !src.contains("cub ::") {
             return None;
         }
-        let mut aliases = Vec::new();
-        for n in descendants(root) {
+        let mut aliases_found = Vec::new();
+        for n in aliases {
             let Some((alias, ty)) = syntax::type_alias(n) else {
                 continue;
             };
             if let Some(c) = collective_of_type(text(ty, src), using_cub) {
                 let scope = syntax::ancestor_of_kind(n, &["function_definition"]).map(|f| f.byte_range());
-                aliases.push((text(alias, src).to_string(), scope, c));
+                aliases_found.push((text(alias, src).to_string(), scope, c));
             }
         }
-        Some(Collectives { using_cub, aliases })
+        Some(Collectives { using_cub, aliases: aliases_found })
     }
 
     /// The collective alias `name` stands for at `at`: the function's own
@@ -158,7 +163,7 @@ impl Collectives {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    let Some(collectives) = Collectives::of(ctx.root(), ctx.src) else {
+    let Some(collectives) = Collectives::of(ctx.main_of(ALIAS_KINDS), ctx.src) else {
         return;
     };
     for n in ctx.all_of(&["call_expression", "declaration"]) {

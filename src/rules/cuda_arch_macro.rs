@@ -25,12 +25,26 @@ use tree_sitter::Node;
 pub const RULE: &str = "cuda-arch-macro";
 const DEVICE: &str = "__SYCL_DEVICE_ONLY__";
 
+/// Whether the file's SYCL tests are its own, found out once when asked.
+struct Ours(std::cell::OnceCell<bool>);
+
+impl Ours {
+    fn new() -> Self {
+        Ours(std::cell::OnceCell::new())
+    }
+
+    fn get(&self, src: &str) -> bool {
+        *self.0.get_or_init(|| src.contains("<syclify/syclify.hpp>") || src.contains("// syclify: ") || !crate::leftovers::has_cuda_constructs(src))
+    }
+}
+
 pub fn run(ctx: &mut FileCtx) {
     // A file that already is syclify's output (migrated again: it includes our
     // header or holds our comments) has our own `SYCL_LANGUAGE_VERSION` and
     // `__SYCL_DEVICE_ONLY__` tests, and a file without CUDA is SYCL already:
     // those stay.
-    let sycl_tests_are_ours = ctx.src.contains("<syclify/syclify.hpp>") || ctx.src.contains("// syclify: ") || !crate::leftovers::has_cuda_constructs(ctx.src);
+    // (found out where a SYCL test stands: the scan reads the whole file)
+    let sycl_tests_are_ours = &Ours::new();
     for n in ctx.main_of(&["ERROR", "preproc_ifdef", "preproc_if", "preproc_elif"]) {
         // a conditional between parameters or arguments (`float rsm\n#ifdef
         // __CUDACC__\n, cudaStream_t s\n#endif`) is an ERROR of the list
@@ -74,7 +88,7 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 /// A conditional directive (`#ifdef`, `#if`, `#elif`) of the code.
-fn directive(ctx: &mut FileCtx, n: Node, sycl_tests_are_ours: bool) {
+fn directive(ctx: &mut FileCtx, n: Node, sycl_tests_are_ours: &Ours) {
     match n.kind_str() {
         "preproc_ifdef" => {
             if let Some(name) = n.field("name") {
@@ -93,8 +107,8 @@ fn directive(ctx: &mut FileCtx, n: Node, sycl_tests_are_ours: bool) {
 /// `#ifdef NAME` / `#ifndef NAME` (`n` the directive, or its ERROR node
 /// between parameters): a SYCL compiler's macro takes its value under nvcc,
 /// CUDA's are renamed.
-fn ifdef(ctx: &mut FileCtx, n: Node, name: Node, sycl_tests_are_ours: bool) {
-    if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours {
+fn ifdef(ctx: &mut FileCtx, n: Node, name: Node, sycl_tests_are_ours: &Ours) {
+    if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours.get(ctx.src) {
         sycl_ifdef(ctx, n, name);
     } else {
         rename(ctx, name);
@@ -135,7 +149,7 @@ fn rename(ctx: &mut FileCtx, name: Node) {
     ctx.count(RULE);
 }
 
-fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: bool) {
+fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: &Ours) {
     for id in crate::syntax::descendants(cond) {
         if id.kind_str() != "identifier" {
             continue;
@@ -143,7 +157,7 @@ fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: bool) {
         let parent = id.parent();
         match ctx.text(id) {
             "__CUDACC__" => rename(ctx, id),
-            m if is_sycl_macro(m) && !sycl_tests_are_ours => {
+            m if is_sycl_macro(m) && !sycl_tests_are_ours.get(ctx.src) => {
                 // `defined(M)`, `defined M` and a bare `M` alike are 0 under nvcc.
                 let target = parent.filter(|p| p.kind_str() == "preproc_defined").unwrap_or(id);
                 let original = ctx.text(target).to_string();
