@@ -7,7 +7,8 @@
 //! seconds and MiB per size and the growth from 1 to 10 and 10 to 50 MB
 //! (linear: 10× and 5×). Run with `cargo bench --bench scale`;
 //! SYCLIFY_SCALE_SIZES (MB, comma-separated; default `1,10,50`) and
-//! SYCLIFY_SCALE_ONLY (a shape's name) narrow it.
+//! SYCLIFY_SCALE_ONLY (a shape's name) narrow it; SYCLIFY_SCALE_KEEP=DIR
+//! keeps each input as DIR/<shape>-<MB>.cu (to profile the slow ones).
 
 use std::path::Path;
 use std::process::Command;
@@ -124,7 +125,12 @@ fn main() {
             let dir = tmp.path().join("in");
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("input.cu"), generate(mb)).unwrap();
+            let input = generate(mb);
+            if let Some(keep) = std::env::var_os("SYCLIFY_SCALE_KEEP") {
+                std::fs::create_dir_all(&keep).unwrap();
+                std::fs::write(Path::new(&keep).join(format!("{}-{mb}.cu", name.replace([' ', '\''], "_"))), &input).unwrap();
+            }
+            std::fs::write(dir.join("input.cu"), input).unwrap();
             let out = tmp.path().join("out");
             let _ = std::fs::remove_dir_all(&out);
             let (secs, mib, code) = measure(&dir, &out);

@@ -205,7 +205,9 @@ impl GlobalSymbol {
 /// mask's range.
 pub fn split_global(decl: Node, src: &str, masks: &[Mask]) -> Option<(GlobalKind, std::ops::Range<usize>)> {
     let start = decl.start_byte();
-    let m = masks.iter().rev().find(|m| m.range.end <= start && matches!(m.kind, MaskKind::SplitGlobal(_)))?;
+    // (masks are in order of their start)
+    let m =
+        masks[..masks.partition_point(|m| m.range.start <= start)].iter().rev().find(|m| m.range.end <= start && matches!(m.kind, MaskKind::SplitGlobal(_)))?;
     let MaskKind::SplitGlobal(word) = &m.kind else { return None };
     let mut in_comment = false;
     for line in src[m.range.end..start].lines().skip(1) {
@@ -232,7 +234,8 @@ pub fn split_global(decl: Node, src: &str, masks: &[Mask]) -> Option<(GlobalKind
 pub fn macro_global_kind(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) -> Option<GlobalKind> {
     let mut start = decl.start_byte();
     let mut kind = None;
-    for m in masks.iter().rev() {
+    // (masks are in order of their start)
+    for m in masks[..masks.partition_point(|m| m.range.start <= start)].iter().rev() {
         if m.range.end > start {
             continue;
         }
@@ -787,13 +790,23 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
     }
     // a qualifier macro is blanked before parsing, so the declaration's node
     // may start after it (`GLOBAL void k()`): take in the masks just before it
+    // (masks are in order of their start: the ones before the declaration,
+    // backwards, while only blanks stand between)
     let mut start = decl.start_byte();
-    for m in masks.iter().rev() {
-        if m.range.end <= start && matches!(m.kind, MaskKind::QualifierMacro(_)) && src.get(m.range.end..start).is_some_and(|g| g.trim().is_empty()) {
+    let before = masks.partition_point(|m| m.range.start < start);
+    for m in masks[..before].iter().rev() {
+        if m.range.end > start {
+            continue;
+        }
+        if !src.get(m.range.end..start).is_some_and(|g| g.trim().is_empty()) {
+            break;
+        }
+        if matches!(m.kind, MaskKind::QualifierMacro(_)) {
             start = m.range.start;
         }
     }
-    for m in masks {
+    let from = masks.partition_point(|m| m.range.start < start);
+    for m in masks[from..].iter().take_while(|m| m.range.start <= end) {
         // a qualifier after the return type (`T & __device__ f(..)`)
         if let MaskKind::MisplacedQualifier(w) = &m.kind
             && m.range.start >= decl.start_byte()

@@ -87,6 +87,23 @@ pub enum MaskKind {
 /// is a [`MaskKind::DataTable`].
 pub const DATA_TABLE_BYTES: usize = 4096;
 
+/// The start of the mask (of `masks`, in order of their start) that ends
+/// before `at` with only blanks between, the earliest if masks nest.
+pub fn blank_before(masks: &[Mask], src: &str, at: usize) -> Option<usize> {
+    let before = masks.partition_point(|m| m.range.start < at);
+    let mut found = None;
+    for m in masks[..before].iter().rev() {
+        if m.range.end > at {
+            continue;
+        }
+        if !src.get(m.range.end..at).is_some_and(|g| g.trim().is_empty()) {
+            break;
+        }
+        found = Some(m.range.start);
+    }
+    found
+}
+
 #[derive(Debug, Clone)]
 pub struct Mask {
     pub range: Range<usize>,
@@ -669,6 +686,18 @@ pub fn directive_start(s: &str, p: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blank_before_finds_the_masks_just_before() {
+        let src = "HD INLINE void f();\nGLOBAL x; void k();";
+        let m = |r: std::ops::Range<usize>| Mask { range: r, kind: MaskKind::QualifierMacro(String::new()) };
+        let masks = [m(0..2), m(3..9), m(20..26)];
+        assert_eq!(blank_before(&masks, src, 10), Some(3));
+        assert_eq!(blank_before(&masks, src, 3), Some(0));
+        assert_eq!(blank_before(&masks, src, 0), None);
+        // text between: none
+        assert_eq!(blank_before(&masks, src, 29), None);
+    }
 
     #[test]
     fn finds_qualifier_macros() {

@@ -164,7 +164,8 @@ fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
     out
 }
 
-/// At most this many re-parses per file in [`recover`].
+/// At most this many whole-file re-parses per file in [`recover`] (and as
+/// many bytes parsed in windows as this many times the file).
 const RECOVERY_PARSES: usize = 64;
 
 /// Error recovery for macros the grammar cannot read. C and C++ code uses
@@ -178,10 +179,16 @@ const RECOVERY_PARSES: usize = 64;
 /// as `;`), its type arguments read as a placeholder name, its arguments
 /// hidden, the whole use hidden; before those, every statement-position use
 /// of the file at once ([`statement_macro_ends`]). A try is kept only when
-/// the re-parse has fewer errors; hidden text is kept as written in the
-/// output (the macro's definition is migrated where it is defined).
+/// the re-parse has fewer errors; tries in declarations apart are judged
+/// each in its window and re-parsed together (see the loop). Hidden text
+/// is kept as written in the output (the macro's definition is migrated
+/// where it is defined).
 fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defines: &Defines) {
+    // whole-file re-parses, at most RECOVERY_PARSES; and the bytes parsed
+    // in windows, at most as many as that many whole files: linear time
     let mut parses = 0;
+    let mut window_bytes = 0;
+    let window_budget = RECOVERY_PARSES * parsed.masked.len();
     let mut cost = error_cost(&parsed.tree);
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
     // first, every macro use in statement position without `;` at once
@@ -194,45 +201,61 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     let mut window_costs: std::collections::HashMap<std::ops::Range<usize>, usize> = std::collections::HashMap::new();
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
         let regions = error_regions(&parsed.tree);
-        let mut candidates: Vec<(u8, Vec<Mask>)> = first.take().map(|v| vec![(3, v)]).unwrap_or_default();
-        candidates.extend(every_use.take().map(|v| (7, v)));
+        // (kind, masks, the region it is for)
+        let mut candidates: Vec<(u8, Vec<Mask>, Option<usize>)> = first.take().map(|v| vec![(3, v, None)]).unwrap_or_default();
+        candidates.extend(every_use.take().map(|v| (7, v, None)));
         let splitting = splitting_groups(&parsed.masked);
-        for region in &regions {
-            candidates.extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines, &splitting));
+        for (r, region) in regions.iter().enumerate() {
+            candidates
+                .extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines, &splitting).into_iter().map(|(k, c)| (k, c, Some(r))));
         }
-        for (kind, cand) in candidates {
-            if !tried.insert((cand.first().map_or(0, |m| m.range.start), kind)) {
+        // Tries that mend the declarations around them (their window), the
+        // first such of each region and one per window: applied together,
+        // with one whole re-parse, since declarations apart do not change
+        // each other's parse (checked: together they must lower the file's
+        // errors, else the first is tried alone). A try without a window of
+        // its own is tried alone.
+        let mut batch: Vec<(std::ops::Range<usize>, u8, Vec<Mask>)> = Vec::new();
+        let mut mended: BTreeSet<usize> = BTreeSet::new();
+        let mut lists = Lists::new();
+        for (kind, cand, region) in candidates {
+            if region.is_some_and(|r| mended.contains(&r)) {
                 continue;
             }
-            let mut trial = parsed.masked.clone().into_bytes();
-            for m in &cand {
-                for (i, byte) in trial[m.range.clone()].iter_mut().enumerate() {
-                    *byte = match m.kind {
-                        MaskKind::StatementEnd if i == 0 => b';',
-                        MaskKind::TypeArgument if i == 0 => b'_',
-                        _ if *byte == b'\n' => b'\n',
-                        _ => b' ',
-                    };
-                }
+            let key = (cand.first().map_or(0, |m| m.range.start), kind);
+            if tried.contains(&key) {
+                continue;
             }
-            let trial = String::from_utf8(trial).expect("ASCII replaced by ASCII");
             let changed: Vec<std::ops::Range<usize>> = cand.iter().map(|m| m.range.clone()).collect();
-            // judged first on the declarations around it alone: a try that
-            // mends nothing there is not worth a whole re-parse (which costs
-            // milliseconds on a large file with errors: tree-sitter cannot
-            // reuse the subtrees around them)
             if kind != 3
-                && let Some(window) = trial_window(&parsed.tree, &changed)
+                && let Some(window) = trial_window(&parsed.tree, &changed, &mut lists)
             {
-                let before = *window_costs.entry(window.clone()).or_insert_with(|| error_cost(&parse_range(&parsed.masked, window.clone(), &line_starts)));
-                if error_cost(&parse_range(&trial, window, &line_starts)) >= before {
-                    parses += 1;
-                    if parses >= RECOVERY_PARSES {
-                        break 'outer;
-                    }
+                if batch.iter().any(|(w, ..)| w.start < window.end && window.start < w.end) {
+                    continue; // the next round's
+                }
+                if window_bytes >= window_budget {
+                    break;
+                }
+                tried.insert(key);
+                let before = *window_costs.entry(window.clone()).or_insert_with(|| {
+                    window_bytes += window.len();
+                    error_cost(&parse_bytes(&parsed.masked.as_bytes()[window.clone()]))
+                });
+                window_bytes += window.len();
+                if error_cost(&parse_bytes(&masked_with(&parsed.masked, window.clone(), &cand))) >= before {
                     continue;
                 }
+                if let Some(r) = region {
+                    mended.insert(r);
+                }
+                batch.push((window, kind, cand));
+                continue;
             }
+            if !batch.is_empty() {
+                break; // the next round's
+            }
+            tried.insert(key);
+            let trial = trial_text(&parsed.masked, &cand);
             let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
             parses += 1;
             let c = error_cost(&tree);
@@ -242,22 +265,101 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             // without an error, while another region fails
             if c < cost || (kind == 3 && c == cost) {
                 cost = c;
-                window_costs.clear();
-                parsed.masked = trial;
-                parsed.tree = tree;
-                if kind == 2 {
-                    every_use = specifier_uses(text, &parsed.masked, &cand);
-                }
-                parsed.masks.extend(cand);
-                parsed.masks.sort_by_key(|m| m.range.start);
+                accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs);
                 continue 'outer;
             }
             if parses >= RECOVERY_PARSES {
                 break 'outer;
             }
         }
-        break;
+        if batch.is_empty() {
+            break;
+        }
+        let all: Vec<Mask> = batch.iter().flat_map(|(_, _, c)| c.iter().cloned()).collect();
+        let trial = trial_text(&parsed.masked, &all);
+        let changed: Vec<std::ops::Range<usize>> = all.iter().map(|m| m.range.clone()).collect();
+        let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
+        parses += 1;
+        let c = error_cost(&tree);
+        if c < cost {
+            cost = c;
+            accept(text, parsed, batch.into_iter().map(|(_, k, c)| (k, c)).collect(), trial, tree, &mut every_use, &mut window_costs);
+            continue;
+        }
+        // not apart after all: the first alone (the others are tried again)
+        for (_, kind, cand) in &batch[1..] {
+            tried.remove(&(cand.first().map_or(0, |m| m.range.start), *kind));
+        }
+        let (_, kind, cand) = batch.swap_remove(0);
+        if parses >= RECOVERY_PARSES {
+            break;
+        }
+        let trial = trial_text(&parsed.masked, &cand);
+        let changed: Vec<std::ops::Range<usize>> = cand.iter().map(|m| m.range.clone()).collect();
+        let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
+        parses += 1;
+        let c = error_cost(&tree);
+        if c < cost {
+            cost = c;
+            accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs);
+        }
     }
+}
+
+/// Keeps recovery tries: their masks, the text and tree with them; after a
+/// specifier-like use hidden, every such use of the same names is the next
+/// try; the window costs over text they changed are dropped.
+fn accept(
+    text: &str,
+    parsed: &mut Parsed,
+    tries: Vec<(u8, Vec<Mask>)>,
+    masked: String,
+    tree: Tree,
+    every_use: &mut Option<Vec<Mask>>,
+    window_costs: &mut std::collections::HashMap<std::ops::Range<usize>, usize>,
+) {
+    parsed.masked = masked;
+    parsed.tree = tree;
+    let changed: Vec<std::ops::Range<usize>> = tries.iter().flat_map(|(_, c)| c.iter().map(|m| m.range.clone())).collect();
+    window_costs.retain(|w, _| !changed.iter().any(|r| r.start < w.end && w.start < r.end));
+    let specifiers: Vec<&[Mask]> = tries.iter().filter(|(kind, _)| *kind == 2).map(|(_, c)| c.as_slice()).collect();
+    let uses = specifier_uses(text, &parsed.masked, &specifiers);
+    for (_, cand) in tries {
+        parsed.masks.extend(cand);
+    }
+    parsed.masks.sort_by_key(|m| m.range.start);
+    if !uses.is_empty() {
+        *every_use = Some(uses);
+    }
+}
+
+/// The bytes of `masked` in `range` with the masks of a recovery try
+/// (all inside it) applied: blanks, newlines kept, a statement end's first
+/// byte `;` and a type argument's `_`.
+fn masked_with(masked: &str, range: std::ops::Range<usize>, masks: &[Mask]) -> Vec<u8> {
+    let mut b = masked.as_bytes()[range.clone()].to_vec();
+    for m in masks {
+        for (i, at) in m.range.clone().enumerate() {
+            let byte = &mut b[at - range.start];
+            *byte = match m.kind {
+                MaskKind::StatementEnd if i == 0 => b';',
+                MaskKind::TypeArgument if i == 0 => b'_',
+                _ if *byte == b'\n' => b'\n',
+                _ => b' ',
+            };
+        }
+    }
+    b
+}
+
+/// The file's masked text with the masks of a recovery try applied.
+fn trial_text(masked: &str, masks: &[Mask]) -> String {
+    String::from_utf8(masked_with(masked, 0..masked.len(), masks)).expect("masks blank whole characters")
+}
+
+/// Parses bytes that may not be UTF-8 at their ends (a window of a file).
+fn parse_bytes(bytes: &[u8]) -> Tree {
+    PARSER.with(|p| p.borrow_mut().parse(bytes, None).expect("parser has a language and no timeout"))
 }
 
 /// The span a recovery try over `changed` is first judged on: the
@@ -265,16 +367,19 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
 /// declarations before and after it (a macro use at the end of one may
 /// break the next). None when no one declaration holds it all (a try over
 /// the whole file) or the window would be most of the file anyway.
-fn trial_window(tree: &Tree, changed: &[std::ops::Range<usize>]) -> Option<std::ops::Range<usize>> {
+fn trial_window<'t>(tree: &'t Tree, changed: &[std::ops::Range<usize>], lists: &mut Lists<'t>) -> Option<std::ops::Range<usize>> {
     let start = changed.iter().map(|r| r.start).min()?;
     let end = changed.iter().map(|r| r.end).max()?;
     let root = tree.root_node();
     let mut list = root;
     loop {
-        let mut c = list.walk();
-        let children: Vec<Node> = list.children(&mut c).collect();
-        let at = children.iter().position(|n| n.start_byte() <= start && end <= n.end_byte())?;
-        let holder = children[at];
+        let children = lists.entry(list.id()).or_insert_with(|| {
+            let mut c = list.walk();
+            list.children(&mut c).collect()
+        });
+        // (children end in order: the first that ends at or after `end`)
+        let at = children.partition_point(|n| n.end_byte() < end);
+        let holder = *children.get(at).filter(|n| n.start_byte() <= start)?;
         // into a namespace's or `extern "C"`'s body, when it holds it all
         let body = matches!(holder.kind_str(), "namespace_definition" | "linkage_specification")
             .then(|| holder.field("body"))
@@ -290,23 +395,33 @@ fn trial_window(tree: &Tree, changed: &[std::ops::Range<usize>]) -> Option<std::
     }
 }
 
-/// A hidden macro use that stood before a name (`FORCE_INLINE void f()`, as
-/// a specifier): the other uses of that macro in such a position, to hide
-/// at once (one re-parse, where a file may have hundreds of them).
-fn specifier_uses(text: &str, masked: &str, hidden: &[Mask]) -> Option<Vec<Mask>> {
-    let [m] = hidden else { return None };
-    let name = &text[m.range.clone()];
+/// The children of the declaration lists [`trial_window`] went through,
+/// by node id (read once per tree).
+type Lists<'t> = std::collections::HashMap<usize, Vec<Node<'t>>>;
+
+/// Hidden macro uses that stood before a name (`FORCE_INLINE void f()`, as
+/// a specifier), each a try of `hidden`: the other uses of those macros in
+/// such a position, to hide at once (one re-parse, where a file may have
+/// hundreds of them; one scan of the file for all the names).
+fn specifier_uses(text: &str, masked: &str, hidden: &[&[Mask]]) -> Vec<Mask> {
     let b = masked.as_bytes();
     let before_name = |end: usize| b.get(mask::skip_blanks(b, end)).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
-    if !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') || !before_name(m.range.end) {
-        return None;
-    }
-    let uses: Vec<Mask> = crate::syntax::identifiers(masked)
-        .into_iter()
-        .filter(|(r, w)| *w == name && !mask::in_directive(masked, r.start) && before_name(r.end))
-        .map(|(r, _)| Mask { range: r, kind: MaskKind::Unparsed })
+    let names: BTreeSet<&str> = hidden
+        .iter()
+        .filter_map(|h| {
+            let [m] = h else { return None };
+            let name = &text[m.range.clone()];
+            (name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && before_name(m.range.end)).then_some(name)
+        })
         .collect();
-    (!uses.is_empty()).then_some(uses)
+    if names.is_empty() {
+        return Vec::new();
+    }
+    crate::syntax::identifiers(masked)
+        .into_iter()
+        .filter(|(r, w)| names.contains(w) && !mask::in_directive(masked, r.start) && before_name(r.end))
+        .map(|(r, _)| Mask { range: r, kind: MaskKind::Unparsed })
+        .collect()
 }
 
 /// Is `w` named like a macro: one of the project's, an all-caps name, or a
@@ -799,6 +914,17 @@ pub fn parse_range(text: &str, range: std::ops::Range<usize>, line_starts: &[usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn recovery_mends_every_region_of_a_large_file() {
+        // 300 declarations, each with a macro use the grammar cannot read
+        // and that no other try covers: each needs a try of its own, far
+        // more than the whole-file re-parses allowed (tries in declarations
+        // apart are taken together)
+        let text: String = (0..300).map(|i| format!("struct S{i} {{ int a; }} s{i} MAYBE_UNUSED;\n")).collect();
+        let parsed = parse_file(&text, &BTreeMap::new(), &BTreeSet::new());
+        assert!(!parsed.tree.root_node().has_error(), "{}", parsed.tree.root_node().to_sexp().chars().take(400).collect::<String>());
+        assert_eq!(parsed.masks.iter().filter(|m| &text[m.range.clone()] == "MAYBE_UNUSED").count(), 300);
+    }
 
     #[test]
     fn bracket_balance_skips_comments_strings_and_directives() {

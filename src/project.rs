@@ -1351,6 +1351,23 @@ const COMMENT_RULE: &str = "diagnostic-comment";
 /// Leaves a `// syclify: ...` comment above each diagnostic that needs a human.
 fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
     let mut seen = BTreeSet::new();
+    // the edits' ranges by start, with the largest end so far: the first
+    // edit that holds a point is a binary search (the comments inserted
+    // below hold nothing)
+    let mut ranges: Vec<(usize, usize)> = ctx.edits.edits().iter().map(|e| (e.range.start, e.range.end)).collect();
+    ranges.sort_unstable();
+    let ends_so_far: Vec<usize> = ranges
+        .iter()
+        .scan(0, |m, r| {
+            *m = r.1.max(*m);
+            Some(*m)
+        })
+        .collect();
+    let outer_start = |at: usize| {
+        let before = ranges.partition_point(|r| r.0 < at);
+        let i = ends_so_far[..before].partition_point(|&e| e <= at);
+        (i < before).then(|| ranges[i].0)
+    };
     for d in diags.iter().filter(|d| d.needs_human()) {
         let mut anchor = s.line_start(d.range.start);
         // inside a preprocessor directive: above the directive (a comment
@@ -1364,12 +1381,8 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
             anchor = s.line_start(dir.start_byte());
         }
         // inside a replaced range: above the replacement
-        loop {
-            let outer = ctx.edits.edits().iter().filter(|e| e.range.start < anchor && anchor < e.range.end).map(|e| e.range.start).min();
-            match outer {
-                Some(st) => anchor = s.line_start(st),
-                None => break,
-            }
+        while let Some(st) = outer_start(anchor) {
+            anchor = s.line_start(st);
         }
         let text = format!("{}// syclify: {} {}: {}\n", s.indent_at(anchor), d.severity.as_str(), d.code.code(), d.message.replace('\n', " "));
         if seen.insert((anchor, text.clone())) && !already_commented(&s.text, anchor, &text) {

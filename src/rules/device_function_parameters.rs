@@ -165,10 +165,8 @@ pub fn run(ctx: &mut FileCtx) {
                 // (the declaration starts at its first word the parser read:
                 // a qualifier macro before it is masked, `GLOBAL void k()`)
                 let mut start = owner.start_byte();
-                while let Some(m) =
-                    ctx.parsed.masks.iter().find(|m| m.range.end <= start && ctx.src[m.range.end..start].trim().is_empty() && m.range.start < start)
-                {
-                    start = m.range.start;
+                while let Some(m) = crate::mask::blank_before(&ctx.parsed.masks, ctx.src, start) {
+                    start = m;
                 }
                 let head = &ctx.src[start..n.start_byte()];
                 let says_global = head.contains("__global__")

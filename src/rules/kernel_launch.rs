@@ -495,13 +495,12 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     // a conditional group inside `<<<…>>>` (read as blank): only one that
     // gives the local-memory size, `(directive line, size)` per branch
-    let groups: Vec<std::ops::Range<usize>> = ctx
-        .parsed
-        .masks
+    // (the masks are in order of their start)
+    let masks = &ctx.parsed.masks;
+    let groups: Vec<std::ops::Range<usize>> = masks[masks.partition_point(|m| m.range.start < config_node.start_byte())..]
         .iter()
-        .filter(|m| {
-            m.kind == crate::mask::MaskKind::LaunchConfigDirective && config_node.start_byte() <= m.range.start && m.range.end <= config_node.end_byte()
-        })
+        .take_while(|m| m.range.start <= config_node.end_byte())
+        .filter(|m| m.kind == crate::mask::MaskKind::LaunchConfigDirective && m.range.end <= config_node.end_byte())
         .map(|m| m.range.clone())
         .collect();
     let conditional_size: Option<Vec<(String, Option<String>)>> = if groups.is_empty() {

@@ -197,8 +197,15 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         whole.push(e.byte_range());
     }
+    // (apart: sorted, the last that starts at or before a node is the only
+    // one that may hold it; macro bodies' come after the main tree's)
+    whole.sort_by_key(|w| w.start);
+    let in_whole = |n: Node| {
+        let i = whole.partition_point(|w| w.start <= n.start_byte());
+        i > 0 && n.end_byte() <= whole[i - 1].end
+    };
     for n in ctx.all_of(&["field_expression", "identifier"]) {
-        if ctx.in_error(n) || whole.iter().any(|w| w.start <= n.start_byte() && n.end_byte() <= w.end) {
+        if ctx.in_error(n) || in_whole(n) {
             continue;
         }
         match n.kind_str() {
