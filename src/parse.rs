@@ -168,6 +168,10 @@ fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
 /// many bytes parsed in windows as this many times the file).
 const RECOVERY_PARSES: usize = 64;
 
+/// At most this many macro-use tries per error region and round in
+/// [`recover`] (the region's other tries come after them).
+const MACRO_USE_TRIES: usize = 64;
+
 /// Error recovery for macros the grammar cannot read. C and C++ code uses
 /// macros the parser cannot expand: as statements without `;`
 /// (`CHECK(cudaMalloc(&p, n))`), as declarations at file scope
@@ -206,8 +210,14 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         candidates.extend(every_use.take().map(|v| (7, v, None)));
         let splitting = splitting_groups(&parsed.masked);
         for (r, region) in regions.iter().enumerate() {
-            candidates
-                .extend(recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines, &splitting).into_iter().map(|(k, c)| (k, c, Some(r))));
+            let mut tries = recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines, &splitting);
+            // a region over most of the file (a conditional group that splits
+            // braces, unread, swallows what follows): its configurations
+            // first, before the macro uses in it, each a whole re-parse
+            if 2 * region.len() >= parsed.masked.len() {
+                tries.sort_by_key(|(kind, _)| !matches!(kind, 7..=9));
+            }
+            candidates.extend(tries.into_iter().map(|(k, c)| (k, c, Some(r))));
         }
         // Tries that mend the declarations around them (their window), the
         // first such of each region and one per window: applied together,
@@ -218,9 +228,22 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         let mut batch: Vec<(std::ops::Range<usize>, u8, Vec<Mask>)> = Vec::new();
         let mut mended: BTreeSet<usize> = BTreeSet::new();
         let mut lists = Lists::new();
+        // macro uses tried per region this round: a region that spans most of
+        // a file (a conditional group splitting its braces) holds thousands,
+        // and its conditional configurations come after them
+        let mut uses_tried: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
         for (kind, cand, region) in candidates {
             if region.is_some_and(|r| mended.contains(&r)) {
                 continue;
+            }
+            if let Some(r) = region
+                && matches!(kind, 0 | 1 | 2 | 4)
+            {
+                let n = uses_tried.entry(r).or_default();
+                if *n >= MACRO_USE_TRIES {
+                    continue;
+                }
+                *n += 1;
             }
             let key = (cand.first().map_or(0, |m| m.range.start), kind);
             if tried.contains(&key) {
@@ -914,6 +937,20 @@ pub fn parse_range(text: &str, range: std::ops::Range<usize>, line_starts: &[usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn a_conditional_splitting_braces_is_read_past_many_macro_like_names() {
+        // the group splits the function's braces: the file is one region that
+        // does not parse, holding hundreds of all-caps names (macro-like):
+        // their tries are capped, and the group's configurations still come
+        let mut text = String::from("#if VERSION >= 3\nvoid f(int a) {\n#else\nvoid f(int a, int b) {\n#endif\n  int x = a;\n}\n");
+        for i in 0..300 {
+            text.push_str(&format!("int g{i}(int v) {{ return v + LIMIT_{i} * SCALE_{i}; }}\n"));
+        }
+        let parsed = parse_file(&text, &BTreeMap::new(), &BTreeSet::new());
+        assert!(!parsed.tree.root_node().has_error());
+        assert!(parsed.masks.iter().any(|m| m.kind == MaskKind::InactiveBranch));
+    }
+
     #[test]
     fn recovery_mends_every_region_of_a_large_file() {
         // 300 declarations, each with a macro use the grammar cannot read
