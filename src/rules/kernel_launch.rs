@@ -130,10 +130,7 @@ fn macro_kernel_args(ctx: &FileCtx, mname: &str, pos: usize, seen: &mut Vec<(Str
         }
         true
     };
-    for n in ctx.main_of(&["call_expression"]) {
-        if n.kind_str() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
-            continue;
-        }
+    for &n in ctx.calls_of(mname) {
         let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
         if let Some(a) = args.get(pos)
             && !add(&mut out, ctx.text(*a))
@@ -141,8 +138,11 @@ fn macro_kernel_args(ctx: &FileCtx, mname: &str, pos: usize, seen: &mut Vec<(Str
             return None;
         }
     }
-    for (other, body) in crate::mask::macro_definitions(ctx.src) {
-        let Some((params, after)) = body.starts_with('(').then(|| crate::mask::paren_group(&body, 0)).flatten() else {
+    for (other, body) in ctx.macro_definitions() {
+        if !body.contains(mname) {
+            continue;
+        }
+        let Some((params, after)) = body.starts_with('(').then(|| crate::mask::paren_group(body, 0)).flatten() else {
             continue;
         };
         let params: Vec<&str> = params.split(',').map(str::trim).collect();
@@ -159,7 +159,7 @@ fn macro_kernel_args(ctx: &FileCtx, mname: &str, pos: usize, seen: &mut Vec<(Str
             };
             match params.iter().position(|p| *p == a) {
                 Some(p2) => {
-                    for k in macro_kernel_args(ctx, &other, p2, seen)? {
+                    for k in macro_kernel_args(ctx, other, p2, seen)? {
                         add(&mut out, &k);
                     }
                 }
@@ -243,10 +243,8 @@ fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std
     for (pos, launch) in kernel_params {
         let mut reported: Vec<String> = Vec::new();
         // at the uses in code
-        for n in ctx.main_of(&["call_expression"]) {
-            if n.kind_str() != "call_expression" || callee_name(n, ctx.src).map(|(_, c)| c) != Some(mname) {
-                continue;
-            }
+        let uses: Vec<Node> = ctx.calls_of(mname).to_vec();
+        for n in uses {
             let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
             let Some(a) = args.get(*pos) else { continue };
             let kname = ctx.text(*a).split('<').next().unwrap_or("").trim().to_string();

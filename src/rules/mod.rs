@@ -142,6 +142,10 @@ pub struct FileCtx<'a> {
     /// [`FileCtx::declaration_in_scope`]): scope node id → name → its first
     /// (declaration, declarator) there.
     scope_declarations: std::cell::OnceCell<ScopeDeclarations<'a>>,
+    /// The main tree's calls by the name they call (see [`FileCtx::calls_of`]).
+    calls_by_callee: std::cell::OnceCell<std::collections::HashMap<&'a str, Vec<Node<'a>>>>,
+    /// The file's `#define`s (see [`FileCtx::macro_definitions`]).
+    macro_definitions: std::cell::OnceCell<Vec<(String, String)>>,
     /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]),
     /// sorted by start.
     error_ranges: Vec<Range<usize>>,
@@ -184,6 +188,8 @@ impl<'a> FileCtx<'a> {
             by_kind: syntax::positions_by_kind(main.iter().chain(&in_macros)),
             declared: std::cell::OnceCell::new(),
             scope_declarations: std::cell::OnceCell::new(),
+            calls_by_callee: std::cell::OnceCell::new(),
+            macro_definitions: std::cell::OnceCell::new(),
             nodes_main: Rc::new(main),
             nodes_in_macros: in_macros,
         };
@@ -260,6 +266,28 @@ impl<'a> FileCtx<'a> {
             .filter(|n| !self.in_error(*n))
             .filter_map(|n| syntax::callee_name(n, self.src).map(|(_, name)| (n, name)))
             .collect()
+    }
+
+    /// The main tree's calls of `name` ([`syntax::callee_name`]), in
+    /// document order (the calls are sorted by name once).
+    pub fn calls_of(&self, name: &str) -> &[Node<'a>] {
+        let calls = self.calls_by_callee.get_or_init(|| {
+            let mut by_name: std::collections::HashMap<&'a str, Vec<Node<'a>>> = std::collections::HashMap::new();
+            for n in self.main_of(&["call_expression"]) {
+                if n.kind_str() == "call_expression"
+                    && let Some((_, callee)) = syntax::callee_name(n, self.src)
+                {
+                    by_name.entry(callee).or_default().push(n);
+                }
+            }
+            by_name
+        });
+        calls.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The file's `#define`s, name and body ([`crate::mask::macro_definitions`], read once).
+    pub fn macro_definitions(&self) -> &[(String, String)] {
+        self.macro_definitions.get_or_init(|| crate::mask::macro_definitions(self.src))
     }
 
     /// Is `name`, used at `n` (in the main tree), declared by the code in a
