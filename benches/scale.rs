@@ -34,14 +34,20 @@ fn measure(dir: &Path, out: &Path) -> (f64, f64, i32) {
     (t.elapsed().as_secs_f64(), usage.ru_maxrss as f64 / 1024.0, code)
 }
 
-/// `unit` repeated (each copy's names made its own with a suffix, so that
-/// the file holds distinct functions, as real code does) up to `mb` MB.
+/// `unit` repeated (each copy's names — kernels, device functions, classes,
+/// macros — made its own with a suffix, so that the file holds distinct
+/// functions, as real code does) up to `mb` MB.
 fn repeated(unit: &str, mb: usize) -> String {
     // kernels' and device functions' names (the word before the `(`), and
     // the classes defined
     let function = regex::Regex::new(r"\b(?:__global__|__device__)\b[^;{}()]*?\b([A-Za-z_]\w*)\s*\(").unwrap();
     let class = regex::Regex::new(r"\b(?:struct|class)\s+([A-Za-z_]\w*)\s*[{:]").unwrap();
-    let mut names: Vec<String> = function.captures_iter(unit).chain(class.captures_iter(unit)).map(|c| c[1].to_string()).collect();
+    // and the macros (each copy defines its own, as a larger project would:
+    // one macro defined a thousand times and used with a thousand kernels
+    // is not code anyone writes, and its uses would multiply)
+    let define = regex::Regex::new(r"(?m)^\s*#\s*define\s+([A-Za-z_]\w*)").unwrap();
+    let mut names: Vec<String> =
+        function.captures_iter(unit).chain(class.captures_iter(unit)).chain(define.captures_iter(unit)).map(|c| c[1].to_string()).collect();
     names.sort();
     names.dedup();
     let mut out = String::with_capacity(mb << 20);

@@ -65,7 +65,14 @@ impl MacroTable {
         let mut s = s.to_string();
         for _ in 0..8 {
             let mut changed = false;
+            // the names `s` holds, and those expansions bring in: a name
+            // not among them has no use to expand (not a search of `s` for
+            // every macro the project undefines)
+            let mut present: std::collections::HashSet<String> = syntax::identifiers(&s).into_iter().map(|(_, w)| w.to_string()).collect();
             for name in &self.undefined {
+                if !present.contains(name) {
+                    continue;
+                }
                 if let Some((params, body)) = self.functions.get(name) {
                     // (bounded: a macro whose body names itself is not expanded again)
                     let mut uses = 0;
@@ -81,11 +88,13 @@ impl MacroTable {
                         if !is_expression(&expansion) || s.len() + expansion.len() > SUBSTITUTED_BYTES.max(limit) {
                             break;
                         }
+                        present.extend(syntax::identifiers(&expansion).into_iter().map(|(_, w)| w.to_string()));
                         s.replace_range(range, &expansion);
                         changed = true;
                     }
                 } else if let Some(v) = self.values.get(name) {
                     let map = BTreeMap::from([(name.clone(), format!("({v})"))]);
+                    present.extend(syntax::identifiers(v).into_iter().map(|(_, w)| w.to_string()));
                     let next = substitute_words(&s, &map);
                     if next.len() > SUBSTITUTED_BYTES.max(limit) {
                         continue;
@@ -1053,7 +1062,8 @@ fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask
     let wmma = crate::rules::wmma::Wmma::of(src);
     let functors = syntax::Functors::of(nodes, src);
     let declared = syntax::Declared::of(nodes, src);
-    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared };
+    let scopes = std::cell::OnceCell::new();
+    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared, scopes: &scopes };
     for (i, &n) in nodes.iter().enumerate() {
         match n.kind_str() {
             "function_definition" if !in_non_cuda_branch(n, src) => {
@@ -1127,11 +1137,17 @@ struct FileScan<'f, 't> {
     wmma: Option<&'f crate::rules::wmma::Wmma>,
     functors: &'f syntax::Functors<'f>,
     declared: &'f syntax::Declared<'f>,
+    /// The file's large scopes' declarations, read when first needed.
+    scopes: &'f std::cell::OnceCell<syntax::ScopeIndex<'f>>,
 }
 
 /// The facts of the definition `file.nodes[i]`.
 fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
-    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, functors, declared: declared_names } = file;
+    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, functors, declared: declared_names, scopes } = file;
+    // a name the file declares, declared in a scope around `n`
+    let in_scope = |n: Node, name: &str| {
+        declared_names.contains(name) && scopes.get_or_init(|| syntax::ScopeIndex::of(nodes, src)).declaration_in_scope(n, name, src).is_some()
+    };
     let def = nodes[i];
     let fd = syntax::function_declarator(def.field("declarator")?)?;
     let (_, name) = declarator_name(fd.field("declarator")?, src)?;
@@ -1189,7 +1205,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                 if let Some(a) = n.field("argument")
                     && a.kind_str() == "identifier"
                     && BUILTIN_VARS.contains(&text(a, src))
-                    && !declared_names.in_scope(a, text(a, src), src)
+                    && !in_scope(a, text(a, src))
                 {
                     f.uses_item = true;
                 }
@@ -1199,7 +1215,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                 if !declared.contains(t) {
                     f.identifiers.insert(t.to_string());
                 }
-                if t == "warpSize" && !declared_names.in_scope(n, t, src) && !macros.names.contains(t) {
+                if t == "warpSize" && !in_scope(n, t) && !macros.names.contains(t) {
                     f.uses_item = true;
                     f.uses_warp = true;
                 } else if macros.builtin_users.contains(t) {

@@ -174,7 +174,7 @@ pub struct Settings {
 struct Doc {
     text: String,
     version: i32,
-    /// The version the diagnostics, fixes and output below are of.
+    /// The version the diagnostics (and their fixes) below are of.
     migrated_version: Option<i32>,
     diagnostics: Vec<Diagnostic>,
 }

@@ -937,6 +937,7 @@ pub fn parse_range(text: &str, range: std::ops::Range<usize>, line_starts: &[usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[test]
     fn a_conditional_splitting_braces_is_read_past_many_macro_like_names() {
         // the group splits the function's braces: the file is one region that

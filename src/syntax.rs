@@ -511,7 +511,7 @@ pub fn declared_in_scope(n: Node, name: &str, src: &str) -> bool {
 
 /// Every name a file's declarations, parameters and range-`for` variables
 /// declare: a name not among them is declared in no scope, so
-/// [`Declared::in_scope`] answers at once for the many uses of names the
+/// a lookup in scope answers at once for the many uses of names the
 /// code does not declare (`threadIdx`), without the scoped lookup.
 pub struct Declared<'s> {
     names: std::collections::HashSet<&'s str>,
@@ -539,17 +539,56 @@ impl<'s> Declared<'s> {
     pub fn contains(&self, name: &str) -> bool {
         self.names.contains(name)
     }
-
-    /// [`declared_in_scope`], for a node of the file.
-    pub fn in_scope(&self, n: Node, name: &str, src: &str) -> bool {
-        self.names.contains(name) && declared_in_scope(n, name, src)
-    }
 }
 
 /// The declaration of `name` in a scope around `n` (see
 /// [`declared_in_scope`]), with the declarator that names it.
 pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
     declaration_in_scope_indexed(n, name, src, &|_| None)
+}
+
+/// Scopes with at least this many children are indexed by [`ScopeIndex`];
+/// smaller ones are walked.
+pub const INDEXED_SCOPE: usize = 32;
+
+/// The declarations of a file's large scopes (a translation unit, a
+/// namespace body, a block of at least [`INDEXED_SCOPE`] statements), read
+/// once: scope node id → name → its first (declaration, declarator) there.
+/// [`ScopeIndex::declaration_in_scope`] looks names up in it where
+/// [`declaration_in_scope`] walks those scopes' children (a lookup at file
+/// scope would be a walk of every declaration before it).
+pub struct ScopeIndex<'a> {
+    scopes: std::collections::HashMap<usize, std::collections::HashMap<&'a str, (Node<'a>, Node<'a>)>>,
+}
+
+impl<'a> ScopeIndex<'a> {
+    /// The index of a file's nodes (all of them, in any order).
+    pub fn of(nodes: &[Node<'a>], src: &'a str) -> Self {
+        let mut scopes: std::collections::HashMap<usize, std::collections::HashMap<&'a str, (Node<'a>, Node<'a>)>> = std::collections::HashMap::new();
+        for &scope in nodes {
+            if !matches!(scope.kind_str(), "translation_unit" | "declaration_list" | "compound_statement") || scope.named_child_count() < INDEXED_SCOPE {
+                continue;
+            }
+            let names = scopes.entry(scope.id()).or_default();
+            for decl in named_children(scope) {
+                if !matches!(decl.kind_str(), "declaration" | "parameter_declaration") {
+                    continue;
+                }
+                let mut c = decl.walk();
+                for d in decl.children_by_field_id(declarator_field(), &mut c) {
+                    if let Some((_, t)) = declarator_name(d, src) {
+                        names.entry(t).or_insert((decl, d));
+                    }
+                }
+            }
+        }
+        ScopeIndex { scopes }
+    }
+
+    /// [`declaration_in_scope`], the indexed scopes looked up.
+    pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str, src: &str) -> Option<(Node<'n>, Node<'n>)> {
+        declaration_in_scope_indexed(n, name, src, &|scope: Node<'n>| self.scopes.get(&scope.id()).map(|names| names.get(name).copied()))
+    }
 }
 
 /// The first declaration of a name among a scope's children, as an index
@@ -714,6 +753,16 @@ pub fn arith_of_type(t: &str) -> Option<Arith> {
 }
 
 pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
+    arith_type_with(e, src, &|n, name| declaration_in_scope(n, name, src))
+}
+
+/// Finds the declaration of a name in scope at a node: (declaration,
+/// declarator), as [`declaration_in_scope`] does.
+pub type DeclarationAt<'x, 'a> = dyn Fn(Node<'a>, &str) -> Option<(Node<'a>, Node<'a>)> + 'x;
+
+/// [`arith_type`], where `declaration` finds the declaration of a name in
+/// scope at a node (a file's [`ScopeIndex`], for many lookups).
+pub fn arith_type_with<'a>(e: Node<'a>, src: &str, declaration: &DeclarationAt<'_, 'a>) -> Option<Arith> {
     match e.kind_str() {
         "number_literal" => {
             let t = text(e, src).to_ascii_lowercase();
@@ -727,7 +776,7 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
         "char_literal" | "true" | "false" => Some(Arith::Int(32)),
         "sizeof_expression" => Some(Arith::Int(64)),
         "identifier" => {
-            let (decl, d) = declaration_in_scope(e, text(e, src), src)?;
+            let (decl, d) = declaration(e, text(e, src))?;
             // a plain variable (not a pointer, array or function), of a built-in type
             if !is_plain_declarator(d) {
                 return None;
@@ -742,12 +791,12 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
             }
             arith_of_type(&format!("{quals}{}", text(ty, src)))
         }
-        "parenthesized_expression" => arith_type(named_children(e).into_iter().next()?, src),
+        "parenthesized_expression" => arith_type_with(named_children(e).into_iter().next()?, src, declaration),
         "unary_expression" => {
             let op = e.field("operator").map(|o| text(o, src))?;
             match op {
                 "!" => Some(Arith::Int(32)),
-                "-" | "+" | "~" => arith_type(e.field("argument")?, src),
+                "-" | "+" | "~" => arith_type_with(e.field("argument")?, src, declaration),
                 _ => None,
             }
         }
@@ -757,13 +806,13 @@ pub fn arith_type(e: Node, src: &str) -> Option<Arith> {
             if matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||") {
                 return Some(Arith::Int(32));
             }
-            let l = arith_type(e.field("left")?, src)?;
-            let r = arith_type(e.field("right")?, src)?;
+            let l = arith_type_with(e.field("left")?, src, declaration)?;
+            let r = arith_type_with(e.field("right")?, src, declaration)?;
             Some(l.max(r))
         }
         "conditional_expression" => {
-            let a = arith_type(e.field("consequence")?, src)?;
-            let b = arith_type(e.field("alternative")?, src)?;
+            let a = arith_type_with(e.field("consequence")?, src, declaration)?;
+            let b = arith_type_with(e.field("alternative")?, src, declaration)?;
             Some(a.max(b))
         }
         _ => None,

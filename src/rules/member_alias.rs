@@ -27,6 +27,7 @@ use tree_sitter::Node;
 pub const RULE: &str = "member-alias";
 
 pub fn run(ctx: &mut FileCtx) {
+    let types = DeclaredTypes::default();
     for n in ctx.main_of(&["alias_declaration", "type_definition"]) {
         if !matches!(n.kind_str(), "alias_declaration" | "type_definition") || ctx.in_error(n) {
             continue;
@@ -57,9 +58,9 @@ pub fn run(ctx: &mut FileCtx) {
             // namespaces that declare it here, innermost first, then the
             // global scope where this file declares it there, or where no
             // namespace here does (a header's types are global)
-            let mut scopes: Vec<String> = enclosing_namespaces(ctx, n, &name).into_iter().map(|ns| format!("{ns}::")).collect();
+            let mut scopes: Vec<String> = enclosing_namespaces(ctx, &types, n, &name).into_iter().map(|ns| format!("{ns}::")).collect();
             let root = ctx.parsed.tree.root_node();
-            if scopes.is_empty() || declares_type(ctx, root, &name) {
+            if scopes.is_empty() || declares_type(ctx, &types, root, &name) {
                 scopes.push("::".to_string());
             }
             let fixes = scopes
@@ -106,7 +107,7 @@ fn alias_and_aliased(n: Node) -> Option<(Node, Node)> {
 /// `name` (directly in the namespace's body), innermost first, each written
 /// from the global scope (`::outer::inner`); none where a function or an
 /// unnamed namespace stands between (such a scope cannot be named).
-fn enclosing_namespaces(ctx: &FileCtx, n: Node, name: &str) -> Vec<String> {
+fn enclosing_namespaces<'a>(ctx: &FileCtx<'a>, types: &DeclaredTypes<'a>, n: Node, name: &str) -> Vec<String> {
     let mut chain: Vec<(String, bool)> = Vec::new();
     let mut cur = n.parent();
     while let Some(p) = cur {
@@ -114,7 +115,7 @@ fn enclosing_namespaces(ctx: &FileCtx, n: Node, name: &str) -> Vec<String> {
             "function_definition" | "lambda_expression" => return Vec::new(),
             "namespace_definition" => match (p.field("name"), p.field("body")) {
                 // (`namespace a::b {` names two)
-                (Some(ns), Some(body)) => chain.push((ctx.text(ns).to_string(), declares_type(ctx, body, name))),
+                (Some(ns), Some(body)) => chain.push((ctx.text(ns).to_string(), declares_type(ctx, types, body, name))),
                 _ => return Vec::new(),
             },
             _ => {}
@@ -129,22 +130,35 @@ fn enclosing_namespaces(ctx: &FileCtx, n: Node, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The types each declaration list declares among its direct members (a
+/// class, struct, union or enum, an alias or typedef, or a template of
+/// one), by the list's node id, read once per list: a file-scope lookup for
+/// every member alias would walk the whole file each time.
+type DeclaredTypes<'a> = std::cell::RefCell<std::collections::HashMap<usize, std::collections::HashSet<&'a str>>>;
+
 /// Does the declaration list `body` declare a type `name` among its direct
-/// members (a class, struct, union or enum, an alias or typedef, or a
-/// template of one)?
-fn declares_type(ctx: &FileCtx, body: Node, name: &str) -> bool {
-    let mut c = body.walk();
-    body.children(&mut c).any(|d| {
-        let d = if d.kind_str() == "template_declaration" { d.named_child(d.named_child_count().saturating_sub(1) as u32).unwrap_or(d) } else { d };
-        let named = |x: Option<Node>| x.is_some_and(|x| ctx.text(x) == name);
-        match d.kind_str() {
-            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" | "alias_declaration" => named(d.field("name")),
-            "type_definition" => named(d.field("declarator")),
-            // `struct V { … };` at namespace scope is a declaration of its type
-            "declaration" => d.field("type").is_some_and(|ty| ty.kind_str().ends_with("_specifier") && named(ty.field("name"))),
-            _ => false,
-        }
-    })
+/// members?
+fn declares_type<'a>(ctx: &FileCtx<'a>, types: &DeclaredTypes<'a>, body: Node, name: &str) -> bool {
+    types
+        .borrow_mut()
+        .entry(body.id())
+        .or_insert_with(|| {
+            let mut c = body.walk();
+            body.children(&mut c)
+                .filter_map(|d| {
+                    let d = if d.kind_str() == "template_declaration" { d.named_child(d.named_child_count().saturating_sub(1) as u32).unwrap_or(d) } else { d };
+                    let named = match d.kind_str() {
+                        "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" | "alias_declaration" => d.field("name"),
+                        "type_definition" => d.field("declarator"),
+                        // `struct V { … };` at namespace scope is a declaration of its type
+                        "declaration" => d.field("type").filter(|ty| ty.kind_str().ends_with("_specifier")).and_then(|ty| ty.field("name")),
+                        _ => None,
+                    };
+                    named.map(|x| ctx.text(x))
+                })
+                .collect()
+        })
+        .contains(name)
 }
 
 /// Is the class whose member `n` is defined at global scope (not in a

@@ -57,7 +57,7 @@ use crate::mapping::Mappings;
 use crate::parse::Parsed;
 use crate::syntax::NodeKind;
 use crate::syntax::{self, Preorder, declarator_name, descendants, text};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::rc::Rc;
 use tree_sitter::{Node, Tree};
@@ -141,7 +141,7 @@ pub struct FileCtx<'a> {
     /// The declarations of the main tree's large scopes (see
     /// [`FileCtx::declaration_in_scope`]): scope node id → name → its first
     /// (declaration, declarator) there.
-    scope_declarations: std::cell::OnceCell<ScopeDeclarations<'a>>,
+    scope_declarations: std::cell::OnceCell<syntax::ScopeIndex<'a>>,
     /// The main tree's calls by the name they call (see [`FileCtx::calls_of`]).
     calls_by_callee: std::cell::OnceCell<std::collections::HashMap<&'a str, Vec<Node<'a>>>>,
     /// The file's `#define`s (see [`FileCtx::macro_definitions`]).
@@ -302,28 +302,7 @@ impl<'a> FileCtx<'a> {
     /// lookups at file scope cost one hash lookup, not a walk of every
     /// declaration before them.
     pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str) -> Option<(Node<'n>, Node<'n>)> {
-        let index = self.scope_declarations.get_or_init(|| {
-            let mut index: ScopeDeclarations<'a> = HashMap::new();
-            for &scope in self.nodes_main.iter() {
-                if !matches!(scope.kind_str(), "translation_unit" | "declaration_list" | "compound_statement") || scope.named_child_count() < INDEXED_SCOPE {
-                    continue;
-                }
-                let names = index.entry(scope.id()).or_default();
-                for decl in syntax::named_children(scope) {
-                    if !matches!(decl.kind_str(), "declaration" | "parameter_declaration") {
-                        continue;
-                    }
-                    let mut c = decl.walk();
-                    for d in decl.children_by_field_id(syntax::declarator_field(), &mut c) {
-                        if let Some((_, t)) = declarator_name(d, self.src) {
-                            names.entry(t).or_insert((decl, d));
-                        }
-                    }
-                }
-            }
-            index
-        });
-        syntax::declaration_in_scope_indexed(n, name, self.src, &|scope: Node<'n>| index.get(&scope.id()).map(|names| names.get(name).copied()))
+        self.scope_declarations.get_or_init(|| syntax::ScopeIndex::of(&self.nodes_main, self.src)).declaration_in_scope(n, name, self.src)
     }
 
     /// Takes out every edit that would drop text of a region that did not
@@ -579,13 +558,6 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &[Node], mappings: 
     }
     out
 }
-
-/// Scope node id → name → the first (declaration, declarator) of it there.
-type ScopeDeclarations<'a> = HashMap<usize, HashMap<&'a str, (Node<'a>, Node<'a>)>>;
-
-/// Scopes with at least this many children are indexed by
-/// [`FileCtx::declaration_in_scope`]; smaller ones are walked.
-const INDEXED_SCOPE: usize = 32;
 
 /// Runs every rule over one file, in a fixed order.
 pub fn run_all(ctx: &mut FileCtx) {

@@ -156,7 +156,9 @@ fn width_irrelevant<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> bool {
         "assignment_expression" if is("right") => match op() {
             "=" => true,
             // modulo 2^32 or 2^64, the low bits are the same
-            "+=" | "-=" | "*=" | "&=" | "|=" | "^=" => p.field("left").is_some_and(|l| matches!(syntax::arith_type(l, ctx.src), Some(Arith::Int(_)))),
+            "+=" | "-=" | "*=" | "&=" | "|=" | "^=" => p
+                .field("left")
+                .is_some_and(|l| matches!(syntax::arith_type_with(l, ctx.src, &|n, name| ctx.declaration_in_scope(n, name)), Some(Arith::Int(_)))),
             _ => false,
         },
         // `threadIdx.x % 32`, `blockDim.x / 2`: below 2^31 either way, as the builtin is
@@ -166,7 +168,10 @@ fn width_irrelevant<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> bool {
             other.is_some_and(|o| {
                 as_builtin(ctx, o).is_some()
                     || global_idiom(ctx, syntax::strip_parens(o)).is_some()
-                    || matches!(syntax::arith_type(o, ctx.src), Some(Arith::Int(32) | Arith::Float | Arith::Double))
+                    || matches!(
+                        syntax::arith_type_with(o, ctx.src, &|n, name| ctx.declaration_in_scope(n, name)),
+                        Some(Arith::Int(32) | Arith::Float | Arith::Double)
+                    )
             })
         }
         _ => false,
