@@ -1240,7 +1240,9 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                     f.method_callees.push(m.to_string());
                 }
                 // a function object called (`callable(a, b)`): its `operator()`
-                if !f.method_callees.iter().any(|c| c == "operator()") && functors.is_call(n, src) {
+                if !f.method_callees.iter().any(|c| c == "operator()")
+                    && functors.is_call(n, src, &|n, name| scopes.get_or_init(|| syntax::ScopeIndex::of(nodes, src)).declaration_in_scope(n, name, src))
+                {
                     f.method_callees.push("operator()".to_string());
                 }
                 // a CUB collective constructed (`BR(temp)`): it needs the nd_item, and is no call

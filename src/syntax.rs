@@ -699,8 +699,9 @@ impl<'s> Functors<'s> {
     /// Is `call` a call of a function object (`callable(a, b)` where
     /// `callable` is a parameter or local of a class or template type
     /// parameter type)? Its callee is then the class's `operator()`. Lambdas
-    /// (`auto`) and function pointers are not.
-    pub fn is_call(&self, call: Node, src: &str) -> bool {
+    /// (`auto`) and function pointers are not. `declaration`: the lookup of
+    /// a name in scope ([`declaration_in_scope`], or a file's [`ScopeIndex`]).
+    pub fn is_call<'a>(&self, call: Node<'a>, src: &str, declaration: &DeclarationAt<'_, 'a>) -> bool {
         let Some(f) = call.field("function").filter(|f| f.kind_str() == "identifier") else {
             return false;
         };
@@ -708,7 +709,7 @@ impl<'s> Functors<'s> {
         if !self.names.contains(name) {
             return false;
         }
-        let Some((decl, d)) = declaration_in_scope(f, name, src) else {
+        let Some((decl, d)) = declaration(f, name) else {
             return false;
         };
         is_plain_declarator(d) && has_class_type(decl)

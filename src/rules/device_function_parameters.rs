@@ -194,7 +194,9 @@ pub fn run(ctx: &mut FileCtx) {
                 // or a function object of the project called (`callable(a, b)`)
                 let functor = || {
                     let f = n.field("function")?;
-                    (functors.is_call(n, ctx.src) && index.functions.get("operator()").is_some_and(|f| f.is_method)).then_some((f, "operator()"))
+                    (functors.is_call(n, ctx.src, &|n, name| ctx.declaration_in_scope(n, name))
+                        && index.functions.get("operator()").is_some_and(|f| f.is_method))
+                    .then_some((f, "operator()"))
                 };
                 // a CUB collective constructed (`BlockReduce(temp)` where a
                 // local alias shadows a function of that name): the cub rule's

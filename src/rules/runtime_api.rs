@@ -96,7 +96,15 @@ fn deref_target<'a>(mut n: Node<'a>, src: &str) -> Option<Node<'a>> {
     }
 }
 
-fn render<'m>(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn(usize) -> Option<(&'m str, bool)>) -> Option<Replacement> {
+/// `declaration`: the lookup of a name in scope (the file's index of its
+/// scopes), for the types of arguments.
+fn render<'m, 'a>(
+    pieces: &[TemplatePiece],
+    args: &[Node<'a>],
+    src: &str,
+    param: &dyn Fn(usize) -> Option<(&'m str, bool)>,
+    declaration: &syntax::DeclarationAt<'_, 'a>,
+) -> Option<Replacement> {
     let mut r = Replacement::new();
     let mut used = vec![false; args.len()];
     for p in pieces {
@@ -104,7 +112,7 @@ fn render<'m>(pieces: &[TemplatePiece], args: &[Node], src: &str, param: &dyn Fn
             TemplatePiece::Text(t) => r.push_text(t),
             TemplatePiece::Arg(i) => {
                 let a = *args.get(*i)?;
-                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, ty, exact)) {
+                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, ty, exact, declaration)) {
                     Some(Converted::Literal(t)) => {
                         r.push_text(&t);
                         r.push_discard(a.byte_range());
@@ -169,10 +177,10 @@ enum Converted {
 /// where it is evidently of another type than the parameter: the conversion
 /// CUDA made implicitly. `exact`: the parameter type is declared in the
 /// table (a bit cast needs the exact type), not a C math function's.
-fn converted_argument(a: Node, src: &str, param: &str, exact: bool) -> Option<Converted> {
+fn converted_argument<'a>(a: Node<'a>, src: &str, param: &str, exact: bool, declaration: &syntax::DeclarationAt<'_, 'a>) -> Option<Converted> {
     use syntax::Arith;
     let want = syntax::arith_of_type(param)?;
-    let have = syntax::arith_type(a, src)?;
+    let have = syntax::arith_type_with(a, src, declaration)?;
     // (a float where a C math function's double is expected computes in
     // float on both sides: CUDA has float overloads of `sqrt`)
     let same = match (have, want) {
@@ -290,8 +298,16 @@ pub fn run(ctx: &mut FileCtx) {
                 let unused = n.parent().is_some_and(|p| p.kind_str() == "expression_statement");
                 let param = |i: usize| mappings.parameter_type(name, i);
                 let none = |_: usize| None;
-                let stmt = rule.statement.as_deref().filter(|_| unused).and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none));
-                let rep = stmt.or_else(|| rule.expression.as_deref().and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &param)));
+                let stmt = rule
+                    .statement
+                    .as_deref()
+                    .filter(|_| unused)
+                    .and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none, &|n, name| ctx.declaration_in_scope(n, name)));
+                let rep = stmt.or_else(|| {
+                    rule.expression
+                        .as_deref()
+                        .and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &param, &|n, name| ctx.declaration_in_scope(n, name)))
+                });
                 match rep {
                     Some(rep) => {
                         ctx.edits.replace(RULE, n.byte_range(), rep);
