@@ -168,6 +168,10 @@ fn error_nodes(tree: &Tree) -> Vec<Node<'_>> {
 /// many bytes parsed in windows as this many times the file).
 const RECOVERY_PARSES: usize = 64;
 
+/// At most this many rounds of [`recover`] whose tries mend their windows
+/// but not the file.
+const FAILED_ROUNDS: usize = 8;
+
 /// At most this many macro-use tries per error region and round in
 /// [`recover`] (the region's other tries come after them).
 const MACRO_USE_TRIES: usize = 64;
@@ -194,6 +198,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     let mut window_bytes = 0;
     let window_budget = RECOVERY_PARSES * parsed.masked.len();
     let mut cost = error_cost(&parsed.tree);
+    // rounds whose tries mended their windows but not the file
+    let mut failed_rounds = 0;
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
     // first, every macro use in statement position without `;` at once
     let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
@@ -308,6 +314,16 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             cost = c;
             accept(text, parsed, batch.into_iter().map(|(_, k, c)| (k, c)).collect(), trial, tree, &mut every_use, &mut window_costs);
             continue;
+        }
+        // a try that mends its window but not the file: the next rounds'
+        // tries likely do not either (a region over the whole file that
+        // nothing mends): a few such rounds, not the whole budget
+        failed_rounds += 1;
+        if batch.len() == 1 || failed_rounds >= FAILED_ROUNDS {
+            if failed_rounds >= FAILED_ROUNDS {
+                break;
+            }
+            continue; // (alone it is what was just tried)
         }
         // not apart after all: the first alone (the others are tried again)
         for (_, kind, cand) in &batch[1..] {
