@@ -418,7 +418,16 @@ fn trial_window<'t>(tree: &'t Tree, changed: &[std::ops::Range<usize>], lists: &
         });
         // (children end in order: the first that ends at or after `end`)
         let at = children.partition_point(|n| n.end_byte() < end);
-        let holder = *children.get(at).filter(|n| n.start_byte() <= start)?;
+        let Some(&holder) = children.get(at).filter(|n| n.start_byte() <= start) else {
+            // between declarations (a blank read as `;` after a macro use at
+            // the end of one), or over several: those, with one more on
+            // each side
+            let first = children.partition_point(|n| n.end_byte() <= start);
+            let last = children.partition_point(|n| n.start_byte() < end);
+            let from = first.checked_sub(1).and_then(|i| children.get(i)).map_or(list.start_byte(), |n| n.start_byte());
+            let to = children.get(last).or(children.last()).map_or(list.end_byte(), |n| n.end_byte().max(end));
+            return (from <= start && 2 * (to - from) < root.end_byte()).then_some(from..to);
+        };
         // into a namespace's or `extern "C"`'s body, when it holds it all
         let body = matches!(holder.kind_str(), "namespace_definition" | "linkage_specification")
             .then(|| holder.field("body"))
