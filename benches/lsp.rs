@@ -29,10 +29,9 @@ use syclify::mapping::Mappings;
 
 const LINES: usize = 5000;
 
-/// About 5,000 lines of the whole-program fixtures' `.cu` files, each in a
-/// namespace, includes left out: code as projects write it.
-fn programs_document() -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+/// The `.cu` files of the directories of `fixtures/<kind>`, sorted.
+fn fixture_cu_files(kind: &str) -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(kind);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -41,6 +40,13 @@ fn programs_document() -> String {
         .filter(|p| p.extension().is_some_and(|e| e == "cu"))
         .collect();
     files.sort();
+    files
+}
+
+/// About 5,000 lines of the whole-program fixtures' `.cu` files, each in a
+/// namespace, includes left out: code as projects write it.
+fn programs_document() -> String {
+    let files = fixture_cu_files("programs");
     let mut out = String::new();
     for (i, p) in files.iter().enumerate() {
         if out.lines().count() >= LINES {
@@ -54,15 +60,7 @@ fn programs_document() -> String {
 }
 
 fn clean_document() -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rules");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .flat_map(|e| std::fs::read_dir(e.path()).unwrap().flatten().map(|f| f.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
-        .collect();
-    files.sort();
+    let files = fixture_cu_files("rules");
     let mappings = Mappings::builtin();
     let units: Vec<String> = files
         .iter()

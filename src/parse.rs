@@ -284,10 +284,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
                 break; // the next round's
             }
             tried.insert(key);
-            let trial = trial_text(&parsed.masked, &cand);
-            let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
+            let (trial, tree, c) = whole_try(parsed, &cand, &line_starts);
             parses += 1;
-            let c = error_cost(&tree);
             // every statement-position macro use read as a statement is kept
             // also when it mends nothing by itself: without it the parser may
             // read `CHECK_LAST` / `cudaMalloc(&p, n);` as one declaration
@@ -305,11 +303,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             break;
         }
         let all: Vec<Mask> = batch.iter().flat_map(|(_, _, c)| c.iter().cloned()).collect();
-        let trial = trial_text(&parsed.masked, &all);
-        let changed: Vec<std::ops::Range<usize>> = all.iter().map(|m| m.range.clone()).collect();
-        let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
+        let (trial, tree, c) = whole_try(parsed, &all, &line_starts);
         parses += 1;
-        let c = error_cost(&tree);
         if c < cost {
             cost = c;
             accept(text, parsed, batch.into_iter().map(|(_, k, c)| (k, c)).collect(), trial, tree, &mut every_use, &mut window_costs);
@@ -319,10 +314,10 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         // tries likely do not either (a region over the whole file that
         // nothing mends): a few such rounds, not the whole budget
         failed_rounds += 1;
-        if batch.len() == 1 || failed_rounds >= FAILED_ROUNDS {
-            if failed_rounds >= FAILED_ROUNDS {
-                break;
-            }
+        if failed_rounds >= FAILED_ROUNDS {
+            break;
+        }
+        if batch.len() == 1 {
             continue; // (alone it is what was just tried)
         }
         // not apart after all: the first alone (the others are tried again)
@@ -333,11 +328,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         if parses >= RECOVERY_PARSES {
             break;
         }
-        let trial = trial_text(&parsed.masked, &cand);
-        let changed: Vec<std::ops::Range<usize>> = cand.iter().map(|m| m.range.clone()).collect();
-        let tree = reparse(&trial, &parsed.tree, &changed, &line_starts);
+        let (trial, tree, c) = whole_try(parsed, &cand, &line_starts);
         parses += 1;
-        let c = error_cost(&tree);
         if c < cost {
             cost = c;
             accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs);
@@ -391,9 +383,15 @@ fn masked_with(masked: &str, range: std::ops::Range<usize>, masks: &[Mask]) -> V
     b
 }
 
-/// The file's masked text with the masks of a recovery try applied.
-fn trial_text(masked: &str, masks: &[Mask]) -> String {
-    String::from_utf8(masked_with(masked, 0..masked.len(), masks)).expect("masks blank whole characters")
+/// A recovery try over the whole file: the masked text with its masks
+/// applied, re-parsed (incrementally: only around them), and the error
+/// cost of that tree.
+fn whole_try(parsed: &Parsed, masks: &[Mask], line_starts: &[usize]) -> (String, Tree, usize) {
+    let trial = String::from_utf8(masked_with(&parsed.masked, 0..parsed.masked.len(), masks)).expect("masks blank whole characters");
+    let changed: Vec<std::ops::Range<usize>> = masks.iter().map(|m| m.range.clone()).collect();
+    let tree = reparse(&trial, &parsed.tree, &changed, line_starts);
+    let cost = error_cost(&tree);
+    (trial, tree, cost)
 }
 
 /// Parses bytes that may not be UTF-8 at their ends (a window of a file).

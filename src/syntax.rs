@@ -501,14 +501,6 @@ pub fn dump(root: Node, src: &str) -> String {
     out
 }
 
-/// Is `name`, used at `n`, a variable the code declares itself in a scope
-/// around `n` (a local, a `for` variable or a parameter declared before the
-/// use)? Code may name its own variables like CUDA's builtins
-/// (`dim3 gridDim(..)`, `const int blockDim = 16;`); those stay the user's.
-pub fn declared_in_scope(n: Node, name: &str, src: &str) -> bool {
-    declaration_in_scope(n, name, src).is_some()
-}
-
 /// Every name a file's declarations, parameters and range-`for` variables
 /// declare: a name not among them is declared in no scope, so
 /// a lookup in scope answers at once for the many uses of names the
@@ -541,8 +533,11 @@ impl<'s> Declared<'s> {
     }
 }
 
-/// The declaration of `name` in a scope around `n` (see
-/// [`declared_in_scope`]), with the declarator that names it.
+/// The declaration of `name` in a scope around `n`, with the declarator
+/// that names it: a variable the code declares itself (a local, a `for`
+/// variable or a parameter declared before the use). Code may name its own
+/// variables like CUDA's builtins (`dim3 gridDim(..)`, `const int blockDim
+/// = 16;`); those stay the user's.
 pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
     declaration_in_scope_indexed(n, name, src, &|_| None)
 }

@@ -99,22 +99,35 @@ fn fixtures_keep_the_properties() {
     }
 }
 
+/// The whole-program fixtures' directories, sorted.
+fn program_dirs() -> Vec<std::path::PathBuf> {
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+    let mut dirs: Vec<_> = std::fs::read_dir(&programs).expect("fixtures/programs").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    dirs
+}
+
+/// A program fixture's files (but its expected output), by relative path, sorted.
+fn program_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for e in common::files_under(dir) {
+        let rel = e.strip_prefix(dir).expect("under the program").to_string_lossy().replace('\\', "/");
+        if rel != "expected_output.txt" {
+            files.push((rel, std::fs::read(&e).expect("a fixture file")));
+        }
+    }
+    files.sort();
+    files
+}
+
 /// The whole-program fixtures, every file of each at once (headers, host
 /// files, Makefiles): a migrated program, migrated again as a whole (its
 /// out-root's files, migrated and copied alike), is unchanged.
 #[test]
 fn program_fixtures_keep_the_properties() {
-    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
     let mut n = 0;
-    for dir in std::fs::read_dir(&programs).expect("fixtures/programs").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()) {
-        let mut files = Vec::new();
-        for e in common::files_under(&dir) {
-            let rel = e.strip_prefix(&dir).expect("under the program").to_string_lossy().replace('\\', "/");
-            if rel != "expected_output.txt" {
-                files.push((rel, std::fs::read(&e).expect("a fixture file")));
-            }
-        }
-        files.sort();
+    for dir in program_dirs() {
+        let files = program_files(&dir);
         if let Err(e) = properties::check(&files, mappings()) {
             panic!("{}: {e}", dir.display());
         }
@@ -174,19 +187,9 @@ fn check_cached_partial_migrations(name: &str, versions: &[Vec<(String, Vec<u8>)
 /// defines).
 #[test]
 fn cached_partial_migrations_match_whole_ones() {
-    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
-    let mut dirs: Vec<_> = std::fs::read_dir(&programs).expect("fixtures/programs").map(|e| e.expect("an entry").path()).filter(|p| p.is_dir()).collect();
-    dirs.sort();
     let mut compared = 0;
-    for dir in dirs {
-        let mut files = Vec::new();
-        for e in common::files_under(&dir) {
-            let rel = e.strip_prefix(&dir).expect("under the program").to_string_lossy().replace('\\', "/");
-            if rel != "expected_output.txt" {
-                files.push((rel, std::fs::read(&e).expect("a fixture file")));
-            }
-        }
-        files.sort();
+    for dir in program_dirs() {
+        let files = program_files(&dir);
         let mut versions = vec![files.clone()];
         for changed in 0..files.len() {
             for edit in [&b"\nint syclify_edited_here;\n"[..], b"\n#define SYCLIFY_EDITED_MACRO 2\n"] {

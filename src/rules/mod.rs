@@ -291,14 +291,14 @@ impl<'a> FileCtx<'a> {
     }
 
     /// Is `name`, used at `n` (in the main tree), declared by the code in a
-    /// scope around `n`? See [`syntax::declared_in_scope`].
+    /// scope around `n`? See [`syntax::declaration_in_scope`].
     pub fn declared_in_scope(&self, n: Node, name: &str) -> bool {
         self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)).contains(name) && self.declaration_in_scope(n, name).is_some()
     }
 
     /// [`syntax::declaration_in_scope`] for a node of the file, with the
     /// declarations of its large scopes (a translation unit, a namespace
-    /// body, a block of at least [`INDEXED_SCOPE`] statements) read once:
+    /// body, a block of at least [`syntax::INDEXED_SCOPE`] statements) read once:
     /// lookups at file scope cost one hash lookup, not a walk of every
     /// declaration before them.
     pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str) -> Option<(Node<'n>, Node<'n>)> {
