@@ -233,7 +233,18 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
             sep = n.get(2).map_or("", |m| m.as_str());
         }
     }
-    let mut names: BTreeSet<String> = re.captures_iter(&code).filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string())).collect();
+    // (a name before `(…) {` after a `,` or a lone `:` is a constructor's
+    // member initialiser, `: first(s), lane(threadIdx.x) {}`, not a
+    // function's definition)
+    let initialiser = |m: regex::Match| {
+        let before = code[..m.start()].trim_end();
+        before.ends_with(',') || (before.ends_with(':') && !before.ends_with("::"))
+    };
+    let mut names: BTreeSet<String> = re
+        .captures_iter(&code)
+        .filter(|c| !c.get(4).is_some_and(initialiser))
+        .filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string()))
+        .collect();
     names.extend(api_names);
     // enumerators the code declares (`enum kind { cudaMemcpyHostToDevice };`
     // of its own)
@@ -281,7 +292,8 @@ pub fn distinct(left: &[(Range<usize>, String)]) -> Vec<&str> {
 /// not CUDA (`syclify::float4`, a variable `cudaStat` it kept): migrating
 /// a migrated file again leaves it as it is.
 pub fn has_cuda_constructs(text: &str) -> bool {
-    if text.contains("<cuda") {
+    // (a header named in a comment is not an include: `// needs <cuda.h>`)
+    if text.contains("<cuda") && code_only(text).contains("<cuda") {
         return true;
     }
     // the file's own names, read only when something CUDA-like is left
@@ -332,6 +344,17 @@ mod tests {
         assert!(defined_names("{ cudaFree(p); } do cudaFree(q); while (0); CHECK(cudaMalloc(&p, n)); if (x) cudaFree(p); return a cudaFree(p);").is_empty());
         // ... nor a variable initialised by arguments
         assert!(defined_names("bool is_last atomicInc(count, gridDim.x); T atomicAdd(p, 1); U atomicSub(p, -x);").is_empty());
+        // ... nor a constructor's member initialisers, however deep their
+        // arguments (the migration makes them deeper); its class and a
+        // qualified definition are
+        let own = defined_names("struct T { T(int s) : first(s), threadIdx(threadIdx.x) {} T() : lane(f(g(h(1)))) {} }; void T::gridDim(int a) {}");
+        assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["T", "gridDim"]);
+    }
+
+    #[test]
+    fn a_cuda_header_counts_in_an_include_not_in_a_comment() {
+        assert!(has_cuda_constructs("#include <cuda_runtime.h>\nint x;"));
+        assert!(!has_cuda_constructs("// needs <cuda_runtime.h>\n/* or <cuda.h> */ int x; const char *s = \"<cuda.h>\";"));
     }
 
     #[test]

@@ -124,6 +124,13 @@ const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__fo
 /// which some contexts (stray `#else` lines above) do not recover from.
 const OWN_SPECIFIERS: &[&str] = &["SYCLIFY_KERNEL", "SYCLIFY_FORCEINLINE", "SYCLIFY_NOINLINE", "SYCLIFY_EXTERNAL"];
 
+/// The attribute macros syclify writes on a kernel lambda
+/// (`[=](sycl::nd_item<3> item) SYCLIFY_REQD_WORK_GROUP_SIZE(1, 1, 256) {`):
+/// with their arguments, read as blanks ([`MaskKind::Keyword`]) when
+/// migrated code is migrated again, where the grammar has no place for a
+/// call between a lambda's parameters and its body.
+const OWN_LAMBDA_ATTRIBUTES: &[&str] = &["SYCLIFY_REQD_WORK_GROUP_SIZE", "SYCLIFY_LAUNCH_BOUNDS"];
+
 /// A macro that stands for CUDA qualifiers, found by [`find_qualifier_macros`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QualifierMacro {
@@ -330,6 +337,13 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                 }
             } else if word == "__restrict" || (!in_directive && OWN_SPECIFIERS.contains(&word)) {
                 masks.push(Mask { range: start..i, kind: MaskKind::Keyword });
+            } else if !in_directive && last_sig == b')' && OWN_LAMBDA_ATTRIBUTES.contains(&word) {
+                // (after the lambda's `)` or the attribute before it)
+                if let Some((_, end)) = paren_group(text, i) {
+                    masks.push(Mask { range: start..end, kind: MaskKind::Keyword });
+                    i = end;
+                    continue;
+                }
             } else if !in_directive {
                 if (word == "__device__" || word == "__host__") && last_sig == b']' {
                     masks.push(Mask { range: start..i, kind: MaskKind::LambdaQualifier });
@@ -742,5 +756,13 @@ int n = 1'000'000; HD int g(); char c = u8'a'; HD int h();
         let (masked, _) = mask("SYCLIFY_KERNEL void k(int *a) {}\n#define K SYCLIFY_KERNEL\n", &BTreeMap::new());
         assert!(masked.starts_with("               void k"));
         assert!(masked.contains("#define K SYCLIFY_KERNEL"));
+        // and the attributes it writes on a kernel lambda, with their
+        // arguments; not where no `)` comes before (a use of its own name)
+        let text =
+            "f([=](sycl::nd_item<3> it) SYCLIFY_REQD_WORK_GROUP_SIZE(1, 1, (N)) SYCLIFY_LAUNCH_BOUNDS(N, 2) { g(it); });\nint n = SYCLIFY_LAUNCH_BOUNDS(1);\n";
+        let (masked, masks) = mask(text, &BTreeMap::new());
+        assert_eq!(masks.len(), 2, "{masked}");
+        assert!(masked.starts_with(&format!("f([=](sycl::nd_item<3> it) {} {{ g(it); }});", " ".repeat(text.find(" {").unwrap() - 27))));
+        assert!(masked.ends_with("int n = SYCLIFY_LAUNCH_BOUNDS(1);\n"));
     }
 }
