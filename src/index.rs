@@ -845,8 +845,8 @@ pub fn qualifiers_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable)
 }
 
 /// Template parameter names of the template_declaration directly around `n`.
-pub fn template_params(n: Node, src: &str) -> Vec<String> {
-    let Some(p) = n.parent().filter(|p| p.kind_str() == "template_declaration") else {
+pub fn template_params<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>, src: &str) -> Vec<String> {
+    let Some(p) = parents.parent_of(n).filter(|p| p.kind_str() == "template_declaration") else {
         return vec![];
     };
     let Some(list) = p.field("parameters") else {
@@ -959,7 +959,7 @@ fn is_internal(decl: Node, src: &str) -> bool {
 }
 
 /// The device globals a namespace-scope declaration declares.
-pub fn globals_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) -> Vec<GlobalSymbol> {
+pub fn globals_of<'t>(parents: &dyn syntax::Parents<'t>, decl: Node<'t>, src: &str, masks: &[Mask], macros: &MacroTable) -> Vec<GlobalSymbol> {
     // a qualifier macro before it (`MANAGED __device__ int n;`) says more than `__device__`
     let Some(kind) = macro_global_kind(decl, src, masks, macros).or_else(|| global_kind(decl, src)).or_else(|| split_global(decl, src, masks).map(|(k, _)| k))
     else {
@@ -968,7 +968,7 @@ pub fn globals_of(decl: Node, src: &str, masks: &[Mask], macros: &MacroTable) ->
     if decl.field("declarator").and_then(syntax::function_declarator).is_some() {
         return vec![];
     }
-    let tparams = template_params(decl, src);
+    let tparams = template_params(parents, decl, src);
     let mut c = decl.walk();
     let declarators: Vec<Node> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
     declarators
@@ -1017,7 +1017,7 @@ pub fn index_file(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask]
     let mut shared_globals = Vec::new();
     let mut extern_shared_globals = Vec::new();
     for n in namespace_scope_declarations(root) {
-        globals.extend(globals_of(n, src, masks, macros));
+        globals.extend(globals_of(nodes, n, src, masks, macros));
         if let Some(is_extern) = shared_declaration(n, src) {
             let mut c = n.walk();
             for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
@@ -1035,9 +1035,9 @@ pub fn index_file(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask]
 /// compiling (`#ifndef __CUDACC__`, or the `#else` of `#ifdef __CUDACC__`)?
 /// Such code is a host fallback for CUDA's own functions (helper_math.h's
 /// `int min(int, int)`); the migrated code is compiled as the CUDA branch.
-fn in_non_cuda_branch(n: Node, src: &str) -> bool {
+fn in_non_cuda_branch<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>, src: &str) -> bool {
     let mut child = n;
-    while let Some(p) = child.parent() {
+    while let Some(p) = parents.parent_of(child) {
         if matches!(p.kind_str(), "preproc_ifdef" | "preproc_if") {
             let head = text(p, src).lines().next().unwrap_or("");
             if syntax::contains_word(head, "__CUDACC__") {
@@ -1066,7 +1066,7 @@ fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask
     let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared, scopes: &scopes };
     for (i, &n) in nodes.iter().enumerate() {
         match n.kind_str() {
-            "function_definition" if !in_non_cuda_branch(n, src) => {
+            "function_definition" if !in_non_cuda_branch(nodes, n, src) => {
                 if let Some(f) = function_facts(&file, i) {
                     out.push(f);
                 }
@@ -1083,10 +1083,10 @@ fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask
                     continue;
                 };
                 let q = qualifiers_of(n, src, masks, macros);
-                if !(q.global || q.device) || in_non_cuda_branch(n, src) {
+                if !(q.global || q.device) || in_non_cuda_branch(nodes, n, src) {
                     continue;
                 }
-                let mut f = declared_function(name, q, n, fd, src, rel);
+                let mut f = declared_function(nodes, name, q, n, fd, src, rel);
                 f.prototype_files.insert(rel.to_string());
                 out.push(f);
             }
@@ -1105,7 +1105,7 @@ fn launch_bounds(decl: Node, src: &str) -> Option<Vec<String>> {
 
 /// What the declaration `decl` of a function (declarator `fd`) says about
 /// it, for a prototype and a definition alike.
-fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str, rel: &str) -> FunctionFacts {
+fn declared_function<'t>(parents: &dyn syntax::Parents<'t>, name: &str, q: Qualifiers, decl: Node<'t>, fd: Node<'t>, src: &str, rel: &str) -> FunctionFacts {
     let params = param_shapes(fd, src);
     FunctionFacts {
         name: name.to_string(),
@@ -1113,11 +1113,11 @@ fn declared_function(name: &str, q: Qualifiers, decl: Node, fd: Node, src: &str,
         is_device: q.device,
         is_host: q.host,
         launch_bounds: launch_bounds(decl, src).map(|b| (b, rel.to_string())),
-        template_params: template_params(decl, src),
+        template_params: template_params(parents, decl, src),
         required_params: required_params(fd, src),
         is_internal: is_internal(decl, src),
-        is_constructor: syntax::is_constructor(decl, name, src),
-        is_method: syntax::is_method(decl),
+        is_constructor: syntax::is_constructor(parents, decl, name, src),
+        is_method: syntax::is_method(parents, decl),
         file: rel.to_string(),
         arities: vec![arity(fd, src)],
         first_params: params.first().map(|p| p.base.clone()).into_iter().collect(),
@@ -1152,7 +1152,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
     let fd = syntax::function_declarator(def.field("declarator")?)?;
     let (_, name) = declarator_name(fd.field("declarator")?, src)?;
     let q = qualifiers_of(def, src, masks, macros);
-    let mut f = declared_function(name, q, def, fd, src, rel);
+    let mut f = declared_function(nodes, name, q, def, fd, src, rel);
     f.has_definition = true;
     let Some(body) = def.field("body") else {
         return Some(f);
@@ -1612,7 +1612,7 @@ mod tests {
         let tree = crate::parse::parse_text(src);
         descendants(tree.root_node())
             .into_iter()
-            .filter(|n| n.kind_str() == "function_definition" && !in_non_cuda_branch(*n, src))
+            .filter(|n| n.kind_str() == "function_definition" && !in_non_cuda_branch(&syntax::TreeLinks, *n, src))
             .filter_map(|n| syntax::function_declarator(n.field("declarator")?))
             .filter_map(|fd| declarator_name(fd.field("declarator")?, src).map(|(_, s)| s.to_string()))
             .collect()

@@ -712,8 +712,11 @@ fn splitting_groups(masked: &str) -> Vec<ConditionalGroup> {
 fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup]) -> Vec<(u8, Vec<Mask>)> {
     let groups: Vec<&ConditionalGroup> = splitting.iter().filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start).collect();
     let key = |g: &ConditionalGroup| crate::syntax::one_line(&masked[g.head.clone()]);
-    let mut keys: Vec<String> = groups.iter().map(|g| key(g)).collect();
-    keys.dedup();
+    // each condition once, in order of first appearance (a repeated one,
+    // `#ifdef DEBUG` in every part of a large file, would otherwise give as
+    // many copies of a candidate over all its groups: quadratic)
+    let mut seen = BTreeSet::new();
+    let keys: Vec<String> = groups.iter().map(|g| key(g)).filter(|k| seen.insert(k.clone())).collect();
     let mut out = Vec::new();
     for k in keys {
         let same: Vec<&ConditionalGroup> = groups.iter().copied().filter(|g| key(g) == k).collect();
@@ -1012,6 +1015,13 @@ mod tests {
         let cands = branch_candidates(src, &(0..src.len()), &Defines::new(), &splitting_groups(src));
         assert_eq!(cands.len(), 2);
         assert!(cands.iter().all(|(_, m)| m.iter().all(|m| m.kind == MaskKind::InactiveBranch)));
+        // a condition repeated through a file, between others: one candidate
+        // per configuration over all its groups, not one per group
+        let part = "void f() {\n#ifdef A\nfor (;;) {\n#else\nwhile (1) {\n#endif\n}\n#if B\nif (x) {\n#endif\n}\n}\n";
+        let src = part.repeat(5);
+        let cands = branch_candidates(&src, &(0..src.len()), &Defines::new(), &splitting_groups(&src));
+        assert_eq!(cands.len(), 4);
+        assert!(cands.iter().all(|(_, m)| m.iter().filter(|m| src[m.range.clone()].starts_with("#if")).count() == 5));
     }
 }
 

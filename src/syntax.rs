@@ -145,13 +145,36 @@ pub fn descendants(root: Node) -> Vec<Node> {
     }
 }
 
+/// Where a node's parent is found. tree-sitter's [`Node::parent`] walks down
+/// from the root, through the children of every node on the way: under an
+/// ERROR node of thousands of children (a file that does not parse from
+/// some brace on) each call costs as much as the file, and a rule that asks
+/// it of every node is quadratic. A walked file ([`Preorder`]) keeps the
+/// links; [`TreeLinks`] asks tree-sitter (a node of no walked tree).
+pub trait Parents<'t> {
+    fn parent_of(&self, n: Node<'t>) -> Option<Node<'t>>;
+}
+
+/// tree-sitter's own parent links ([`Parents`]).
+pub struct TreeLinks;
+
+impl<'t> Parents<'t> for TreeLinks {
+    fn parent_of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        n.parent()
+    }
+}
+
 /// Every node under a root (the root first) in document order, with where
 /// each node's subtree ends: the nodes of a subtree are a slice, so a walk
-/// of a function inside a walked file costs nothing more.
+/// of a function inside a walked file costs nothing more. It knows each
+/// node's parent ([`Parents`]); a node of another tree is asked of
+/// tree-sitter.
 pub struct Preorder<'t> {
     nodes: Vec<Node<'t>>,
     /// `ends[i]`: one past the last node of node `i`'s subtree.
     ends: Vec<u32>,
+    /// `parents[i]`: the position of node `i`'s parent (`u32::MAX`: the root).
+    parents: Vec<u32>,
 }
 
 impl<'t> Preorder<'t> {
@@ -159,9 +182,11 @@ impl<'t> Preorder<'t> {
         let count = root.descendant_count();
         let mut nodes = Vec::with_capacity(count);
         let mut ends = Vec::with_capacity(count);
+        let mut parents = Vec::with_capacity(count);
         let mut open: Vec<usize> = Vec::new();
         let mut cursor = root.walk();
         loop {
+            parents.push(open.last().map_or(u32::MAX, |&p| p as u32));
             open.push(nodes.len());
             nodes.push(cursor.node());
             ends.push(0);
@@ -172,7 +197,7 @@ impl<'t> Preorder<'t> {
                 let done = open.pop().expect("an open node");
                 ends[done] = nodes.len() as u32;
                 if open.is_empty() {
-                    return Preorder { nodes, ends };
+                    return Preorder { nodes, ends, parents };
                 }
                 if cursor.goto_next_sibling() {
                     break;
@@ -189,13 +214,29 @@ impl<'t> Preorder<'t> {
 
     /// `n` and every node under it, where `n` is one of the nodes.
     pub fn subtree_of(&self, n: Node) -> Option<&[Node<'t>]> {
+        self.position(n).map(|i| self.subtree(i))
+    }
+
+    /// Where `n` is among the nodes, if it is one of them.
+    fn position(&self, n: Node) -> Option<usize> {
         // the nodes that start where `n` does are few; `n` is among them
         let first = self.nodes.partition_point(|x| x.start_byte() < n.start_byte());
-        (first..self.nodes.len()).take_while(|&i| self.nodes[i].start_byte() == n.start_byte()).find(|&i| self.nodes[i].id() == n.id()).map(|i| self.subtree(i))
+        (first..self.nodes.len()).take_while(|&i| self.nodes[i].start_byte() == n.start_byte()).find(|&i| self.nodes[i].id() == n.id())
     }
 
     pub fn into_nodes(self) -> Vec<Node<'t>> {
         self.nodes
+    }
+}
+
+impl<'t> Parents<'t> for Preorder<'t> {
+    fn parent_of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        match self.position(n).map(|i| self.parents[i]) {
+            Some(p) if p != u32::MAX => Some(self.nodes[p as usize]),
+            // the root of the walk (perhaps not of its tree), or a node of
+            // another tree
+            _ => n.parent(),
+        }
     }
 }
 
@@ -229,9 +270,11 @@ pub fn items(n: Node) -> Vec<Node> {
 /// as an ERROR that stops before the `)` unless error recovery blanks the
 /// parentheses ([`crate::mask::MaskKind::DirectiveParen`]).
 pub fn is_list_directive(n: Node) -> bool {
+    // (the links to parent and sibling last: tree-sitter finds them from the
+    // root down, see [`Parents`])
     n.kind_str() == "ERROR"
-        && n.parent().is_some_and(|p| matches!(p.kind_str(), "argument_list" | "parameter_list"))
         && n.child(0).is_some_and(|c| c.kind_str().starts_with('#'))
+        && n.parent().is_some_and(|p| matches!(p.kind_str(), "argument_list" | "parameter_list"))
         && n.next_sibling().is_none_or(|s| s.start_position().row > n.end_position().row)
 }
 
@@ -278,7 +321,7 @@ pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &
 /// Is function `name`, declared by `decl` (a definition or declaration), a
 /// constructor or destructor: named like the class whose body holds it, or
 /// defined out of class as `X::X` / `X::~X`?
-pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
+pub fn is_constructor<'t>(parents: &dyn Parents<'t>, decl: Node<'t>, name: &str, src: &str) -> bool {
     if name.starts_with('~') {
         return true;
     }
@@ -289,23 +332,23 @@ pub fn is_constructor(decl: Node, name: &str, src: &str) -> bool {
     if qualified_as_class {
         return true;
     }
-    let mut p = decl.parent();
+    let mut p = parents.parent_of(decl);
     while let Some(x) = p {
         if x.kind_str() == "field_declaration_list" {
-            return x.parent().and_then(|c| c.field("name")).is_some_and(|n| text(n, src) == name);
+            return parents.parent_of(x).and_then(|c| c.field("name")).is_some_and(|n| text(n, src) == name);
         }
         if matches!(x.kind_str(), "function_definition" | "translation_unit") {
             return false;
         }
-        p = x.parent();
+        p = parents.parent_of(x);
     }
     false
 }
 
 /// Is the function declared by `decl` a member function: declared inside a
 /// class body, or defined out of class with a qualified name (`X::f`)?
-pub fn is_method(decl: Node) -> bool {
-    qualified_function_name(decl).is_some() || has_ancestor(decl, &["field_declaration_list"])
+pub fn is_method<'t>(parents: &dyn Parents<'t>, decl: Node<'t>) -> bool {
+    qualified_function_name(decl).is_some() || has_ancestor(parents, decl, &["field_declaration_list"])
 }
 
 /// The qualified name (`X::f`) a function declaration `decl` declares, if
@@ -394,13 +437,13 @@ pub fn method_callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>,
 }
 
 /// Is `n` inside a node of one of `kinds` (itself excluded)?
-pub fn has_ancestor(n: Node, kinds: &[&str]) -> bool {
-    let mut p = n.parent();
+pub fn has_ancestor<'t>(parents: &dyn Parents<'t>, n: Node<'t>, kinds: &[&str]) -> bool {
+    let mut p = parents.parent_of(n);
     while let Some(x) = p {
         if kinds.contains(&x.kind_str()) {
             return true;
         }
-        p = x.parent();
+        p = parents.parent_of(x);
     }
     false
 }
@@ -818,6 +861,27 @@ pub fn arith_type_with<'a>(e: Node<'a>, src: &str, declaration: &DeclarationAt<'
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_walks_parent_links_match_tree_sitters() {
+        // code that parses, and a region that does not (one wide ERROR node)
+        let src = "struct S { S(int a) : x(a) {} int x; };\n__global__ void k(float *p) { p[threadIdx.x] = 0; }\n\
+                   void f( { int a = (1; } } } g(x, #if A\n y);\nint h() { return 1; }\n";
+        let tree = crate::parse::parse_text(src);
+        let nodes = Preorder::of(tree.root_node());
+        assert!(nodes.iter().any(|n| n.is_error()));
+        for &n in nodes.iter() {
+            assert_eq!(nodes.parent_of(n).map(|p| p.id()), n.parent().map(|p| p.id()), "{}", n.kind_str());
+        }
+        // a walk of a subtree: its root's parent and the nodes of another
+        // tree are asked of tree-sitter
+        let inner = nodes.iter().copied().find(|n| n.kind_str() == "field_declaration_list").unwrap();
+        let sub = Preorder::of(inner);
+        assert_eq!(sub.parent_of(inner).map(|p| p.kind_str()), Some("struct_specifier"));
+        let other = crate::parse::parse_text("int y;");
+        let leaf = descendants(other.root_node()).into_iter().last().unwrap();
+        assert_eq!(nodes.parent_of(leaf).map(|p| p.id()), leaf.parent().map(|p| p.id()));
+    }
 
     #[test]
     fn contains_word_finds_whole_words_only() {

@@ -171,7 +171,7 @@ pub fn run(ctx: &mut FileCtx) {
                 let head = &ctx.src[start..n.start_byte()];
                 let says_global = head.contains("__global__")
                     || syntax::identifiers(head).iter().any(|(_, w)| index.macros.qualifier.get(*w).is_some_and(|q| q.words.iter().any(|x| x == "__global__")));
-                if index.is_kernel(name) && (syntax::has_ancestor(n, &["field_declaration_list"]) || !says_global) {
+                if index.is_kernel(name) && (syntax::has_ancestor(ctx.parents(), n, &["field_declaration_list"]) || !says_global) {
                     continue;
                 }
                 let item = ctx.item_at(n.start_byte()).filter(|_| owner.kind_str() == "function_definition").unwrap_or_else(|| "item".to_string());

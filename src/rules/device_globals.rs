@@ -40,7 +40,7 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(decl) {
             continue;
         }
-        let symbols = globals_of(decl, ctx.src, &ctx.parsed.masks, &index.macros);
+        let symbols = globals_of(ctx.parents(), decl, ctx.src, &ctx.parsed.masks, &index.macros);
         let Some(first) = symbols.first() else {
             continue;
         };

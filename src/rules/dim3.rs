@@ -164,7 +164,7 @@ fn declaration(ctx: &mut FileCtx, decl: Node) {
             "identifier" => ctx.edits.insert(RULE, d.end_byte(), "(1, 1, 1)"),
             // `dim3 block(TILE, ROWS);` parses as a function declaration (the most
             // vexing parse): inside a function body it is a variable.
-            "function_declarator" if syntax::has_ancestor(decl, &["compound_statement"]) => {
+            "function_declarator" if syntax::has_ancestor(ctx.parents(), decl, &["compound_statement"]) => {
                 let Some(params) = d.field("parameters") else {
                     continue;
                 };

@@ -223,6 +223,12 @@ impl<'a> FileCtx<'a> {
         i > 0 && offset < self.macro_trees[i - 1].0.end
     }
 
+    /// The parent links of the main tree (a node of a macro body is asked
+    /// of tree-sitter): [`syntax::Parents`].
+    pub fn parents(&self) -> &Preorder<'a> {
+        &self.nodes_main
+    }
+
     /// Every node of the main tree, in document order.
     pub fn main_nodes(&self) -> Rc<Preorder<'a>> {
         self.nodes_main.clone()
@@ -454,10 +460,10 @@ impl<'a> FileCtx<'a> {
                     let facts = self.project.index.functions.get(name);
                     let device = facts.is_some_and(|f| f.is_kernel || f.is_device);
                     // a constructor (or destructor) that receives no nd_item
-                    let constructor = syntax::is_constructor(n, name, src) && self.project.index.needs_of(name).is_none_or(|x| !x.item);
+                    let constructor = syntax::is_constructor(&*nodes, n, name, src) && self.project.index.needs_of(name).is_none_or(|x| !x.item);
                     self.functions.push(FnScope { range: n.byte_range(), name: name.to_string(), item, dim3_vars, other_vars, device, constructor });
                 }
-                "declaration" if !syntax::has_ancestor(n, &["function_definition"]) => {
+                "declaration" if !syntax::has_ancestor(&*nodes, n, &["function_definition"]) => {
                     let is_dim3 = n.field("type").is_some_and(|t| text(t, src) == "dim3");
                     let mut c = n.walk();
                     for decl in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
@@ -527,13 +533,13 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 
 /// Parses, each on its own, the macro bodies that hold CUDA code (also a
 /// name the mapping tables migrate: `#define F4(p) ((float4 *)(p))`).
-pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &[Node], mappings: &Mappings) -> Vec<(Range<usize>, Tree)> {
+pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings: &Mappings) -> Vec<(Range<usize>, Tree)> {
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
     let mut line_starts: Option<Vec<usize>> = None;
-    for &n in nodes {
-        if n.kind_str() != "preproc_arg" || in_error(n) {
+    for &n in nodes.iter() {
+        if n.kind_str() != "preproc_arg" || in_error(nodes, n) {
             continue;
         }
         let body = text(n, src);
@@ -587,6 +593,6 @@ pub fn run_all(ctx: &mut FileCtx) {
 }
 
 /// Is `n` inside a region that did not parse (rules leave those alone)?
-pub fn in_error(n: Node) -> bool {
-    n.is_error() || syntax::has_ancestor(n, &["ERROR"])
+pub fn in_error<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>) -> bool {
+    n.is_error() || syntax::has_ancestor(parents, n, &["ERROR"])
 }

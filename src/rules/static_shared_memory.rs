@@ -49,7 +49,7 @@ pub fn run(ctx: &mut FileCtx) {
             Some(scope) if ctx.project.index.needs_of(&scope.name).is_none() => continue,
             Some(_) => {}
             // at namespace scope: every kernel that uses it allocates it
-            None if !namespace_scope(n) => continue,
+            None if !namespace_scope(ctx.parents(), n) => continue,
             None => {}
         }
         // an unnamed class type (`__shared__ union { A::TempStorage a; … } t;`,
@@ -74,6 +74,6 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 /// Is `decl` at namespace scope (not in a function or a class)?
-fn namespace_scope(decl: tree_sitter::Node) -> bool {
-    !crate::syntax::has_ancestor(decl, &["function_definition", "field_declaration_list", "lambda_expression"])
+fn namespace_scope<'t>(parents: &dyn crate::syntax::Parents<'t>, decl: tree_sitter::Node<'t>) -> bool {
+    !crate::syntax::has_ancestor(parents, decl, &["function_definition", "field_declaration_list", "lambda_expression"])
 }

@@ -36,7 +36,7 @@ pub fn run(ctx: &mut FileCtx) {
         let Some((_, name)) = fd.field("declarator").and_then(|d| declarator_name(d, ctx.src)) else {
             continue;
         };
-        if n.kind_str() == "declaration" && syntax::has_ancestor(n, &["compound_statement"]) {
+        if n.kind_str() == "declaration" && syntax::has_ancestor(ctx.parents(), n, &["compound_statement"]) {
             continue; // `dim3 block(A, B);` and other local declarations
         }
         if index.needs_sycl_external(name) {

@@ -252,7 +252,7 @@ pub fn run(ctx: &mut FileCtx) {
                 if t == "warpSize" && ctx.project.index.macros.names.contains("warpSize") {
                     continue; // the project's own `#define warpSize 32`
                 }
-                if t == "warpSize" && crate::syntax::has_ancestor(n, &["optional_parameter_declaration"]) {
+                if t == "warpSize" && crate::syntax::has_ancestor(ctx.parents(), n, &["optional_parameter_declaration"]) {
                     // a default argument cannot name the nd_item parameter: the
                     // sub-group size warp code is compiled for
                     ctx.edits.replace_text(RULE, n.byte_range(), "syclify::warp_size");
