@@ -6,23 +6,7 @@ use crate::project::Migration;
 use std::io::Write;
 use std::path::Path;
 
-/// The helper header shipped with migrated code.
-pub const HELPER_HEADER: &str = include_str!("../runtime-headers/syclify/syclify.hpp");
-pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
-/// The helper headers of CUDA libraries, written when a migrated file includes one.
-pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
-    ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
-    ("include/syclify/thrust.hpp", include_str!("../runtime-headers/syclify/thrust.hpp")),
-    ("include/syclify/blas_types.hpp", include_str!("../runtime-headers/syclify/blas_types.hpp")),
-    ("include/syclify/math_backend.hpp", include_str!("../runtime-headers/syclify/math_backend.hpp")),
-    ("include/syclify/blas.hpp", include_str!("../runtime-headers/syclify/blas.hpp")),
-    ("include/syclify/blaslt.hpp", include_str!("../runtime-headers/syclify/blaslt.hpp")),
-    ("include/syclify/rand.hpp", include_str!("../runtime-headers/syclify/rand.hpp")),
-    ("include/syclify/rand_kernel.hpp", include_str!("../runtime-headers/syclify/rand_kernel.hpp")),
-    ("include/syclify/sparse.hpp", include_str!("../runtime-headers/syclify/sparse.hpp")),
-    ("include/syclify/fft.hpp", include_str!("../runtime-headers/syclify/fft.hpp")),
-    ("include/syclify/wmma.hpp", include_str!("../runtime-headers/syclify/wmma.hpp")),
-];
+pub use crate::helpers::{HELPER_HEADER, HELPER_HEADER_REL, LIBRARY_HEADERS};
 
 /// Writes `text` to `path` through a temporary file in the same directory.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {

@@ -17,6 +17,7 @@ pub mod diagnostics;
 pub mod edit;
 pub mod emit;
 pub mod guard;
+pub mod helpers;
 pub mod index;
 pub mod leftovers;
 pub mod lsp;

@@ -742,10 +742,13 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     // every loaded file's includes of loaded files (by index)
     let includes: Vec<Vec<usize>> =
         sources.iter().map(|s| resolved_includes(&s.rel, &s.text, &include_dirs, |c| by_rel.contains_key(c)).iter().map(|r| by_rel[r]).collect()).collect();
+    // (syclify's own helper headers, in an out-root migrated again, are
+    // copied unchanged: emit writes this version's over them)
+    let helper: Vec<bool> = sources.iter().map(|s| crate::helpers::is_shipped_helper(&s.rel, &s.text)).collect();
     let mut migrate: BTreeSet<usize> = sources
         .iter()
         .enumerate()
-        .filter(|(_, s)| MIGRATE_EXT.contains(&ext_of(&s.rel)) || crate::leftovers::has_cuda_constructs(&s.text))
+        .filter(|&(i, s)| !helper[i] && (MIGRATE_EXT.contains(&ext_of(&s.rel)) || crate::leftovers::has_cuda_constructs(&s.text)))
         .map(|(i, _)| i)
         .collect();
     let mut work: Vec<usize> = migrate.iter().copied().collect();
@@ -753,7 +756,7 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     while let Some(i) = work.pop() {
         for &j in &includes[i] {
             include_edges.push((i, j));
-            if migrate.insert(j) {
+            if !helper[j] && migrate.insert(j) {
                 work.push(j);
             }
         }

@@ -56,6 +56,34 @@ fn migrates_a_tree_and_mirrors_it() {
     assert!(stderr(&o).contains("3 migrated, 1 copied unchanged, 0 failed"));
 }
 
+/// An out-root migrated again (a user who migrates in steps): syclify's own
+/// helper headers in it are copied, not migrated as CUDA, and the migrated
+/// code is left as it is.
+#[test]
+fn an_out_root_migrated_again_keeps_the_helper_headers() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(
+        src.join("main.cu"),
+        "#include <cub/cub.cuh>\n__global__ void k(float *a) { a[threadIdx.x] = 0; }\nint main() { float *d; cudaMalloc(&d, 4); k<<<1, 32>>>(d); return 0; }\n",
+    )
+    .unwrap();
+    let (first, second) = (t.path().join("first"), t.path().join("second"));
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", first.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(first.join("include/syclify/cub.hpp").is_file());
+    let o = syclify(&["migrate", first.to_str().unwrap(), "-o", second.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&fs::read_to_string(second.join("syclify-report.json")).unwrap()).unwrap();
+    assert_eq!(report["totals"]["errors"], 0, "{report}");
+    assert_eq!(report["totals"]["files_migrated"], 0, "{report}");
+    for h in ["include/syclify/syclify.hpp", "include/syclify/cub.hpp"] {
+        assert_eq!(fs::read(first.join(h)).unwrap(), fs::read(second.join(h)).unwrap(), "{h}");
+        assert!(fs::read_to_string(second.join("syclify-report.md")).unwrap().contains(&format!("| `{h}` | `{h}` | copied |")), "{h}");
+    }
+}
+
 #[test]
 fn bad_files_are_reported_and_the_rest_is_written() {
     let t = tempfile::tempdir().unwrap();
