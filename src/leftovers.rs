@@ -189,10 +189,14 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
 /// is the includes rule's; a name in a conditional (`#if defined(__NVCC__)`)
 /// is a test, harmless when false.
 fn line_is_excused(line: &str) -> bool {
-    line.trim_start_matches([' ', '\t'])
-        .strip_prefix('#')
-        .map(|d| d.trim_start_matches([' ', '\t']))
-        .is_some_and(|d| ["include", "if", "elif", "else", "endif", "undef", "pragma", "error", "warning", "line"].iter().any(|k| d.starts_with(k)))
+    const EXCUSED: &[&str] =
+        &["include", "include_next", "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "undef", "pragma", "error", "warning", "line"];
+    // (the directive's whole name: `#ifdefined(__CUDA_ARCH__)`, a typo no
+    // rule reads, leaves its CUDA to report)
+    line.trim_start_matches([' ', '\t']).strip_prefix('#').map(|d| d.trim_start_matches([' ', '\t'])).is_some_and(|d| {
+        let name = &d[..d.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(d.len())];
+        EXCUSED.contains(&name)
+    })
 }
 
 /// Names a C++ text defines itself (macros, types, functions with a body),
@@ -330,6 +334,8 @@ mod tests {
             vec!["cublasSgemm", "curand_uniform", "cuLaunchKernel", "cudaGraphLaunch"]
         );
         assert_eq!(names("#define ARCH __CUDA_ARCH__\n"), vec!["__CUDA_ARCH__"]);
+        // a directive no rule reads (a typo) does not excuse its names
+        assert_eq!(names("#ifdefined(__CUDA_ARCH__)\n#endif\n#  ifdef __CUDA_ARCH__\n#endif\n"), vec!["__CUDA_ARCH__"]);
         assert_eq!(defined_names("return gridDim; x = blockDim * 2;").len(), 0);
         let own = defined_names("sycl::range<3> gridDim(1, 1, n); const int blockDim = 16; for (int blockIdx = 0;;) {}");
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["blockDim", "blockIdx", "gridDim"]);
