@@ -239,14 +239,17 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     }
     // (a name before `(…) {` after a `,` or a lone `:` is a constructor's
     // member initialiser, `: first(s), lane(threadIdx.x) {}`, not a
-    // function's definition)
-    let initialiser = |m: regex::Match| {
+    // function's definition; nor is a CUDA qualifier, which a lambda's
+    // parameters follow: `[] __device__ (int i) {`)
+    let not_a_definition = |m: regex::Match| {
         let before = code[..m.start()].trim_end();
-        before.ends_with(',') || (before.ends_with(':') && !before.ends_with("::"))
+        before.ends_with(',')
+            || (before.ends_with(':') && !before.ends_with("::"))
+            || matches!(m.as_str(), "__device__" | "__host__" | "__global__" | "__forceinline__" | "__noinline__")
     };
     let mut names: BTreeSet<String> = re
         .captures_iter(&code)
-        .filter(|c| !c.get(4).is_some_and(initialiser))
+        .filter(|c| !c.get(4).is_some_and(not_a_definition))
         .filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string()))
         .collect();
     names.extend(api_names);
@@ -355,6 +358,8 @@ mod tests {
         // qualified definition are
         let own = defined_names("struct T { T(int s) : first(s), threadIdx(threadIdx.x) {} T() : lane(f(g(h(1)))) {} }; void T::gridDim(int a) {}");
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["T", "gridDim"]);
+        // ... nor a lambda's qualifiers
+        assert!(defined_names("auto f = [] __host__ __device__ (int i) { return i; };").is_empty());
     }
 
     #[test]
