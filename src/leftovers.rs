@@ -214,7 +214,7 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     // type at the start of a declaration, with the names that follow it in
     // the same declarator list
     let api_vars = cached_regex!(
-        r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*|(?:cublas|cufft|curand|cusparse|cusolver)\w+)\s*([=;,\[)])"
+        r"(?m)(?:^|[;{}(,])\s*(?:(?:const|static|volatile|unsigned|signed|struct)\s+)*([A-Za-z_][\w:]*(?:<[^<>;]*>)?)[\s*&]+((?:cuda|cu|atomic)[A-Z]\w*|(?:cublas|cufft|curand|cusparse|cusolver)\w+)\s*([=;,\[)(])"
     );
     let next_var = cached_regex!(r"^\s*[*&]*\s*(\w+)\s*(?:\[[^\]]*\]\s*)*([=;,)])");
     let code = code_only(text);
@@ -225,6 +225,12 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     while let Some(c) = api_vars.captures_at(&code, pos) {
         pos = c.get(2).map_or(code.len(), |m| m.end());
         if NOT_TYPES.contains(&&c[1]) {
+            continue;
+        }
+        // (`T name(…)` is a prototype or a call's result unless the type is
+        // a template's: a migrated `sycl::range<3> cudaFree(1, 1, p);`,
+        // whose declaration the grammar reads as comparisons)
+        if &c[3] == "(" && !c[1].contains('<') {
             continue;
         }
         api_names.insert(c[2].to_string());
@@ -360,6 +366,9 @@ mod tests {
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["T", "gridDim"]);
         // ... nor a lambda's qualifiers
         assert!(defined_names("auto f = [] __host__ __device__ (int i) { return i; };").is_empty());
+        // a variable of a template type, initialised by arguments, is
+        let own = defined_names("void f() { sycl::range<3> cudaFree(1, 1, p); int cudaMalloc(&q, 4); }");
+        assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["cudaFree", "f"]);
     }
 
     #[test]

@@ -278,6 +278,21 @@ pub fn is_list_directive(n: Node) -> bool {
         && n.next_sibling().is_none_or(|s| s.start_position().row > n.end_position().row)
 }
 
+/// Whether `call` is the declarator of a variable with a template type
+/// that the grammar read as comparisons: `sycl::range<3> cudaFree(1, 1, p);`
+/// in a function body (a migrated `dim3 cudaFree(p);`) parses as
+/// `(sycl::range < 3) > cudaFree(1, 1, p)`. Such a "call" names the
+/// variable; no rule may rewrite it as a call of CUDA's function.
+pub fn is_declaration_read_as_comparison<'t>(parents: &dyn Parents<'t>, call: Node<'t>) -> bool {
+    let Some(gt) = parents.parent_of(call).filter(|p| p.kind_str() == "binary_expression" && p.field("right").is_some_and(|r| r.id() == call.id())) else {
+        return false;
+    };
+    let is_op = |n: Node, op: &str| n.field("operator").is_some_and(|o| o.kind_str() == op);
+    is_op(gt, ">")
+        && gt.field("left").is_some_and(|l| l.kind_str() == "binary_expression" && is_op(l, "<"))
+        && parents.parent_of(gt).is_some_and(|s| s.kind_str() == "expression_statement")
+}
+
 /// The source line of a list directive, as written.
 pub fn list_directive_text<'a>(n: Node, src: &'a str) -> &'a str {
     src[n.start_byte()..].lines().next().unwrap_or("").trim()

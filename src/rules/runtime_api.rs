@@ -256,6 +256,9 @@ pub fn run(ctx: &mut FileCtx) {
                 if !std_math && n.field("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
                 }
+                if crate::syntax::is_declaration_read_as_comparison(ctx.parents(), n) {
+                    continue; // a variable named like the API, being declared
+                }
                 // a project macro of the same name (`#define max(a, b) ...`) is
                 // what this call expands to: mapping it would hand the macro
                 // `sycl::max(...)` to rewrite
