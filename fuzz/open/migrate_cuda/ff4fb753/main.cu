@@ -1,0 +1,2 @@
+__device__#include "k.cuh"
+__device__#include "k.cuh"
