@@ -202,6 +202,15 @@ fn line_is_excused(line: &str) -> bool {
 /// Names a C++ text defines itself (macros, types, functions with a body),
 /// found by their shape; for checking a migrated tree without its index.
 pub fn defined_names(text: &str) -> BTreeSet<String> {
+    defined_names_where(text, &|_| true)
+}
+
+/// [`defined_names`], keeping a name found only by the shape of a function
+/// definition (`name(…) {`) where `definition` accepts it: the migration,
+/// which has the parsed index, takes a mapped name of that shape for the
+/// project's function only when the index does (a mutated
+/// `f(float x)atomicAdd(&x, 1) {` is a call the rules rewrite).
+pub fn defined_names_where(text: &str, definition: &dyn Fn(&str) -> bool) -> BTreeSet<String> {
     let re = cached_regex!(
         r"(?m)^\s*#\s*define\s+(\w+)|(?-u:\b)(?:struct|class|union|enum(?:\s+class)?)\s+(\w+)\s*[:{]|(?-u:\b)typedef(?-u:\b)[^;]*?(?-u:\b)(\w+)\s*(?:\[[^\]]*\])*;|(?-u:\b)(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?\{|\}\s*(\w+)\s*(?:\[[^\]]*\])*;"
     );
@@ -255,7 +264,7 @@ pub fn defined_names(text: &str) -> BTreeSet<String> {
     };
     let mut names: BTreeSet<String> = re
         .captures_iter(&code)
-        .filter(|c| !c.get(4).is_some_and(not_a_definition))
+        .filter(|c| !c.get(4).is_some_and(|m| not_a_definition(m) || !definition(m.as_str())))
         .filter_map(|c| (1..=5).find_map(|i| c.get(i)).map(|m| m.as_str().to_string()))
         .collect();
     names.extend(api_names);
@@ -369,6 +378,13 @@ mod tests {
         // a variable of a template type, initialised by arguments, is
         let own = defined_names("void f() { sycl::range<3> cudaFree(1, 1, p); int cudaMalloc(&q, 4); }");
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["cudaFree", "f"]);
+        // the shape of a definition counts where the caller accepts the name
+        // (only that shape: a variable of the name still counts)
+        let text = "float f(float x)atomicAdd(&x, 1) { return x; } void g() {} struct S { int n; };";
+        assert!(defined_names(text).contains("atomicAdd"));
+        let own = defined_names_where(text, &|w| w != "atomicAdd");
+        assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["S", "g"]);
+        assert!(defined_names_where("struct S { int atomicAdd; };", &|w| w != "atomicAdd").contains("atomicAdd"));
     }
 
     #[test]

@@ -970,7 +970,7 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     }
     clock.phase("parse, index, rewrite");
     copied_includers(&sources, &mut outputs, &renames, &include_dirs, |i| failed.contains_key(&i) || !rewritten_here(i));
-    sycl_first(&sources, &mut outputs, &includes);
+    sycl_first(&sources, &mut outputs, &renames, &include_dirs);
     for (i, s) in sources.into_iter().enumerate() {
         if !rewritten_here(i) {
             continue;
@@ -1054,8 +1054,26 @@ type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
 /// first directive: else a macro of its own (`#define T double`, before the
 /// include that reaches SYCL) would rewrite names inside SYCL's headers.
 /// Copied files so changed become migrated ones (keeping their name).
-fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, includes: &[Vec<usize>]) {
+///
+/// What includes what is read from the texts being written (under the names
+/// they are written as), as a second migration reads them: a source's include
+/// may become a directive only once a rule has rewritten its line
+/// (`__device__#include "k.cuh"`).
+fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, renames: &BTreeMap<String, String>, include_dirs: &[String]) {
     const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
+    let out_rel: Vec<&str> = sources.iter().map(|s| renames.get(&s.rel).unwrap_or(&s.rel).as_str()).collect();
+    let by_out: BTreeMap<&str, usize> = out_rel.iter().enumerate().map(|(i, r)| (*r, i)).collect();
+    // (a file not rewritten in this run still names its includes' sources)
+    let by_rel: BTreeMap<&str, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.as_str(), i)).collect();
+    let includes: Vec<Vec<usize>> = (0..sources.len())
+        .map(|i| {
+            let text = outputs.get(&i).map_or(sources[i].text.as_str(), |(out, _, _)| out.as_str());
+            resolved_includes(out_rel[i], text, include_dirs, |c| by_out.contains_key(c) || by_rel.contains_key(c))
+                .iter()
+                .filter_map(|r| by_out.get(r.as_str()).or(by_rel.get(r.as_str())).copied())
+                .collect()
+        })
+        .collect();
     // (a file copied unchanged may include SYCL already: migrated code
     // migrated again)
     let has_sycl: Vec<bool> =

@@ -88,6 +88,24 @@ fn fuzz_regressions_and_seeds_keep_the_properties() {
     assert!(n >= 10, "the regression inputs and seeds are missing");
 }
 
+/// Every project the structure-aware target once broke
+/// (`fuzz/regressions/migrate_cuda/NAME/`, the files of one project, as
+/// `SYCLIFY_FUZZ_DUMP` writes them, minimised).
+#[test]
+fn fuzz_regression_projects_keep_the_properties() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/migrate_cuda");
+    let mut n = 0;
+    for e in std::fs::read_dir(&root).expect("fuzz/regressions/migrate_cuda").flatten() {
+        let files = program_files(&e.path());
+        assert!(!files.is_empty(), "{}: no files", e.path().display());
+        if let Err(e2) = properties::check(&files, mappings()) {
+            panic!("{}: {e2}", e.path().display());
+        }
+        n += 1;
+    }
+    assert!(n >= 1, "the regression projects are missing");
+}
+
 /// The fixtures themselves: every property holds on each, the fixed point
 /// included (the fixtures migrate without warnings, most of them).
 #[test]

@@ -83,9 +83,15 @@ pub struct ProjectCtx<'a> {
 }
 
 impl ProjectCtx<'_> {
-    /// The names the sources of this program part define (read once, on first use).
+    /// The names the sources of this program part define (read once, on
+    /// first use). A name the tables map as a function counts by the shape
+    /// of a definition only if the index has it too: these are the sources
+    /// before their migration, and a call the rules rewrite may look like a
+    /// definition (`f(float x)atomicAdd(&x, 1) {`), which the migrated text
+    /// no longer does.
     pub fn declared_in_cluster(&self) -> &BTreeSet<String> {
-        self.cluster_declared.get_or_init(|| self.cluster_sources.iter().flat_map(|t| crate::leftovers::defined_names(t)).collect())
+        let definition = |w: &str| !self.mappings.functions.contains_key(w) || self.index.functions.contains_key(w);
+        self.cluster_declared.get_or_init(|| self.cluster_sources.iter().flat_map(|t| crate::leftovers::defined_names_where(t, &definition)).collect())
     }
 }
 

@@ -1,2 +1,1 @@
 __device__#include "k.cuh"
-__device__#include "k.cuh"

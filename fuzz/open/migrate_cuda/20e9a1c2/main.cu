@@ -1,1 +1,0 @@
-#atomicAdd(&x, 1)include "device.cuh"__device__ floaté scale(float x)atomicAdd(&x, 1) { returnatomicAdd(&x, 1)

@@ -1,0 +1,1 @@
+__global__ void k(int *o) { o[0] = threadIdx.x; }
