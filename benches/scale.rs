@@ -86,6 +86,20 @@ fn code_line(mb: usize) -> String {
     s
 }
 
+/// Code on one line where nothing parses twice in a row: an error region
+/// every 20 bytes, each with a macro-like use near it (error recovery's
+/// candidates, read per line).
+fn broken_line(mb: usize) -> String {
+    let mut s = String::from("__global__ void k(int *p) { ");
+    let mut j = 0u64;
+    while s.len() < mb << 20 {
+        s.push_str(&format!("int a{j} = ) F(x) ; "));
+        j += 1;
+    }
+    s.push_str("}\n");
+    s
+}
+
 /// Each rule's shape, in MB (a rule's fixtures include code that does not
 /// parse, whose recovery re-parses the file up to 64 times: slow, linear).
 const RULE_SIZES: &[usize] = &[1, 4];
@@ -112,6 +126,7 @@ fn main() {
     shapes.push(("a table on one line".into(), Box::new(table_line), sizes.clone()));
     // (dense code holds a node every byte or so: 10 MB take some 1.4 GB)
     shapes.push(("code on one line".into(), Box::new(code_line), sizes.iter().copied().take(2).collect()));
+    shapes.push(("broken code on one line".into(), Box::new(broken_line), RULE_SIZES.to_vec()));
     for r in &rules {
         let unit = read_cu(r);
         if unit.is_empty() {

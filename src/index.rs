@@ -1417,21 +1417,26 @@ fn find_macro_call(s: &str, name: &str) -> Option<(std::ops::Range<usize>, Vec<S
 }
 
 /// [`substitute_unqualified_words`] repeated while it changes something (names defined
-/// through other names), at most 8 rounds (a cycle stops there), and never
-/// past [`SUBSTITUTED_BYTES`]: a name whose value names it (or another name)
-/// several times would grow the text exponentially (`N = f(N, N)` in code
-/// that does not parse: 3⁸ copies).
+/// through other names), until nothing changes: else (a cycle, 8 rounds
+/// without an end, or a text past [`SUBSTITUTED_BYTES`]) `s` as written. A
+/// name whose value names it (or another name) several times would grow the
+/// text exponentially (`N = f(N, N)` in code that does not parse: 3⁸ copies),
+/// and a value that names itself once (`using BR = X BR = Y`, from a broken
+/// line) would be written, 4 KB of it, into every use.
 fn substitute_until_stable(s: &str, map: &BTreeMap<String, String>) -> String {
     let limit = SUBSTITUTED_BYTES.max(s.len());
-    let mut s = s.to_string();
+    let mut now = s.to_string();
     for _ in 0..8 {
-        let next = substitute_unqualified_words(&s, map);
-        if next == s || next.len() > limit {
+        let next = substitute_unqualified_words(&now, map);
+        if next == now {
+            return now;
+        }
+        if next.len() > limit {
             break;
         }
-        s = next;
+        now = next;
     }
-    s
+    s.to_string()
 }
 
 /// The longest text [`substitute_until_stable`] and
@@ -1601,6 +1606,16 @@ mod tests {
         ]);
         assert_eq!(inline_constants("N * 2", &constants), "N * 2");
         assert!(inline_constants("A", &constants).len() <= SUBSTITUTED_BYTES);
+        // ... and, never stable, stay as written; a value naming itself once
+        // (a broken line read as one alias) is not written into each use
+        assert_eq!(inline_constants("A", &constants), "A");
+        let aliases = BTreeMap::from([
+            ("BR".to_string(), "cub::Blocg BR = cub::BlockReduceg".to_string()),
+            ("U".to_string(), "V".to_string()),
+            ("V".to_string(), "unsigned int".to_string()),
+        ]);
+        assert_eq!(inline_aliases("typename BR::TempStorage", &aliases), "typename BR::TempStorage");
+        assert_eq!(inline_aliases("U *", &aliases), "unsigned int *");
         // a body that is no expression is not expanded
         let mut m = MacroTable::default();
         m.scan("#define BAD(a, b) ((a) :% (b))\n#undef BAD\n");

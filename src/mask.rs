@@ -677,8 +677,54 @@ pub fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
 }
 
 /// Is offset `p` inside a preprocessor directive (continuation lines too)?
+/// (Reads back to the start of `p`'s line: for many offsets of one text,
+/// [`Directives`].)
 pub fn in_directive(s: &str, p: usize) -> bool {
     directive_start(s, p).is_some()
+}
+
+/// Which lines of a text are (part of) preprocessor directives, continuation
+/// lines included: [`in_directive`] for many offsets of one text in time
+/// linear in the text, whatever its lines' lengths (a 10 MB line with a
+/// macro-like name every few bytes).
+pub struct Directives {
+    line_starts: Vec<usize>,
+    /// each line's directive: the offset of its first line
+    start: Vec<Option<usize>>,
+}
+
+impl Directives {
+    pub fn new(s: &str) -> Self {
+        let mut line_starts = vec![0];
+        let mut start: Vec<Option<usize>> = Vec::new();
+        // (did the line before end in `\\`)
+        let mut continued = false;
+        for line in s.split_inclusive('\n') {
+            let at = line_starts.last().copied().unwrap_or(0);
+            let own = line.trim_start().starts_with('#').then_some(at);
+            start.push(own.or_else(|| start.last().copied().flatten().filter(|_| continued)));
+            continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+            line_starts.push(at + line.len());
+        }
+        // (the empty line after a final newline, or of an empty text)
+        if s.is_empty() || s.ends_with('\n') {
+            start.push(start.last().copied().flatten().filter(|_| continued));
+        } else {
+            line_starts.pop();
+        }
+        Directives { line_starts, start }
+    }
+
+    /// Is offset `p` inside a directive? (as [`in_directive`])
+    pub fn contains(&self, p: usize) -> bool {
+        self.start_of(p).is_some()
+    }
+
+    /// The start of the directive offset `p` is in (as [`directive_start`]).
+    pub fn start_of(&self, p: usize) -> Option<usize> {
+        let line = self.line_starts.partition_point(|&s| s <= p).saturating_sub(1);
+        self.start.get(line).copied().flatten()
+    }
 }
 
 /// The start of the line of the directive that offset `p` is in
@@ -700,6 +746,21 @@ pub fn directive_start(s: &str, p: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn directives_answer_as_in_directive_does() {
+        for s in ["#define A(x) \\\n  x + \\\r\n  1\nint a = A(2);\n  # if B\nB x;\n#endif", "a \\\n#b\nc\n", "", "\n", "#x\\\n", "int x; // \\\n#y"] {
+            let d = Directives::new(s);
+            for (p, c) in s.char_indices().chain([(s.len(), ' ')]) {
+                // (offsets at which code stands: not blank lines, which
+                // `in_directive` reads on into the next line)
+                if c.is_whitespace() && p < s.len() {
+                    continue;
+                }
+                assert_eq!(d.start_of(p), directive_start(s, p), "{s:?} at {p}");
+            }
+        }
+    }
 
     #[test]
     fn blank_before_finds_the_masks_just_before() {

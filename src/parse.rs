@@ -215,8 +215,10 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         let mut candidates: Vec<(u8, Vec<Mask>, Option<usize>)> = first.take().map(|v| vec![(3, v, None)]).unwrap_or_default();
         candidates.extend(every_use.take().map(|v| (7, v, None)));
         let splitting = splitting_groups(&parsed.masked);
+        // (the masked text's directive lines and line spans, for every region's candidates)
+        let mut scan = RoundScan::new(&parsed.masked, &line_starts);
         for (r, region) in regions.iter().enumerate() {
-            let mut tries = recovery_candidates(text, &parsed.masked, region.clone(), macro_names, defines, &splitting);
+            let mut tries = recovery_candidates(text, &parsed.masked, &mut scan, region.clone(), macro_names, defines, &splitting);
             // a region over most of the file (a conditional group that splits
             // braces, unread, swallows what follows): its configurations
             // first, before the macro uses in it, each a whole re-parse
@@ -463,9 +465,11 @@ fn specifier_uses(text: &str, masked: &str, hidden: &[&[Mask]]) -> Vec<Mask> {
     if names.is_empty() {
         return Vec::new();
     }
+    let mut directives = None;
     crate::syntax::identifiers(masked)
         .into_iter()
-        .filter(|(r, w)| names.contains(w) && !mask::in_directive(masked, r.start) && before_name(r.end))
+        .filter(|(r, w)| names.contains(w) && before_name(r.end))
+        .filter(|(r, _)| !directives.get_or_insert_with(|| mask::Directives::new(masked)).contains(r.start))
         .map(|(r, _)| Mask { range: r, kind: MaskKind::Unparsed })
         .collect()
 }
@@ -486,9 +490,10 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
     let b = masked.as_bytes();
     let mut out = Vec::new();
     let code = crate::syntax::identifiers(masked);
+    let directives = mask::Directives::new(masked);
     let (mut last_end, mut accepted_end) = (0, usize::MAX);
     for (r, w) in code {
-        if r.start < last_end || !macro_like(w, macro_names) || mask::in_directive(masked, r.start) {
+        if r.start < last_end || !macro_like(w, macro_names) || directives.contains(r.start) {
             continue;
         }
         // type arguments of the project's function-like macros, wherever used
@@ -771,6 +776,7 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &De
 fn recovery_candidates(
     text: &str,
     masked: &str,
+    scan: &mut RoundScan,
     region: std::ops::Range<usize>,
     macro_names: &BTreeSet<String>,
     defines: &Defines,
@@ -779,7 +785,8 @@ fn recovery_candidates(
     let b = masked.as_bytes();
     // from the start of the line before the region's line to its end (a
     // missing `;` is reported at the next token)
-    let line_start = |p: usize| masked[..p].rfind('\n').map_or(0, |x| x + 1);
+    let line_starts = scan.line_starts;
+    let line_start = |p: usize| line_starts[line_starts.partition_point(|&s| s <= p).saturating_sub(1)];
     let mut from = line_start(region.start.min(b.len()));
     if from > 0 {
         from = line_start(from - 1);
@@ -788,7 +795,8 @@ fn recovery_candidates(
     while !masked.is_char_boundary(to) {
         to += 1;
     }
-    let to = masked[to..].find('\n').map_or(b.len(), |x| to + x);
+    // (the first newline at or after `to`)
+    let to = line_starts.get(line_starts.partition_point(|&s| s <= to)).map_or(b.len(), |next| next - 1);
     let mut out = Vec::new();
     // `#if defined(X)` between arguments: the parentheses read as blanks
     let region_text = &masked[region.start.min(b.len())..];
@@ -811,19 +819,66 @@ fn recovery_candidates(
             out.push((5, parens));
         }
     }
+    // the span's candidates, read once a round for all its regions (a long
+    // line with thousands of them)
+    let span = scan.spans.entry((from, to)).or_insert_with(|| span_candidates(text, masked, &scan.directives, from..to, macro_names));
     // execution-space qualifiers where the grammar has no place for them
-    let misplaced: Vec<Mask> = crate::syntax::identifiers(&masked[region.start.min(b.len())..to])
-        .into_iter()
-        .filter(|(_, w)| matches!(*w, "__device__" | "__host__"))
-        .map(|(r, w)| Mask { range: region.start + r.start..region.start + r.end, kind: MaskKind::MisplacedQualifier(w.to_string()) })
-        .filter(|m| !mask::in_directive(masked, m.range.start))
+    let misplaced: Vec<Mask> = span
+        .qualifiers
+        .iter()
+        .filter(|(r, _)| r.start >= region.start)
+        .map(|(r, w)| Mask { range: r.clone(), kind: MaskKind::MisplacedQualifier(w.to_string()) })
         .collect();
     if !misplaced.is_empty() {
         out.push((6, misplaced));
     }
-    for (r, w) in crate::syntax::identifiers(&masked[from..to]) {
+    out.extend(span.macro_uses.iter().cloned());
+    out.extend(branch_candidates(masked, &region, defines, splitting));
+    out
+}
+
+/// The masks of one round's text that a line span's regions share: an
+/// error region's candidates, less those of its own position.
+pub(crate) struct RoundScan<'a> {
+    line_starts: &'a [usize],
+    directives: mask::Directives,
+    spans: std::collections::HashMap<(usize, usize), SpanCandidates>,
+}
+
+impl<'a> RoundScan<'a> {
+    fn new(masked: &str, line_starts: &'a [usize]) -> Self {
+        RoundScan { line_starts, directives: mask::Directives::new(masked), spans: std::collections::HashMap::new() }
+    }
+}
+
+/// A line span's execution-space qualifiers outside directives, and the
+/// tries its macro uses give (at most [`MACRO_USE_TRIES`]: no region tries
+/// more).
+pub(crate) struct SpanCandidates {
+    qualifiers: Vec<(std::ops::Range<usize>, &'static str)>,
+    macro_uses: Vec<(u8, Vec<Mask>)>,
+}
+
+fn span_candidates(text: &str, masked: &str, directives: &mask::Directives, span: std::ops::Range<usize>, macro_names: &BTreeSet<String>) -> SpanCandidates {
+    let b = masked.as_bytes();
+    let (from, to) = (span.start, span.end);
+    let ids = crate::syntax::identifiers(&masked[from..to]);
+    let qualifiers = ids
+        .iter()
+        .filter_map(|(r, w)| match *w {
+            "__device__" => Some((from + r.start..from + r.end, "__device__")),
+            "__host__" => Some((from + r.start..from + r.end, "__host__")),
+            _ => None,
+        })
+        .filter(|(r, _)| !directives.contains(r.start))
+        .collect();
+    let mut out = Vec::new();
+    for (r, w) in ids {
+        if out.len() >= MACRO_USE_TRIES {
+            break;
+        }
         let (start, end) = (from + r.start, from + r.end);
-        if !macro_like(w, macro_names) || mask::in_directive(masked, start) {
+        if !macro_like(w, macro_names) || directives.contains(start) {
             continue;
         }
         let open = mask::skip_blanks(b, end);
@@ -853,8 +908,7 @@ fn recovery_candidates(
             out.push((2, vec![Mask { range: start..end, kind: MaskKind::Unparsed }]));
         }
     }
-    out.extend(branch_candidates(masked, &region, defines, splitting));
-    out
+    SpanCandidates { qualifiers, macro_uses: out }
 }
 
 /// The next offset at or after `i` that is not whitespace or a comment.

@@ -1389,11 +1389,13 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
         let i = ends_so_far[..before].partition_point(|&e| e <= at);
         (i < before).then(|| ranges[i].0)
     };
+    // (read once, for a long line's thousands of diagnostics)
+    let mut directives = None;
     for d in diags.iter().filter(|d| d.needs_human()) {
         let mut anchor = s.line_start(d.range.start);
         // inside a preprocessor directive: above the directive (a comment
         // between continuation lines would end a macro's body)
-        if let Some(start) = crate::mask::directive_start(&s.text, d.range.start.min(s.text.len())) {
+        if let Some(start) = directives.get_or_insert_with(|| crate::mask::Directives::new(&s.text)).start_of(d.range.start.min(s.text.len())) {
             anchor = start;
         } else if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start)
             && let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])

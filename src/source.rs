@@ -14,12 +14,29 @@ pub struct SourceFile {
     /// written back as the original bytes.
     pub escaped: Option<String>,
     line_starts: Vec<usize>,
+    /// The characters before each multiple of [`CHECKPOINT`] bytes: columns
+    /// far into a long line in constant time.
+    char_checkpoints: Vec<usize>,
+}
+
+/// Bytes between two of [`SourceFile`]'s character counts.
+const CHECKPOINT: usize = 4096;
+
+/// The characters that start in `bytes` (UTF-8: every byte but continuation bytes).
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
 impl SourceFile {
     pub fn new(path: PathBuf, rel: String, text: String) -> Self {
         let line_starts = line_starts(&text);
-        SourceFile { path, rel, text, escaped: None, line_starts }
+        let char_checkpoints = std::iter::once(0)
+            .chain(text.as_bytes().chunks(CHECKPOINT).scan(0, |n, c| {
+                *n += chars_in(c);
+                Some(*n)
+            }))
+            .collect();
+        SourceFile { path, rel, text, escaped: None, line_starts, char_checkpoints }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -29,8 +46,17 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let col = self.text[start..offset.min(self.text.len())].chars().count() + 1;
-        (line + 1, col)
+        let end = offset.min(self.text.len());
+        // (far into a line, from the counts at checkpoints: a long line's
+        // thousands of diagnostics, each located in constant time)
+        let col = if end - start <= CHECKPOINT { self.text[start..end].chars().count() } else { self.chars_before(end) - self.chars_before(start) };
+        (line + 1, col + 1)
+    }
+
+    /// The characters before byte offset `p` (a character boundary).
+    fn chars_before(&self, p: usize) -> usize {
+        let k = p / CHECKPOINT;
+        self.char_checkpoints[k] + chars_in(&self.text.as_bytes()[k * CHECKPOINT..p])
     }
 
     /// Byte offset of the start of the line holding `offset`.
@@ -117,6 +143,15 @@ mod tests {
         assert!(text.contains("int x;") && text.contains("\u{e9} is UTF-8"));
         assert_eq!(encode_lossless(&text), bytes);
         assert_eq!(encode_lossless(&text.replace("int x", "long y")), b"// caf\xe9 \xa9 2024\nlong y; /* \xff\xfe */ // \xc3\xa9 is UTF-8\n".to_vec());
+    }
+
+    #[test]
+    fn columns_far_into_a_line_count_characters() {
+        let text = format!("x\n{}", "é a ".repeat(5000));
+        let f = SourceFile::new(PathBuf::new(), "a.cu".into(), text.clone());
+        for p in (2..text.len()).filter(|&p| text.is_char_boundary(p)).step_by(997).chain([text.len()]) {
+            assert_eq!(f.line_col(p), (2, text[2..p].chars().count() + 1), "at {p}");
+        }
     }
 
     #[test]
