@@ -676,6 +676,48 @@ pub fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// [`matching_paren`] for every `(` of a text, found in one pass: for the
+/// many macro uses of one text (an unclosed `(` reads to the text's end,
+/// each time). A `(` the pass reads inside a literal is looked for alone.
+pub struct Parens {
+    /// each `(` outside literals, by offset, with its `)`
+    opens: Vec<(usize, Option<usize>)>,
+}
+
+impl Parens {
+    pub fn new(b: &[u8]) -> Self {
+        let mut opens: Vec<(usize, Option<usize>)> = Vec::new();
+        let mut stack = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'(' => {
+                    stack.push(opens.len());
+                    opens.push((i, None));
+                }
+                b')' => {
+                    if let Some(k) = stack.pop() {
+                        opens[k].1 = Some(i);
+                    }
+                }
+                b'"' | b'\'' => i = literal_end(b, i),
+                _ => {}
+            }
+            i += 1;
+        }
+        Parens { opens }
+    }
+
+    /// As [`matching_paren`] (reading from `open` on: the same answer, where
+    /// the pass was not inside a literal there).
+    pub fn matching(&self, b: &[u8], open: usize) -> Option<usize> {
+        match self.opens.binary_search_by_key(&open, |o| o.0) {
+            Ok(k) => self.opens[k].1,
+            Err(_) => matching_paren(b, open),
+        }
+    }
+}
+
 /// Is offset `p` inside a preprocessor directive (continuation lines too)?
 /// (Reads back to the start of `p`'s line: for many offsets of one text,
 /// [`Directives`].)
@@ -746,6 +788,17 @@ pub fn directive_start(s: &str, p: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parens_answer_as_matching_paren_does() {
+        for s in ["f(a, (b), g(\")\", ')'))", "F( G(x) ( ;\n)", "x = '(' + (a\n\"(\" ) )", "((((", "))((", "a(\"unclosed\n)"] {
+            let b = s.as_bytes();
+            let p = Parens::new(b);
+            for i in 0..b.len() {
+                assert_eq!(p.matching(b, i), matching_paren(b, i), "{s:?} at {i}");
+            }
+        }
+    }
 
     #[test]
     fn directives_answer_as_in_directive_does() {

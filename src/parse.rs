@@ -491,6 +491,7 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
     let mut out = Vec::new();
     let code = crate::syntax::identifiers(masked);
     let directives = mask::Directives::new(masked);
+    let parens = mask::Parens::new(b);
     let (mut last_end, mut accepted_end) = (0, usize::MAX);
     for (r, w) in code {
         if r.start < last_end || !macro_like(w, macro_names) || directives.contains(r.start) {
@@ -499,7 +500,7 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
         // type arguments of the project's function-like macros, wherever used
         // (`p = ALLOC(int, n);`)
         let open = mask::skip_blanks(b, r.end);
-        if let Some(close) = (macro_names.contains(w) && b.get(open) == Some(&b'(')).then(|| mask::matching_paren(b, open)).flatten() {
+        if let Some(close) = (macro_names.contains(w) && b.get(open) == Some(&b'(')).then(|| parens.matching(b, open)).flatten() {
             out.extend(type_arguments(masked, open, close));
         }
         // right after another macro use read as a statement (`OP OP OP`), or
@@ -524,7 +525,7 @@ fn statement_macro_ends(masked: &str, macro_names: &BTreeSet<String>) -> Vec<Mas
             continue;
         }
         let end = if b.get(open) == Some(&b'(') {
-            let Some(close) = mask::matching_paren(b, open) else { continue };
+            let Some(close) = parens.matching(b, open) else { continue };
             close + 1
         } else {
             r.end
@@ -821,12 +822,14 @@ fn recovery_candidates(
     }
     // the span's candidates, read once a round for all its regions (a long
     // line with thousands of them)
-    let span = scan.spans.entry((from, to)).or_insert_with(|| span_candidates(text, masked, &scan.directives, from..to, macro_names));
+    let span = scan.spans.entry((from, to)).or_insert_with(|| span_candidates(text, masked, &scan.directives, &scan.parens, from..to, macro_names));
     // execution-space qualifiers where the grammar has no place for them
-    let misplaced: Vec<Mask> = span
-        .qualifiers
+    // (at most MACRO_USE_TRIES: a line of thousands, each after an error,
+    // would make as many masks for each of its regions)
+    let first = span.qualifiers.partition_point(|(r, _)| r.start < region.start);
+    let misplaced: Vec<Mask> = span.qualifiers[first..]
         .iter()
-        .filter(|(r, _)| r.start >= region.start)
+        .take(MACRO_USE_TRIES)
         .map(|(r, w)| Mask { range: r.clone(), kind: MaskKind::MisplacedQualifier(w.to_string()) })
         .collect();
     if !misplaced.is_empty() {
@@ -842,12 +845,18 @@ fn recovery_candidates(
 pub(crate) struct RoundScan<'a> {
     line_starts: &'a [usize],
     directives: mask::Directives,
+    parens: mask::Parens,
     spans: std::collections::HashMap<(usize, usize), SpanCandidates>,
 }
 
 impl<'a> RoundScan<'a> {
     fn new(masked: &str, line_starts: &'a [usize]) -> Self {
-        RoundScan { line_starts, directives: mask::Directives::new(masked), spans: std::collections::HashMap::new() }
+        RoundScan {
+            line_starts,
+            directives: mask::Directives::new(masked),
+            parens: mask::Parens::new(masked.as_bytes()),
+            spans: std::collections::HashMap::new(),
+        }
     }
 }
 
@@ -859,7 +868,14 @@ pub(crate) struct SpanCandidates {
     macro_uses: Vec<(u8, Vec<Mask>)>,
 }
 
-fn span_candidates(text: &str, masked: &str, directives: &mask::Directives, span: std::ops::Range<usize>, macro_names: &BTreeSet<String>) -> SpanCandidates {
+fn span_candidates(
+    text: &str,
+    masked: &str,
+    directives: &mask::Directives,
+    parens: &mask::Parens,
+    span: std::ops::Range<usize>,
+    macro_names: &BTreeSet<String>,
+) -> SpanCandidates {
     let b = masked.as_bytes();
     let (from, to) = (span.start, span.end);
     let ids = crate::syntax::identifiers(&masked[from..to]);
@@ -883,7 +899,7 @@ fn span_candidates(text: &str, masked: &str, directives: &mask::Directives, span
         }
         let open = mask::skip_blanks(b, end);
         if b.get(open) == Some(&b'(') {
-            let Some(close) = mask::matching_paren(b, open) else { continue };
+            let Some(close) = parens.matching(b, open) else { continue };
             let next = skip_space(masked, close + 1);
             let ends_statement =
                 b.get(next).is_none_or(|c| c.is_ascii_alphabetic() || *c == b'_' || *c == b'}' || *c == b'#') && masked[close + 1..next].contains('\n');
