@@ -100,6 +100,19 @@ fn broken_line(mb: usize) -> String {
     s
 }
 
+/// One kernel of thousands of `__shared__` arrays, on one line (each array
+/// looked up by the parameters, each declaration's line range).
+fn shared_line(mb: usize) -> String {
+    let mut s = String::from("__global__ void k(int *p) { ");
+    let mut j = 0u64;
+    while s.len() < mb << 20 {
+        s.push_str(&format!("__shared__ int s{j}[32]; s{j}[threadIdx.x] = p[{j}]; "));
+        j += 1;
+    }
+    s.push_str("}\nvoid h(int *p) { k<<<1, 32>>>(p); }\n");
+    s
+}
+
 /// Each rule's shape, in MB (a rule's fixtures include code that does not
 /// parse, whose recovery re-parses the file up to 64 times: slow, linear).
 const RULE_SIZES: &[usize] = &[1, 4];
@@ -127,6 +140,7 @@ fn main() {
     // (dense code holds a node every byte or so: 10 MB take some 1.4 GB)
     shapes.push(("code on one line".into(), Box::new(code_line), sizes.iter().copied().take(2).collect()));
     shapes.push(("broken code on one line".into(), Box::new(broken_line), RULE_SIZES.to_vec()));
+    shapes.push(("__shared__ arrays on one line".into(), Box::new(shared_line), RULE_SIZES.to_vec()));
     for r in &rules {
         let unit = read_cu(r);
         if unit.is_empty() {

@@ -420,8 +420,9 @@ impl FunctionFacts {
         self.is_internal |= o.is_internal;
         self.uses_item |= o.uses_item;
         self.uses_warp |= o.uses_warp;
+        let mut names: std::collections::HashSet<String> = self.static_shared.iter().map(|x| x.name.clone()).collect();
         for s in o.static_shared {
-            if !self.static_shared.iter().any(|x| x.name == s.name) {
+            if names.insert(s.name.clone()) {
                 self.static_shared.push(s);
             }
         }
@@ -448,16 +449,20 @@ impl FunctionFacts {
 }
 
 /// Appends the items of `new` that `v` does not hold yet, in order.
-fn extend_unique<T: PartialEq>(v: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
+/// (in time linear in both: a kernel calling thousands of functions, each
+/// with its local arrays)
+fn extend_unique<T: Eq + std::hash::Hash + Clone>(v: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
+    let mut seen: Option<std::collections::HashSet<T>> = None;
     for x in new {
-        if !v.contains(&x) {
+        let seen = seen.get_or_insert_with(|| v.iter().cloned().collect());
+        if seen.insert(x.clone()) {
             v.push(x);
         }
     }
 }
 
 /// A local-memory array a function needs, identified by the function that declares it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LocalRef {
     pub owner: String,
     pub name: String,
@@ -522,6 +527,10 @@ pub struct ProjectIndex {
     pub extern_shared_globals: BTreeMap<String, SharedArray>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: std::sync::Arc<MacroTable>,
+    /// Where each function's `__shared__` arrays are in its
+    /// `static_shared`, by (function, array): a kernel with thousands of
+    /// them looks each up in constant time.
+    shared_at: std::collections::HashMap<(String, String), usize>,
 }
 
 impl ProjectIndex {
@@ -562,7 +571,8 @@ impl ProjectIndex {
                 }
             }
         }
-        let mut idx = ProjectIndex { functions, globals, shared_globals, extern_shared_globals, needs: BTreeMap::new(), macros };
+        let shared_at = functions.values().flat_map(|f| f.static_shared.iter().enumerate().map(|(i, a)| ((f.name.clone(), a.name.clone()), i))).rev().collect();
+        let mut idx = ProjectIndex { functions, globals, shared_globals, extern_shared_globals, needs: BTreeMap::new(), macros, shared_at };
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -643,7 +653,8 @@ impl ProjectIndex {
         if r.owner.is_empty() {
             return self.shared_globals.get(&r.name);
         }
-        self.functions.get(&r.owner)?.static_shared.iter().find(|s| s.name == r.name)
+        let i = *self.shared_at.get(&(r.owner.clone(), r.name.clone()))?;
+        self.functions.get(&r.owner)?.static_shared.get(i)
     }
 
     /// Local array `r` as function `f` sees it: its element type and sizes

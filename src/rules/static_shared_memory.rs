@@ -28,16 +28,20 @@ use crate::syntax::NodeKind;
 
 pub const RULE: &str = "static-shared-memory";
 
-/// The range of a statement together with its line, when it is alone on it.
-pub fn statement_line_range(src: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let line_start = src[..range.start].rfind('\n').map(|p| p + 1).unwrap_or(0);
+/// The range of a statement together with its line, when it is alone on it
+/// (`line_starts`: the text's, [`crate::parse::line_starts`]).
+pub fn statement_line_range(src: &str, line_starts: &[usize], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let line = line_starts.partition_point(|&s| s <= range.start).saturating_sub(1);
+    let line_start = line_starts.get(line).copied().unwrap_or(0);
     let before_blank = src[line_start..range.start].trim().is_empty();
-    let line_end = src[range.end..].find('\n').map(|p| range.end + p + 1).unwrap_or(src.len());
+    // (after the first newline at or after the end)
+    let line_end = line_starts.get(line_starts.partition_point(|&s| s <= range.end)).copied().unwrap_or(src.len());
     let after_blank = src[range.end..line_end].trim().is_empty();
     if before_blank && after_blank { line_start..line_end } else { range }
 }
 
 pub fn run(ctx: &mut FileCtx) {
+    let mut line_starts = None;
     for n in ctx.main_of(&["declaration"]) {
         if n.kind_str() != "declaration" || ctx.in_error(n) {
             continue;
@@ -66,7 +70,8 @@ pub fn run(ctx: &mut FileCtx) {
         }
         // the declaration moves to the launch, which writes its (migrated)
         // type itself: edits inside it (`float4` → `syclify::float4`) go with it
-        let range = statement_line_range(ctx.src, n.byte_range());
+        let lines = line_starts.get_or_insert_with(|| crate::parse::line_starts(ctx.src));
+        let range = statement_line_range(ctx.src, lines, n.byte_range());
         ctx.edits.replace(RULE, range, crate::edit::Replacement::new().discard(n.byte_range()));
         ctx.count(RULE);
         ctx.needs_sycl = true;
