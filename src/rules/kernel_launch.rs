@@ -73,7 +73,7 @@ pub fn run(ctx: &mut FileCtx) {
     let src = ctx.src;
     for n in ctx.main_of(&["call_expression"]) {
         if is_launch(n) && !ctx.in_error(n) {
-            let indent = src[src[..n.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
             let view = View { nl: "\n", indent, macro_params: vec![] };
             launch(ctx, &view, n);
         }

@@ -152,6 +152,8 @@ pub struct FileCtx<'a> {
     calls_by_callee: std::cell::OnceCell<std::collections::HashMap<&'a str, Vec<Node<'a>>>>,
     /// The file's `#define`s (see [`FileCtx::macro_definitions`]).
     macro_definitions: std::cell::OnceCell<Vec<(String, String)>>,
+    /// The offsets where the source's lines start (see [`FileCtx::line_start`]).
+    line_starts: std::cell::OnceCell<Vec<usize>>,
     /// Ranges of the regions that did not parse (see [`FileCtx::in_error`]),
     /// sorted by start.
     error_ranges: Vec<Range<usize>>,
@@ -196,6 +198,7 @@ impl<'a> FileCtx<'a> {
             scope_declarations: std::cell::OnceCell::new(),
             calls_by_callee: std::cell::OnceCell::new(),
             macro_definitions: std::cell::OnceCell::new(),
+            line_starts: std::cell::OnceCell::new(),
             nodes_main: Rc::new(main),
             nodes_in_macros: in_macros,
         };
@@ -368,6 +371,13 @@ impl<'a> FileCtx<'a> {
 }
 
 impl<'a> FileCtx<'a> {
+    /// The start of the source line holding `offset` (a binary search: a
+    /// line may hold thousands of the nodes a rule rewrites).
+    pub fn line_start(&self, offset: usize) -> usize {
+        let starts = self.line_starts.get_or_init(|| crate::parse::line_starts(self.src));
+        starts[starts.partition_point(|&s| s <= offset).saturating_sub(1)]
+    }
+
     pub fn root(&self) -> Node<'a> {
         self.parsed.tree.root_node()
     }
