@@ -278,7 +278,13 @@ pub fn defined_names_where(text: &str, definition: &dyn Fn(&str) -> bool) -> BTr
     // namespaces the code defines (`namespace cub {` of its own)
     let namespaces = cached_regex!(r"(?-u:\b)namespace\s+(\w+)\s*\{");
     names.extend(namespaces.captures_iter(&code).map(|c| c[1].to_string()));
-    names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1])).map(|c| c[2].to_string()));
+    // (not a member or a builtin before `*`, a product the migration
+    // rewrites: `blockIdx.x * blockDim{`, `warpSize * gridDim;`)
+    let a_value = |c: &regex::Captures| {
+        let before = &code[..c.get(1).map_or(0, |m| m.start())];
+        before.ends_with('.') || before.ends_with("->") || matches!(&c[1], "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize")
+    };
+    names.extend(vars.captures_iter(&code).filter(|c| !NOT_TYPES.contains(&&c[1]) && !a_value(c)).map(|c| c[2].to_string()));
     // prototypes of functions named like CUDA's (`unsigned __popc(unsigned);`
     // of a host build's compatibility header; a kernel of its own named
     // `cudaFree`, once migrated: `SYCLIFY_KERNEL void cudaFree(int *p, const
@@ -378,6 +384,9 @@ mod tests {
         // a variable of a template type, initialised by arguments, is
         let own = defined_names("void f() { sycl::range<3> cudaFree(1, 1, p); int cudaMalloc(&q, 4); }");
         assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["cudaFree", "f"]);
+        // a product is no declaration
+        let own = defined_names("#define G (blockIdx.x * blockDim{.x)\nint y = p->n * gridDim; z = warpSize * blockDim;");
+        assert_eq!(own.into_iter().collect::<Vec<_>>(), vec!["G"]);
         // the shape of a definition counts where the caller accepts the name
         // (only that shape: a variable of the name still counts)
         let text = "float f(float x)atomicAdd(&x, 1) { return x; } void g() {} struct S { int n; };";

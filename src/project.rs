@@ -907,9 +907,9 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                     }
                 }
             }
-            let mut texts_of: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+            let mut texts_of: BTreeMap<usize, Vec<(&str, &str)>> = BTreeMap::new();
             for &i in files {
-                texts_of.entry(cluster[&i]).or_default().push(sources[i].text.as_str());
+                texts_of.entry(cluster[&i]).or_default().push((sources[i].rel.as_str(), sources[i].text.as_str()));
             }
             let projects: BTreeMap<usize, ProjectCtx> = indexes
                 .iter()
@@ -1318,12 +1318,12 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
     }
     // names the other files of the program part define (a header's
     // `cublasHandle_t cublas_handle;`)
-    let elsewhere = project.declared_in_cluster();
-    left.retain(|(_, w)| !elsewhere.contains(w));
+    let elsewhere = |w: &str| project.declared_elsewhere(&s.rel, w);
+    left.retain(|(_, w)| !elsewhere(w));
     if left.is_empty() {
         return;
     }
-    let own = |w: &str| indexed(w) || declared.contains(w) || elsewhere.contains(w);
+    let own = |w: &str| indexed(w) || declared.contains(w) || elsewhere(w);
     // what a diagnostic that needs a human already covers (a region that did
     // not parse, a declaration left as is) is not reported again
     let covered: Vec<std::ops::Range<usize>> = diags.iter().filter(|d| d.needs_human()).map(|d| d.range.clone()).collect();

@@ -73,25 +73,48 @@ pub struct ProjectCtx<'a> {
     pub outside_includes: &'a std::collections::BTreeMap<(String, String), String>,
     /// `-I` directories, in-root-relative.
     pub include_dirs: &'a [String],
-    /// The sources of this index's files (one program part).
-    pub cluster_sources: Vec<&'a str>,
+    /// The sources of this index's files (one program part), by path.
+    pub cluster_sources: Vec<(&'a str, &'a str)>,
     /// The names those sources define by their shape
     /// ([`crate::leftovers::defined_names`]), read when a file has names
     /// left that it does not define itself (a variable `cublas_handle`
     /// declared in a header).
-    pub cluster_declared: std::sync::OnceLock<BTreeSet<String>>,
+    pub cluster_declared: std::sync::OnceLock<ClusterDeclared>,
+}
+
+/// The names each source of a program part defines by their shape (see
+/// [`ProjectCtx::declared_elsewhere`]).
+#[derive(Debug, Default)]
+pub struct ClusterDeclared {
+    by_file: std::collections::HashMap<String, BTreeSet<String>>,
+    /// in how many of the files each name is defined
+    files_defining: std::collections::HashMap<String, usize>,
 }
 
 impl ProjectCtx<'_> {
-    /// The names the sources of this program part define (read once, on
-    /// first use). A name the tables map as a function counts by the shape
-    /// of a definition only if the index has it too: these are the sources
-    /// before their migration, and a call the rules rewrite may look like a
-    /// definition (`f(float x)atomicAdd(&x, 1) {`), which the migrated text
-    /// no longer does.
-    pub fn declared_in_cluster(&self) -> &BTreeSet<String> {
-        let definition = |w: &str| !self.mappings.functions.contains_key(w) || self.index.functions.contains_key(w);
-        self.cluster_declared.get_or_init(|| self.cluster_sources.iter().flat_map(|t| crate::leftovers::defined_names_where(t, &definition)).collect())
+    /// Is `name` defined, by its shape, in a source of this program part
+    /// other than `rel`'s (read once, on first use)? Not `rel`'s own: these
+    /// are the sources before their migration, whose shapes the rules change
+    /// (`blockIdx.x * blockDim{` reads as a declaration until `blockIdx.x`
+    /// is rewritten), and a file's own names are read from its output. A
+    /// name the tables map as a function counts by the shape of a
+    /// definition only if the index has it too (a call the rules rewrite may
+    /// look like one: `f(float x)atomicAdd(&x, 1) {`).
+    pub fn declared_elsewhere(&self, rel: &str, name: &str) -> bool {
+        let c = self.cluster_declared.get_or_init(|| {
+            let definition = |w: &str| !self.mappings.functions.contains_key(w) || self.index.functions.contains_key(w);
+            let mut c = ClusterDeclared::default();
+            for (r, t) in &self.cluster_sources {
+                let names = crate::leftovers::defined_names_where(t, &definition);
+                for n in &names {
+                    *c.files_defining.entry(n.clone()).or_default() += 1;
+                }
+                c.by_file.insert(r.to_string(), names);
+            }
+            c
+        });
+        let own = c.by_file.get(rel).is_some_and(|s| s.contains(name));
+        c.files_defining.get(name).copied().unwrap_or(0) > usize::from(own)
     }
 }
 
