@@ -452,9 +452,18 @@ impl FunctionFacts {
 /// (in time linear in both: a kernel calling thousands of functions, each
 /// with its local arrays)
 fn extend_unique<T: Eq + std::hash::Hash + Clone>(v: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
-    let mut seen: Option<std::collections::HashSet<T>> = None;
+    let new: Vec<T> = new.into_iter().collect();
+    // (a few: compared in place, without a set to build)
+    if v.len().saturating_mul(new.len()) <= 256 {
+        for x in new {
+            if !v.contains(&x) {
+                v.push(x);
+            }
+        }
+        return;
+    }
+    let mut seen: std::collections::HashSet<T> = v.iter().cloned().collect();
     for x in new {
-        let seen = seen.get_or_insert_with(|| v.iter().cloned().collect());
         if seen.insert(x.clone()) {
             v.push(x);
         }
