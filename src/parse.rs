@@ -840,9 +840,10 @@ fn recovery_candidates(
     out
 }
 
-/// The masks of one round's text that a line span's regions share: an
-/// error region's candidates, less those of its own position.
-pub(crate) struct RoundScan<'a> {
+/// What a round's error regions read of its masked text, read once: the
+/// directive lines, the matching parentheses, and each line span's
+/// candidates (shared by the regions on its lines).
+struct RoundScan<'a> {
     line_starts: &'a [usize],
     directives: mask::Directives,
     parens: mask::Parens,
@@ -863,7 +864,7 @@ impl<'a> RoundScan<'a> {
 /// A line span's execution-space qualifiers outside directives, and the
 /// tries its macro uses give (at most [`MACRO_USE_TRIES`]: no region tries
 /// more).
-pub(crate) struct SpanCandidates {
+struct SpanCandidates {
     qualifiers: Vec<(std::ops::Range<usize>, &'static str)>,
     macro_uses: Vec<(u8, Vec<Mask>)>,
 }
