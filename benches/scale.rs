@@ -64,53 +64,48 @@ fn repeated(unit: &str, mb: usize) -> String {
     out
 }
 
-fn table_line(mb: usize) -> String {
-    let mut s = String::from("__global__ void k(float *o) { o[threadIdx.x] = table[threadIdx.x]; }\n__constant__ float table[] = {");
-    let mut i = 0u64;
+/// `head`, then `unit(0)`, `unit(1)`, … on the same line until the text
+/// holds `mb` MB, then `tail`.
+fn one_line(mb: usize, head: &str, unit: impl Fn(u64) -> String, tail: &str) -> String {
+    let mut s = String::from(head);
+    let mut j = 0u64;
     while s.len() < mb << 20 {
-        s.push_str(&format!("{}.{:03}f, ", i % 97, i % 1000));
-        i += 1;
+        s.push_str(&unit(j));
+        j += 1;
     }
-    s.push_str("0.0f};\n");
+    s.push_str(tail);
     s
 }
 
+fn table_line(mb: usize) -> String {
+    one_line(
+        mb,
+        "__global__ void k(float *o) { o[threadIdx.x] = table[threadIdx.x]; }\n__constant__ float table[] = {",
+        |i| format!("{}.{:03}f, ", i % 97, i % 1000),
+        "0.0f};\n",
+    )
+}
+
 fn code_line(mb: usize) -> String {
-    let mut s = String::from("__global__ void k(float *a, const float *b) { int i = threadIdx.x; ");
-    let mut j = 0u64;
-    while s.len() < mb << 20 {
-        s.push_str(&format!("a[i + {}] += b[i] * {}.0f; ", j % 64, j % 7));
-        j += 1;
-    }
-    s.push_str("}\n");
-    s
+    one_line(mb, "__global__ void k(float *a, const float *b) { int i = threadIdx.x; ", |j| format!("a[i + {}] += b[i] * {}.0f; ", j % 64, j % 7), "}\n")
 }
 
 /// Code on one line where nothing parses twice in a row: an error region
 /// every 20 bytes, each with a macro-like use near it (error recovery's
 /// candidates, read per line).
 fn broken_line(mb: usize) -> String {
-    let mut s = String::from("__global__ void k(int *p) { ");
-    let mut j = 0u64;
-    while s.len() < mb << 20 {
-        s.push_str(&format!("int a{j} = ) F(x) ; "));
-        j += 1;
-    }
-    s.push_str("}\n");
-    s
+    one_line(mb, "__global__ void k(int *p) { ", |j| format!("int a{j} = ) F(x) ; "), "}\n")
 }
 
 /// One kernel of thousands of `__shared__` arrays, on one line (each array
 /// looked up by the parameters, each declaration's line range).
 fn shared_line(mb: usize) -> String {
-    let mut s = String::from("__global__ void k(int *p) { ");
-    let mut j = 0u64;
-    while s.len() < mb << 20 {
-        s.push_str(&format!("__shared__ int s{j}[32]; s{j}[threadIdx.x] = p[{j}]; "));
-        j += 1;
-    }
-    s.push_str("}\nvoid h(int *p) { k<<<1, 32>>>(p); }\n");
-    s
+    one_line(
+        mb,
+        "__global__ void k(int *p) { ",
+        |j| format!("__shared__ int s{j}[32]; s{j}[threadIdx.x] = p[{j}]; "),
+        "}\nvoid h(int *p) { k<<<1, 32>>>(p); }\n",
+    )
 }
 
 /// Each rule's shape, in MB (a rule's fixtures include code that does not

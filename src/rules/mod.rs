@@ -397,8 +397,13 @@ impl<'a> FileCtx<'a> {
     /// The start of the source line holding `offset` (a binary search: a
     /// line may hold thousands of the nodes a rule rewrites).
     pub fn line_start(&self, offset: usize) -> usize {
-        let starts = self.line_starts.get_or_init(|| crate::parse::line_starts(self.src));
+        let starts = self.line_starts();
         starts[starts.partition_point(|&s| s <= offset).saturating_sub(1)]
+    }
+
+    /// The offsets where the source's lines start (read once, on first use).
+    pub fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| crate::parse::line_starts(self.src))
     }
 
     pub fn root(&self) -> Node<'a> {

@@ -29,7 +29,7 @@ use crate::syntax::NodeKind;
 pub const RULE: &str = "static-shared-memory";
 
 /// The range of a statement together with its line, when it is alone on it
-/// (`line_starts`: the text's, [`crate::parse::line_starts`]).
+/// (`line_starts`: the text's, [`FileCtx::line_starts`]).
 pub fn statement_line_range(src: &str, line_starts: &[usize], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
     let line = line_starts.partition_point(|&s| s <= range.start).saturating_sub(1);
     let line_start = line_starts.get(line).copied().unwrap_or(0);
@@ -41,7 +41,6 @@ pub fn statement_line_range(src: &str, line_starts: &[usize], range: std::ops::R
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    let mut line_starts = None;
     for n in ctx.main_of(&["declaration"]) {
         if n.kind_str() != "declaration" || ctx.in_error(n) {
             continue;
@@ -70,8 +69,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
         // the declaration moves to the launch, which writes its (migrated)
         // type itself: edits inside it (`float4` → `syclify::float4`) go with it
-        let lines = line_starts.get_or_insert_with(|| crate::parse::line_starts(ctx.src));
-        let range = statement_line_range(ctx.src, lines, n.byte_range());
+        let range = statement_line_range(ctx.src, ctx.line_starts(), n.byte_range());
         ctx.edits.replace(RULE, range, crate::edit::Replacement::new().discard(n.byte_range()));
         ctx.count(RULE);
         ctx.needs_sycl = true;
