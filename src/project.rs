@@ -512,7 +512,9 @@ pub fn migrate_in_memory_with(files: Vec<(String, Vec<u8>)>, mappings: &Mappings
 /// file whose text, macros and defines are the same is not parsed again,
 /// nor indexed again where its group's macro table is the same too (both
 /// steps depend on nothing else, so the results are those of a migration
-/// without the cache). Each migration drops the entries it did not use.
+/// without the cache); a file whose text changed is parsed reusing its
+/// earlier parse ([`parse::parse_file_after`], same result). Each
+/// migration drops the entries it did not use.
 #[derive(Default)]
 pub struct Cache {
     entries: std::sync::Mutex<BTreeMap<String, CacheEntry>>,
@@ -537,16 +539,24 @@ impl Cache {
 
     /// `rel`'s parse, from the cache where its inputs are the same.
     fn parsed(&self, rel: &str, text: &str, macros: &MacroTable, defines: &parse::Defines) -> Parsed {
-        if let Some(e) = self.lock().get_mut(rel)
-            && e.text == text
-            && e.qualifier == macros.qualifier
-            && e.names == macros.names
-            && e.defines == *defines
-        {
-            e.used = true;
-            return e.parsed.clone();
-        }
-        let parsed = parse::parse_file_with(text, &macros.qualifier, &macros.names, defines);
+        let before = {
+            let mut entries = self.lock();
+            match entries.get_mut(rel) {
+                Some(e) if e.qualifier == macros.qualifier && e.names == macros.names && e.defines == *defines => {
+                    if e.text == text {
+                        e.used = true;
+                        return e.parsed.clone();
+                    }
+                    // an earlier version of the file (a document changed)
+                    Some(e.parsed.clone())
+                }
+                _ => None,
+            }
+        };
+        let parsed = match before {
+            Some(before) => parse::parse_file_after(text, &macros.qualifier, &macros.names, defines, &before),
+            None => parse::parse_file_with(text, &macros.qualifier, &macros.names, defines),
+        };
         let entry = CacheEntry {
             text: text.to_string(),
             qualifier: macros.qualifier.clone(),

@@ -233,3 +233,72 @@ fn cached_facts_follow_the_macros_of_other_files() {
     let versions = [version("threadIdx.x"), version("0"), version("threadIdx.x")];
     assert_eq!(check_cached_partial_migrations("ids", &versions), 3);
 }
+
+/// The nodes of a tree in preorder: kind, field, byte range, missing.
+fn tree_shape(tree: &tree_sitter::Tree) -> Vec<(u16, Option<u16>, std::ops::Range<usize>, bool)> {
+    let mut out = Vec::new();
+    let mut c = tree.walk();
+    'walk: loop {
+        let n = c.node();
+        out.push((n.kind_id(), c.field_id().map(u16::from), n.byte_range(), n.is_missing()));
+        if c.goto_first_child() {
+            continue;
+        }
+        while !c.goto_next_sibling() {
+            if !c.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    out
+}
+
+/// A parse that reuses the parse of the version before a change (an
+/// editor's document, [`syclify::parse::parse_file_after`]) is the parse
+/// of the new version from scratch: the same masked text, masks and tree,
+/// for edits all over every CUDA fixture (a statement, a brace, a line
+/// deleted, a `;` in a line), those that leave it parsing and those that
+/// break it.
+#[test]
+fn parses_after_a_change_match_whole_parses() {
+    use syclify::parse;
+    let sources = properties::cuda_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), 64 * 1024);
+    let no_macros = Default::default();
+    let (mut compared, mut reused) = (0, 0);
+    let mut state: u64 = 0x2545f4914f6cdd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as usize
+    };
+    for text in sources {
+        let before = parse::parse_file(&text, &no_macros, &Default::default());
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).filter(|&s| s < text.len()).collect();
+        for _ in 0..4 {
+            let line = next() % starts.len();
+            let (at, end) = (starts[line], starts.get(line + 1).copied().unwrap_or(text.len()));
+            let mut new = text.clone();
+            match next() % 4 {
+                0 => new.insert_str(at, ["int edited = 0;\n", "// edited\n", "x = f(y) + 1;\n", "\n"][next() % 4]),
+                1 => new.insert_str(at, ["{\n", "}\n", "if (a\n"][next() % 3]),
+                2 => new.replace_range(at..end, ""),
+                _ => {
+                    let p = at + next() % (end - at);
+                    if new.is_char_boundary(p) && new.is_char_boundary(p + 1) {
+                        new.replace_range(p..p + 1, ";");
+                    }
+                }
+            }
+            let after = parse::parse_file_after(&new, &no_macros, &Default::default(), &Default::default(), &before);
+            let whole = parse::parse_file(&new, &no_macros, &Default::default());
+            assert_eq!(after.masked, whole.masked, "{line}: {new}");
+            assert_eq!(format!("{:?}", after.masks), format!("{:?}", whole.masks), "{line}: {new}");
+            assert_eq!(after.recovered, whole.recovered, "{line}: {new}");
+            assert!(tree_shape(&after.tree) == tree_shape(&whole.tree), "the tree after an edit of line {line} differs from a whole parse of:\n{new}");
+            compared += 1;
+            reused += usize::from(!before.recovered && !after.recovered);
+        }
+    }
+    assert!(compared >= 400 && reused >= 200, "too few edits compared ({compared}) or parses reused ({reused})");
+}
