@@ -12,7 +12,12 @@
 //! (`publishDiagnostics`: code `SY….` linked to its explanation, source
 //! `syclify`). Only the open documents are rewritten; the context is parsed
 //! and indexed, and its parses and index facts are kept for the next
-//! migration while its files do not change ([`crate::project::Cache`]).
+//! migration while its files do not change ([`crate::project::Cache`]). A
+//! changed document is parsed reusing its last parse (tree-sitter's
+//! incremental parse): where that has errors it is speculative, checked by
+//! a whole parse on another thread while the migration goes on, and the
+//! migration is made again where the two differ — the diagnostics are
+//! always those of a whole migration.
 //!
 //! Requests: hover (what a CUDA name becomes, [`crate::query::render`], and
 //! the explanation of the diagnostics there); code actions (each fix a

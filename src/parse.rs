@@ -52,10 +52,46 @@ pub struct Parsed {
     pub masked: String,
     pub masks: Vec<Mask>,
     pub tree: Tree,
-    /// Whether the masked text read with errors, so that [`recover`] ran
-    /// (the tree is then over recovery's masks too, and may still have
-    /// errors).
-    pub recovered: bool,
+}
+
+/// Whether two parses are the same for everything after them: the same
+/// masked text and masks, and trees of the same nodes (kind, field, byte
+/// range, whether missing) in the same order — what the index and the
+/// rules read of a tree.
+pub fn same_parse(a: &Parsed, b: &Parsed) -> bool {
+    if a.masked != b.masked || a.masks.len() != b.masks.len() || a.masks.iter().zip(&b.masks).any(|(x, y)| x.range != y.range || x.kind != y.kind) {
+        return false;
+    }
+    let (mut x, mut y) = (a.tree.walk(), b.tree.walk());
+    loop {
+        let (m, n) = (x.node(), y.node());
+        if m.kind_id() != n.kind_id() || m.byte_range() != n.byte_range() || m.is_missing() != n.is_missing() || x.field_id() != y.field_id() {
+            return false;
+        }
+        let down = x.goto_first_child();
+        if down != y.goto_first_child() {
+            return false;
+        }
+        if down {
+            continue;
+        }
+        loop {
+            let next = x.goto_next_sibling();
+            if next != y.goto_next_sibling() {
+                return false;
+            }
+            if next {
+                break;
+            }
+            let up = x.goto_parent();
+            if up != y.goto_parent() {
+                return false;
+            }
+            if !up {
+                return true;
+            }
+        }
+    }
 }
 
 /// Parses a file: masks what the grammar cannot read ([`mask::mask`]), then,
@@ -72,50 +108,74 @@ pub type Defines = BTreeMap<String, Option<String>>;
 /// [`parse_file`], where a conditional whose branches split braces is
 /// parsed in the configuration `defines` select when they decide it.
 pub fn parse_file_with(text: &str, qualifier_macros: &BTreeMap<String, mask::QualifierMacro>, macro_names: &BTreeSet<String>, defines: &Defines) -> Parsed {
-    let (masked, masks) = mask::mask(text, qualifier_macros);
-    let tree = parse_text(&masked);
-    let mut parsed = Parsed { masked, masks, tree, recovered: false };
-    if parsed.tree.root_node().has_error() {
-        parsed.recovered = true;
-        recover(text, &mut parsed, macro_names, defines);
-    }
-    parsed
+    parse_file_first(text, qualifier_macros, macro_names, defines).0
 }
 
-/// [`parse_file_with`] of a new version of a file whose earlier version
-/// parsed as `before` (an editor's document after a change): where
-/// `before` read without an error, its tree is reused for what the change
-/// did not touch (tree-sitter's incremental parse, about the cost of the
-/// change rather than of the file), and the result is kept when it too has
-/// no error. Otherwise the file is parsed as [`parse_file_with`] parses it.
+/// The first parse of a file: its masked text and that text's tree, before
+/// any recovery. The parse of the file's next version reuses it
+/// ([`parse_file_after`]).
+#[derive(Clone)]
+pub struct FirstParse {
+    masked: String,
+    tree: Tree,
+}
+
+/// [`parse_file_with`], with its first parse.
+pub fn parse_file_first(
+    text: &str,
+    qualifier_macros: &BTreeMap<String, mask::QualifierMacro>,
+    macro_names: &BTreeSet<String>,
+    defines: &Defines,
+) -> (Parsed, FirstParse) {
+    let (masked, masks) = mask::mask(text, qualifier_macros);
+    let tree = parse_text(&masked);
+    let first = FirstParse { masked: masked.clone(), tree: tree.clone() };
+    let mut parsed = Parsed { masked, masks, tree };
+    if parsed.tree.root_node().has_error() {
+        recover(text, &mut parsed, macro_names, defines);
+    }
+    (parsed, first)
+}
+
+/// The parse of a new version of a file whose earlier version's first parse
+/// was `before` (an editor's document after a change), reusing `before`'s
+/// tree for what the change did not touch (tree-sitter's incremental parse:
+/// about the cost of the change rather than of the file), then recovering
+/// as [`parse_file_with`] does; with its first parse, and whether the
+/// result is known to be [`parse_file_with`]'s.
 ///
-/// The result is the same as [`parse_file_with`]'s: an incremental parse
-/// that ends without an error gives the tree a whole parse gives (checked
-/// on every such edit of `tests/properties.rs`'s, and on 3,004 edits of
-/// HeCBench files). One that ends with errors does not always (42 of 2,024
-/// such HeCBench edits differ), so those files are parsed whole, and
-/// recovery runs on that parse.
+/// It is when the incremental parse has no error: such a parse gives the
+/// tree a whole parse gives (checked on every such edit of
+/// `tests/properties.rs`'s, and on 3,004 edits of HeCBench files). One
+/// with errors does not always (42 of 2,024 such HeCBench edits differ), nor
+/// then does the recovery that follows it: the result is the whole parse's
+/// only where [`same_parse`] says so of the two. `on_errors` is called when
+/// the incremental parse has errors, before the recovery (a caller starts
+/// the whole parse that checks it).
 pub fn parse_file_after(
     text: &str,
     qualifier_macros: &BTreeMap<String, mask::QualifierMacro>,
     macro_names: &BTreeSet<String>,
     defines: &Defines,
-    before: &Parsed,
-) -> Parsed {
-    if !before.recovered {
-        let (masked, masks) = mask::mask(text, qualifier_macros);
-        let tree = parse_after(&before.masked, &before.tree, &masked);
-        if !tree.root_node().has_error() {
-            return Parsed { masked, masks, tree, recovered: false };
-        }
+    before: &FirstParse,
+    on_errors: impl FnOnce(),
+) -> (Parsed, FirstParse, bool) {
+    let (masked, masks) = mask::mask(text, qualifier_macros);
+    let tree = parse_after(&before.masked, &before.tree, &masked);
+    let first = FirstParse { masked: masked.clone(), tree: tree.clone() };
+    let mut parsed = Parsed { masked, masks, tree };
+    if !parsed.tree.root_node().has_error() {
+        return (parsed, first, true);
     }
-    parse_file_with(text, qualifier_macros, macro_names, defines)
+    on_errors();
+    recover(text, &mut parsed, macro_names, defines);
+    (parsed, first, false)
 }
 
 /// Parses `text` reusing `old`, the tree of `old_text`: the change between
 /// the two is taken as one edit, from their first to their last differing
 /// byte.
-pub fn parse_after(old_text: &str, old: &Tree, text: &str) -> Tree {
+fn parse_after(old_text: &str, old: &Tree, text: &str) -> Tree {
     let (a, b) = (old_text.as_bytes(), text.as_bytes());
     let same_start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let same_end = a[same_start..].iter().rev().zip(b[same_start..].iter().rev()).take_while(|(x, y)| x == y).count();

@@ -512,12 +512,23 @@ pub fn migrate_in_memory_with(files: Vec<(String, Vec<u8>)>, mappings: &Mappings
 /// file whose text, macros and defines are the same is not parsed again,
 /// nor indexed again where its group's macro table is the same too (both
 /// steps depend on nothing else, so the results are those of a migration
-/// without the cache); a file whose text changed is parsed reusing its
-/// earlier parse ([`parse::parse_file_after`], same result). Each
-/// migration drops the entries it did not use.
+/// without the cache). Each migration drops the entries it did not use.
+///
+/// A file whose text changed (an editor's document) is parsed reusing its
+/// earlier version's first parse ([`parse::parse_file_after`]). Where that
+/// parse has errors its result may differ from a whole parse's: it is
+/// used speculatively — the migration goes on with it while a whole parse
+/// runs on another thread — and checked at the end of the migration
+/// ([`Cache::settle`]); where the two differ the migration is made again
+/// with the whole parse. Either way the results are those of a migration
+/// without the cache.
 #[derive(Default)]
 pub struct Cache {
     entries: std::sync::Mutex<BTreeMap<String, CacheEntry>>,
+    /// Migrations made again since the cache was made.
+    again: std::sync::atomic::AtomicUsize,
+    /// (tests: every speculative parse taken as different from its whole parse)
+    always_differ: bool,
 }
 
 struct CacheEntry {
@@ -526,12 +537,34 @@ struct CacheEntry {
     names: BTreeSet<String>,
     defines: parse::Defines,
     parsed: Parsed,
+    first: parse::FirstParse,
+    /// The whole parse that checks a speculative `parsed`, running: it
+    /// answers the whole parse where the two differ.
+    check: Option<WholeParseCheck>,
     /// The facts, with the macro table they were indexed under.
     facts: Option<(MacroTable, index::FileFacts)>,
     used: bool,
 }
 
+/// A whole parse checking a speculative one, on its thread: the whole
+/// parse where the two differ, an error where it panicked.
+type WholeParseCheck = std::thread::JoinHandle<Result<Option<(Parsed, parse::FirstParse)>, String>>;
+
 impl Cache {
+    /// A cache that takes every speculative parse as different from its
+    /// whole parse, so that each migration that used one is made again (the
+    /// tests' way to that path, which tree-sitter takes rarely).
+    #[doc(hidden)]
+    pub fn always_differing() -> Self {
+        Cache { always_differ: true, ..Cache::default() }
+    }
+
+    /// How many migrations were made again, a speculative parse having
+    /// differed from its whole parse.
+    pub fn made_again(&self) -> usize {
+        self.again.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, CacheEntry>> {
         // a panic while it was held (caught per file) leaves it usable
         self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -548,14 +581,43 @@ impl Cache {
                         return e.parsed.clone();
                     }
                     // an earlier version of the file (a document changed)
-                    Some(e.parsed.clone())
+                    Some(e.first.clone())
                 }
                 _ => None,
             }
         };
-        let parsed = match before {
-            Some(before) => parse::parse_file_after(text, &macros.qualifier, &macros.names, defines, &before),
-            None => parse::parse_file_with(text, &macros.qualifier, &macros.names, defines),
+        let mut check = None;
+        // (a speculative parse that panics leaves the file to the whole
+        // parse, which reports the panic if it has it too)
+        let speculated = before.and_then(|before| {
+            crate::guard::catch(|| {
+                // (the speculative parse goes to the check once recovered)
+                let (to_check, speculative) = std::sync::mpsc::channel::<Parsed>();
+                let whole_parse = || {
+                    let (text, qualifier, names, defines) = (text.to_string(), macros.qualifier.clone(), macros.names.clone(), defines.clone());
+                    let differ = self.always_differ;
+                    check = Some(std::thread::spawn(move || {
+                        crate::guard::catch(|| {
+                            let (whole, first) = parse::parse_file_first(&text, &qualifier, &names, &defines);
+                            let same = speculative.recv().is_ok_and(|p| parse::same_parse(&p, &whole)) && !differ;
+                            (!same).then_some((whole, first))
+                        })
+                    }));
+                };
+                let (parsed, first, exact) = parse::parse_file_after(text, &macros.qualifier, &macros.names, defines, &before, whole_parse);
+                if !exact {
+                    let _ = to_check.send(parsed.clone());
+                }
+                (parsed, first)
+            })
+            .ok()
+        });
+        let (parsed, first) = match speculated {
+            Some(p) => p,
+            None => {
+                check = None;
+                parse::parse_file_first(text, &macros.qualifier, &macros.names, defines)
+            }
         };
         let entry = CacheEntry {
             text: text.to_string(),
@@ -563,11 +625,42 @@ impl Cache {
             names: macros.names.clone(),
             defines: defines.clone(),
             parsed: parsed.clone(),
+            first,
+            check,
             facts: None,
             used: true,
         };
         self.lock().insert(rel.to_string(), entry);
         parsed
+    }
+
+    /// Waits for the whole parses that check speculative ones and keeps
+    /// them; whether every speculative parse was the same as its whole
+    /// parse (else the migration that used it is to be made again: the
+    /// entry now holds the whole parse, and no facts).
+    fn settle(&self) -> bool {
+        let mut entries = self.lock();
+        let mut same = true;
+        entries.retain(|_, e| {
+            let Some(check) = e.check.take() else { return true };
+            match check.join() {
+                Ok(Ok(None)) => true,
+                Ok(Ok(Some((parsed, first)))) => {
+                    same = false;
+                    e.parsed = parsed;
+                    e.first = first;
+                    e.facts = None;
+                    true
+                }
+                // (the whole parse panicked: the migration made again
+                // parses the file itself, and reports it)
+                _ => {
+                    same = false;
+                    false
+                }
+            }
+        });
+        same
     }
 
     /// `rel`'s index facts, where it was indexed under `macros` with the
@@ -594,6 +687,21 @@ impl Cache {
 /// [`migrate_in_memory_with`], keeping parses and index facts in `cache`
 /// for the next migration of the same files (a language server's).
 pub fn migrate_in_memory_cached(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, extra: &InMemory, cache: Option<&Cache>) -> Migration {
+    let Some(c) = cache else { return migrate_in_memory_once(files, mappings, extra, None) };
+    // (for a migration made again where a speculative parse was not the whole parse)
+    let again = files.clone();
+    let mut m = migrate_in_memory_once(files, mappings, extra, cache);
+    if !c.settle() {
+        // (every parse is now the cache's, whole: nothing more to settle)
+        c.again.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        m = migrate_in_memory_once(again, mappings, extra, cache);
+    }
+    c.sweep();
+    m
+}
+
+/// One migration of [`migrate_in_memory_cached`].
+fn migrate_in_memory_once(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, extra: &InMemory, cache: Option<&Cache>) -> Migration {
     let clock = Clock::start();
     let mut sources = Vec::new();
     let mut results = Vec::new();
@@ -624,11 +732,7 @@ pub fn migrate_in_memory_cached(files: Vec<(String, Vec<u8>)>, mappings: &Mappin
         unit_defines: extra.unit_defines.clone(),
         rewrite_only: extra.rewrite_only.clone(),
     };
-    let m = migrate_loaded(inputs, mappings, &NoProgress, &clock, cache);
-    if let Some(c) = cache {
-        c.sweep();
-    }
-    m
+    migrate_loaded(inputs, mappings, &NoProgress, &clock, cache)
 }
 
 /// The time since a migration began, printed per phase with the memory in

@@ -178,24 +178,72 @@ fn migrated_projects_migrated_again_are_unchanged() {
 /// open document), and checks that it gets the diagnostics and text of a
 /// whole migration without a cache; how many files were compared.
 fn check_cached_partial_migrations(name: &str, versions: &[Vec<(String, Vec<u8>)>]) -> usize {
+    check_cached_partial_migrations_with(&syclify::project::Cache::default(), name, versions, true)
+}
+
+/// [`check_cached_partial_migrations`] with a cache of one's choice.
+/// `texts`: compare the migrated texts too (not where a file may reach SYCL
+/// only through a file left out, which may miss SYCL's includes:
+/// [`syclify::project::InMemory::rewrite_only`]).
+fn check_cached_partial_migrations_with(cache: &syclify::project::Cache, name: &str, versions: &[Vec<(String, Vec<u8>)>], texts: bool) -> usize {
     use syclify::project;
-    let cache = project::Cache::default();
     let mut compared = 0;
     for (v, now) in versions.iter().enumerate() {
         let whole = project::migrate_in_memory(now.clone(), mappings());
         for f in whole.files.iter().filter(|f| f.status == project::Status::Migrated && f.rel.ends_with(".cu")) {
             let extra = project::InMemory { rewrite_only: Some([f.rel.clone()].into()), ..Default::default() };
-            let part = project::migrate_in_memory_cached(now.clone(), mappings(), &extra, Some(&cache));
+            let part = project::migrate_in_memory_cached(now.clone(), mappings(), &extra, Some(cache));
             let what = format!("{name}: {} in version {v}", f.rel);
             let [p] = part.files.as_slice() else { panic!("{what}: {} results for one file rewritten", part.files.len()) };
             assert_eq!(p.rel, f.rel, "{what}");
             let show = |d: &[syclify::diagnostics::Diagnostic]| d.iter().map(|d| format!("{:?} {:?} {}", d.code, d.range, d.message)).collect::<Vec<_>>();
             assert_eq!(show(&p.diagnostics), show(&f.diagnostics), "{what}");
-            assert_eq!(p.output, f.output, "{what}");
+            if texts {
+                assert_eq!(p.output, f.output, "{what}");
+            }
             compared += 1;
         }
     }
     compared
+}
+
+/// A document being typed (each program fixture's `.cu` files in turn
+/// broken by an unclosed `(` in the middle, then edited above it, then
+/// mended): its parse after each change is speculative while it has
+/// errors, and the migration with the cache gives the whole migration's
+/// diagnostics —
+/// also where every speculative parse is taken as different from its whole
+/// parse and the migration is made again.
+#[test]
+fn speculative_parses_of_a_document_being_typed_match_whole_migrations() {
+    let (normal, differing) = (syclify::project::Cache::default(), syclify::project::Cache::always_differing());
+    let mut compared = 0;
+    for dir in program_dirs() {
+        let files = program_files(&dir);
+        let mut versions = vec![files.clone()];
+        for changed in (0..files.len()).filter(|&i| files[i].0.ends_with(".cu")) {
+            let text = String::from_utf8_lossy(&files[changed].1).into_owned();
+            let mut lines: Vec<&str> = text.lines().collect();
+            let middle = lines.len() / 2;
+            lines.insert(middle, "void being_typed() { if (x");
+            for edit in ["", "int edited_above = 1;", "int edited_above = 12;"] {
+                let mut l = lines.clone();
+                l.insert(1, edit);
+                let mut now = files.clone();
+                now[changed].1 = (l.join("\n") + "\n").into_bytes();
+                versions.push(now);
+            }
+            versions.push(files.clone());
+        }
+        for cache in [&normal, &differing] {
+            // (a file that does not parse from the unclosed `(` on may reach
+            // SYCL only through its includes: its diagnostics are compared)
+            compared += check_cached_partial_migrations_with(cache, &dir.display().to_string(), &versions, false);
+        }
+    }
+    assert!(compared >= 60, "too few files compared ({compared})");
+    assert_eq!(normal.made_again(), 0, "a speculative parse of the fixtures differed from its whole parse (a tree-sitter case to keep as a fixture)");
+    assert!(differing.made_again() >= 20, "too few migrations made again ({})", differing.made_again());
 }
 
 /// The language server's migration ([`syclify::project::migrate_in_memory_cached`]:
@@ -253,18 +301,19 @@ fn tree_shape(tree: &tree_sitter::Tree) -> Vec<(u16, Option<u16>, std::ops::Rang
     out
 }
 
-/// A parse that reuses the parse of the version before a change (an
-/// editor's document, [`syclify::parse::parse_file_after`]) is the parse
-/// of the new version from scratch: the same masked text, masks and tree,
-/// for edits all over every CUDA fixture (a statement, a brace, a line
-/// deleted, a `;` in a line), those that leave it parsing and those that
-/// break it.
+/// A parse that reuses the first parse of the version before a change (an
+/// editor's document, [`syclify::parse::parse_file_after`]) is the parse of
+/// the new version from scratch where it says so (its incremental parse
+/// had no error): the same masked text, masks and tree, for edits all over
+/// every CUDA fixture (a statement, a brace, a line deleted, a `;` in a
+/// line). Where it does not say so, [`syclify::parse::same_parse`] tells
+/// whether it is, as this test's own comparison does.
 #[test]
 fn parses_after_a_change_match_whole_parses() {
     use syclify::parse;
     let sources = properties::cuda_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), 64 * 1024);
     let no_macros = Default::default();
-    let (mut compared, mut reused) = (0, 0);
+    let (mut exact, mut speculative, mut speculative_same) = (0, 0, 0);
     let mut state: u64 = 0x2545f4914f6cdd1d;
     let mut next = move || {
         state ^= state << 13;
@@ -273,7 +322,7 @@ fn parses_after_a_change_match_whole_parses() {
         state as usize
     };
     for text in sources {
-        let before = parse::parse_file(&text, &no_macros, &Default::default());
+        let (_, before) = parse::parse_file_first(&text, &no_macros, &Default::default(), &Default::default());
         let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).filter(|&s| s < text.len()).collect();
         for _ in 0..4 {
             let line = next() % starts.len();
@@ -290,15 +339,23 @@ fn parses_after_a_change_match_whole_parses() {
                     }
                 }
             }
-            let after = parse::parse_file_after(&new, &no_macros, &Default::default(), &Default::default(), &before);
+            let mut told = false;
+            let (after, _, is_exact) = parse::parse_file_after(&new, &no_macros, &Default::default(), &Default::default(), &before, || told = true);
+            assert_eq!(told, !is_exact, "on_errors is called when the result is speculative");
             let whole = parse::parse_file(&new, &no_macros, &Default::default());
-            assert_eq!(after.masked, whole.masked, "{line}: {new}");
-            assert_eq!(format!("{:?}", after.masks), format!("{:?}", whole.masks), "{line}: {new}");
-            assert_eq!(after.recovered, whole.recovered, "{line}: {new}");
-            assert!(tree_shape(&after.tree) == tree_shape(&whole.tree), "the tree after an edit of line {line} differs from a whole parse of:\n{new}");
-            compared += 1;
-            reused += usize::from(!before.recovered && !after.recovered);
+            let same = after.masked == whole.masked
+                && format!("{:?}", after.masks) == format!("{:?}", whole.masks)
+                && tree_shape(&after.tree) == tree_shape(&whole.tree);
+            if is_exact {
+                assert!(same, "the parse after an edit of line {line} differs from a whole parse of:\n{new}");
+                exact += 1;
+            } else {
+                assert_eq!(parse::same_parse(&after, &whole), same, "same_parse after an edit of line {line} of:\n{new}");
+                speculative += 1;
+                speculative_same += usize::from(same);
+            }
         }
     }
-    assert!(compared >= 400 && reused >= 200, "too few edits compared ({compared}) or parses reused ({reused})");
+    assert!(exact >= 300 && speculative >= 100, "too few exact ({exact}) or speculative ({speculative}) parses after a change");
+    eprintln!("{exact} exact, {speculative} speculative ({speculative_same} the same as the whole parse)");
 }

@@ -101,6 +101,10 @@ impl ProjectCtx<'_> {
     /// definition only if the index has it too (a call the rules rewrite may
     /// look like one: `f(float x)atomicAdd(&x, 1) {`).
     pub fn declared_elsewhere(&self, rel: &str, name: &str) -> bool {
+        // (a program part of one file has no other file to read)
+        if self.cluster_sources.iter().all(|(r, _)| *r == rel) {
+            return false;
+        }
         let c = self.cluster_declared.get_or_init(|| {
             let definition = |w: &str| !self.mappings.functions.contains_key(w) || self.index.functions.contains_key(w);
             let mut c = ClusterDeclared::default();
@@ -259,6 +263,14 @@ impl<'a> FileCtx<'a> {
     /// of tree-sitter): [`syntax::Parents`].
     pub fn parents(&self) -> &Preorder<'a> {
         &self.nodes_main
+    }
+
+    /// `n`'s parent, from the walk's links where `n` is of the main tree
+    /// (tree-sitter's [`Node::parent`] reads down from the root, through
+    /// every child list on the way: in a namespace of many declarations it
+    /// costs as much as that list).
+    pub fn parent(&self, n: Node<'a>) -> Option<Node<'a>> {
+        syntax::Parents::parent_of(&*self.nodes_main, n)
     }
 
     /// Every node of the main tree, in document order.

@@ -30,11 +30,11 @@ fn looks_like_cuda_api(name: &str) -> bool {
 
 /// Is `n` inside an argument that a mapped call's templates drop (e.g. the
 /// cache preference of `cudaFuncSetCacheConfig`, which becomes a no-op)?
-fn in_dropped_argument(ctx: &FileCtx, n: Node) -> bool {
+fn in_dropped_argument<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> bool {
     let mut cur = n;
-    while let Some(p) = cur.parent() {
+    while let Some(p) = ctx.parent(cur) {
         if p.kind_str() == "argument_list" {
-            let Some(call) = p.parent().filter(|c| c.kind_str() == "call_expression") else {
+            let Some(call) = ctx.parent(p).filter(|c| c.kind_str() == "call_expression") else {
                 return false;
             };
             let Some((_, name)) = callee_name(call, ctx.src) else {
@@ -204,13 +204,13 @@ fn converted_argument<'a>(a: Node<'a>, src: &str, param: &str, exact: bool, decl
 /// Is this argument evidently a scalar: a literal, a vector's member
 /// (`a.x`), or a parameter of the enclosing function declared with a
 /// built-in arithmetic type?
-fn is_scalar_arg(ctx: &FileCtx, a: Node) -> bool {
+fn is_scalar_arg<'t>(ctx: &FileCtx<'t>, a: Node<'t>) -> bool {
     match a.kind_str() {
         "number_literal" | "char_literal" => true,
         "field_expression" => a.field("field").is_some_and(|x| matches!(ctx.text(x), "x" | "y" | "z" | "w")),
         "identifier" => {
             let name = ctx.text(a);
-            let mut p = a.parent();
+            let mut p = ctx.parent(a);
             while let Some(n) = p {
                 if n.kind_str() == "function_definition" {
                     let params = n.field("declarator").and_then(syntax::function_declarator).and_then(|fd| fd.field("parameters"));
@@ -224,7 +224,7 @@ fn is_scalar_arg(ctx: &FileCtx, a: Node) -> bool {
                         })
                     });
                 }
-                p = n.parent();
+                p = ctx.parent(n);
             }
             false
         }
@@ -298,7 +298,7 @@ pub fn run(ctx: &mut FileCtx) {
                     continue;
                 };
                 let args: Vec<Node> = syntax::call_arguments(n);
-                let unused = n.parent().is_some_and(|p| p.kind_str() == "expression_statement");
+                let unused = ctx.parent(n).is_some_and(|p| p.kind_str() == "expression_statement");
                 let param = |i: usize| mappings.parameter_type(name, i);
                 let none = |_: usize| None;
                 let stmt = rule
@@ -360,7 +360,7 @@ pub fn run(ctx: &mut FileCtx) {
                 // an identifier names a type only where no variable could stand:
                 // `sizeof(float4)` parses as an expression, and so does a type
                 // passed to a macro (`DEFINE_ALIGN(short4, 8)`)
-                let is_callee = n.parent().is_some_and(|p| p.kind_str() == "call_expression" && p.field("function").is_some_and(|f| f.id() == n.id()));
+                let is_callee = ctx.parent(n).is_some_and(|p| p.kind_str() == "call_expression" && p.field("function").is_some_and(|f| f.id() == n.id()));
                 // in a macro body a vector type name is a type wherever it stands
                 // (`#define VEC float4`, `#define CAST(p) ((float4 *)(p))`)
                 // a type called like a function is a functional cast or a
@@ -370,17 +370,17 @@ pub fn run(ctx: &mut FileCtx) {
                     || constructed
                     || (ctx.in_macro(n.start_byte()) && !is_callee && !ctx.project.index.functions.contains_key(t))
                     // `(half)(x)`: a C cast that reads as a call of a parenthesized name
-                    || (n.parent().is_some_and(|p| {
+                    || (ctx.parent(n).is_some_and(|p| {
                         p.kind_str() == "parenthesized_expression"
                             && p.named_child_count() == 1
-                            && p.parent().is_some_and(|g| g.kind_str() == "call_expression" && g.field("function").is_some_and(|f| f.id() == p.id()))
+                            && ctx.parent(p).is_some_and(|g| g.kind_str() == "call_expression" && g.field("function").is_some_and(|f| f.id() == p.id()))
                     }) && !ctx.declared_in_scope(n, t))
-                    || (misparsed_template_argument(n) && !ctx.declared_in_scope(n, t))
-                    || n.parent().is_some_and(|p| {
+                    || (misparsed_template_argument(ctx, n) && !ctx.declared_in_scope(n, t))
+                    || ctx.parent(n).is_some_and(|p| {
                         p.kind_str() == "sizeof_expression"
-                            || (p.kind_str() == "parenthesized_expression" && p.parent().is_some_and(|g| g.kind_str() == "sizeof_expression"))
+                            || (p.kind_str() == "parenthesized_expression" && ctx.parent(p).is_some_and(|g| g.kind_str() == "sizeof_expression"))
                             || (p.kind_str() == "argument_list"
-                                && p.parent()
+                                && ctx.parent(p)
                                     .and_then(|c| c.field("function"))
                                     .is_some_and(|f| ctx.project.index.macros.names.contains(ctx.text(f))))
                     });
@@ -401,7 +401,7 @@ pub fn run(ctx: &mut FileCtx) {
                     });
                 // the code's own type of that name (`typedef struct {..} double4;`
                 // where CUDA is not there) is not CUDA's
-                let declared_here = n.parent().is_some_and(|p| {
+                let declared_here = ctx.parent(n).is_some_and(|p| {
                     let field = |f: &str| p.field(f).is_some_and(|x| x.id() == n.id());
                     (p.kind_str() == "type_definition" && field("declarator"))
                         || (matches!(p.kind_str(), "struct_specifier" | "class_specifier" | "union_specifier") && field("name") && p.field("body").is_some())
@@ -443,7 +443,7 @@ pub fn run(ctx: &mut FileCtx) {
                 if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
                     continue;
                 }
-                let in_launch_config = n.parent().is_some_and(|p| p.kind_str() == "kernel_call_syntax");
+                let in_launch_config = ctx.parent(n).is_some_and(|p| p.kind_str() == "kernel_call_syntax");
                 // the program's own variable named like the API (`cudaError_t cudaStatus;`)
                 let own_variable = ctx.is_other_var(t, n.start_byte());
                 if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !own_variable && !mappings.functions.contains_key(t) {
@@ -460,12 +460,12 @@ pub fn run(ctx: &mut FileCtx) {
 /// as comparisons: `std::vector<half> a(n), b(n), c(n);` reads as
 /// `(std::vector < half) > (a(n), b(n), c(n))` — `n` is the right operand of
 /// a `<` that is itself the left operand of a `>`.
-fn misparsed_template_argument(n: Node) -> bool {
+fn misparsed_template_argument<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> bool {
     let op = |b: Node, o: &str| b.kind_str() == "binary_expression" && b.field("operator").is_some_and(|x| x.kind_str() == o);
-    let Some(p) = n.parent().filter(|p| op(*p, "<") && p.field("right").is_some_and(|r| r.id() == n.id())) else {
+    let Some(p) = ctx.parent(n).filter(|p| op(*p, "<") && p.field("right").is_some_and(|r| r.id() == n.id())) else {
         return false;
     };
-    p.parent().is_some_and(|g| op(g, ">") && g.field("left").is_some_and(|l| l.id() == p.id()))
+    ctx.parent(p).is_some_and(|g| op(g, ">") && g.field("left").is_some_and(|l| l.id() == p.id()))
 }
 
 /// Type names inside macro uses the parser could not read (hidden by error
