@@ -1031,7 +1031,7 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
 /// Gathers the facts of one file.
 /// `nodes`: the file's tree walked in preorder (its first node is the root);
 /// the rewrite reuses the same walk.
-pub fn index_file(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
+pub fn index_file<'t>(nodes: &syntax::Preorder<'t>, names: &syntax::FileNames<'t>, src: &'t str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
     let root = nodes[0];
     let mut globals = Vec::new();
     let mut shared_globals = Vec::new();
@@ -1048,7 +1048,7 @@ pub fn index_file(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask]
             }
         }
     }
-    FileFacts { functions: index_functions(nodes, src, rel, masks, macros), globals, shared_globals, extern_shared_globals }
+    FileFacts { functions: index_functions(nodes, names, src, rel, masks, macros), globals, shared_globals, extern_shared_globals }
 }
 
 /// Is `n` in the branch of a `__CUDACC__` test taken when CUDA is *not*
@@ -1076,14 +1076,18 @@ fn in_non_cuda_branch<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>, src: &
     false
 }
 
-fn index_functions(nodes: &syntax::Preorder, src: &str, rel: &str, masks: &[Mask], macros: &MacroTable) -> Vec<FunctionFacts> {
+fn index_functions<'t>(
+    nodes: &syntax::Preorder<'t>,
+    names: &syntax::FileNames<'t>,
+    src: &'t str,
+    rel: &str,
+    masks: &[Mask],
+    macros: &MacroTable,
+) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
     let cub = crate::rules::cub::Collectives::of(nodes.iter().copied().filter(|n| crate::rules::cub::ALIAS_KINDS.contains(&n.kind_str())), src);
     let wmma = crate::rules::wmma::Wmma::of(src);
-    let functors = syntax::Functors::of(nodes, src);
-    let declared = syntax::Declared::of(nodes, src);
-    let scopes = std::cell::OnceCell::new();
-    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), functors: &functors, declared: &declared, scopes: &scopes };
+    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), names };
     for (i, &n) in nodes.iter().enumerate() {
         match n.kind_str() {
             "function_definition" if !in_non_cuda_branch(nodes, n, src) => {
@@ -1149,25 +1153,24 @@ fn declared_function<'t>(parents: &dyn syntax::Parents<'t>, name: &str, q: Quali
 /// What [`function_facts`] reads of the file a definition is in.
 struct FileScan<'f, 't> {
     nodes: &'f syntax::Preorder<'t>,
-    src: &'f str,
+    src: &'t str,
     rel: &'f str,
     masks: &'f [Mask],
     macros: &'f MacroTable,
     cub: Option<&'f crate::rules::cub::Collectives>,
     wmma: Option<&'f crate::rules::wmma::Wmma>,
-    functors: &'f syntax::Functors<'f>,
-    declared: &'f syntax::Declared<'f>,
-    /// The file's large scopes' declarations, read when first needed.
-    scopes: &'f std::cell::OnceCell<syntax::ScopeIndex<'f>>,
+    /// The file's declared names, function objects and large scopes'
+    /// declarations (shared with the rewrite).
+    names: &'f syntax::FileNames<'t>,
 }
 
 /// The facts of the definition `file.nodes[i]`.
-fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
-    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, functors, declared: declared_names, scopes } = file;
+fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts> {
+    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, names } = file;
+    let functors = names.functors(nodes, src);
+    let scopes = || names.scopes(nodes, src);
     // a name the file declares, declared in a scope around `n`
-    let in_scope = |n: Node, name: &str| {
-        declared_names.contains(name) && scopes.get_or_init(|| syntax::ScopeIndex::of(nodes, src)).declaration_in_scope(n, name, src).is_some()
-    };
+    let in_scope = |n: Node<'t>, name: &str| names.declared(nodes, src).contains(name) && scopes().declaration_in_scope(n, name, src).is_some();
     let def = nodes[i];
     let fd = syntax::function_declarator(def.field("declarator")?)?;
     let (_, name) = declarator_name(fd.field("declarator")?, src)?;
@@ -1260,9 +1263,7 @@ fn function_facts(file: &FileScan, i: usize) -> Option<FunctionFacts> {
                     f.method_callees.push(m.to_string());
                 }
                 // a function object called (`callable(a, b)`): its `operator()`
-                if !f.method_callees.iter().any(|c| c == "operator()")
-                    && functors.is_call(n, src, &|n, name| scopes.get_or_init(|| syntax::ScopeIndex::of(nodes, src)).declaration_in_scope(n, name, src))
-                {
+                if !f.method_callees.iter().any(|c| c == "operator()") && functors.is_call(n, src, &|n, name| scopes().declaration_in_scope(n, name, src)) {
                     f.method_callees.push("operator()".to_string());
                 }
                 // a CUB collective constructed (`BR(temp)`): it needs the nd_item, and is no call

@@ -972,18 +972,21 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                 .zip(&kept)
                 .map(|((i, p), kept)| (kept.is_none() || rewritten_here(*i)).then(|| crate::syntax::Preorder::of(p.tree.root_node())))
                 .collect();
+            // what both steps read of each walked file's declarations
+            let names: Vec<crate::syntax::FileNames> = walks.iter().map(|_| crate::syntax::FileNames::default()).collect();
             let facts: Vec<(usize, Result<index::FileFacts, String>)> = parsed
                 .par_iter()
                 .zip(&walks)
+                .zip(&names)
                 .zip(kept)
-                .map(|(((i, p), nodes), kept)| {
+                .map(|((((i, p), nodes), names), kept)| {
                     let f = match kept {
                         Some(f) => Ok(f),
                         None => crate::guard::catch(|| {
                             crate::guard::injected_panic("index", &sources[*i].rel);
                             let macros = &macro_tables[&include_group[*i]];
                             let nodes = nodes.as_ref().expect("walked: its facts are not kept");
-                            let f = index::index_file(nodes, &sources[*i].text, &sources[*i].rel, &p.masks, macros);
+                            let f = index::index_file(nodes, names, &sources[*i].text, &sources[*i].rel, &p.masks, macros);
                             if let Some(c) = cache {
                                 c.keep_facts(&sources[*i].rel, &sources[*i].text, macros, &f);
                             }
@@ -1046,12 +1049,13 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             let rewritten: Vec<(usize, Result<Rewritten, String>)> = parsed
                 .par_iter()
                 .zip(walks)
-                .filter(|((i, _), _)| rewritten_here(*i) && !failed.iter().any(|(f, _)| f == i))
-                .filter_map(|(p, main)| Some((p, main?)))
-                .map(|((i, p), main)| {
+                .zip(&names)
+                .filter(|(((i, _), _), _)| rewritten_here(*i) && !failed.iter().any(|(f, _)| f == i))
+                .filter_map(|((p, main), names)| Some((p, main?, names)))
+                .map(|((i, p), main, names)| {
                     let r = crate::guard::catch(|| {
                         crate::guard::injected_panic("rewrite", &sources[*i].rel);
-                        rewrite_file(&sources[*i], p, main, &projects[&cluster[i]])
+                        rewrite_file(&sources[*i], p, main, names, &projects[&cluster[i]])
                     });
                     progress.step();
                     (*i, r)
@@ -1370,9 +1374,16 @@ fn clusters(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
 
 /// Rewrites one parsed file: rules, syntax diagnostics, comments for humans.
 /// `main`: `p`'s tree walked in preorder.
-pub fn rewrite_file<'a>(s: &'a SourceFile, p: &'a Parsed, main: crate::syntax::Preorder<'a>, project: &'a ProjectCtx<'a>) -> Rewritten {
+pub fn rewrite_file<'a>(
+    s: &'a SourceFile,
+    p: &'a Parsed,
+    main: crate::syntax::Preorder<'a>,
+    names: &'a crate::syntax::FileNames<'a>,
+    project: &'a ProjectCtx<'a>,
+) -> Rewritten {
     let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings);
-    let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, &macro_trees, project);
+    let names = names.all(&main, &s.text);
+    let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, names, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));
     rules::run_all(&mut ctx);

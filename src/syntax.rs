@@ -719,6 +719,48 @@ fn is_plain_declarator(d: Node) -> bool {
     }
 }
 
+/// What the index and the rules both read of a walked file's declarations
+/// ([`Declared`], [`Functors`], [`ScopeIndex`]): each computed on first use
+/// and kept for both steps. Every call passes the same file's nodes (all
+/// of them, from its walk) and text.
+#[derive(Default)]
+pub struct FileNames<'t> {
+    declared: std::sync::OnceLock<Declared<'t>>,
+    functors: std::sync::OnceLock<Functors<'t>>,
+    scopes: std::sync::OnceLock<ScopeIndex<'t>>,
+}
+
+impl<'t> FileNames<'t> {
+    pub fn declared(&self, nodes: &[Node<'t>], src: &'t str) -> &Declared<'t> {
+        self.declared.get_or_init(|| Declared::of(nodes, src))
+    }
+
+    pub fn functors(&self, nodes: &[Node<'t>], src: &'t str) -> &Functors<'t> {
+        self.functors.get_or_init(|| Functors::of(nodes, src))
+    }
+
+    pub fn scopes(&self, nodes: &[Node<'t>], src: &'t str) -> &ScopeIndex<'t> {
+        self.scopes.get_or_init(|| ScopeIndex::of(nodes, src))
+    }
+
+    /// All three, as plain references (which a shorter-lived reader such
+    /// as a rule's context can hold).
+    pub fn all<'s>(&'s self, nodes: &[Node<'t>], src: &'t str) -> Names<'s>
+    where
+        't: 's,
+    {
+        Names { declared: self.declared(nodes, src), functors: self.functors(nodes, src), scopes: self.scopes(nodes, src) }
+    }
+}
+
+/// [`FileNames`] read.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    pub declared: &'a Declared<'a>,
+    pub functors: &'a Functors<'a>,
+    pub scopes: &'a ScopeIndex<'a>,
+}
+
 /// The names a file declares as plain variables of a class or template
 /// type parameter type (`Op op`, `F f = ...`, `for (Fn g : fs)`): the only
 /// names [`Functors::is_call`] must look up, so that the scoped lookup runs

@@ -124,7 +124,7 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
     let cub = crate::rules::cub::Collectives::of(ctx.main_of(crate::rules::cub::ALIAS_KINDS), ctx.src);
-    let functors = syntax::Functors::of(&ctx.main_nodes(), ctx.src);
+    let functors = ctx.functors();
     // each function definition's local type aliases, walked once (a large
     // function has thousands of calls)
     let alias_classes: std::cell::RefCell<std::collections::HashMap<usize, std::collections::BTreeMap<String, String>>> = Default::default();

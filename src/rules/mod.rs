@@ -169,12 +169,10 @@ pub struct FileCtx<'a> {
     /// ascending (the first `nodes_main.len()` positions are the main tree's): read once, so that
     /// a rule that looks for some kinds touches only those nodes.
     by_kind: Vec<Vec<u32>>,
-    /// The names the file declares (see [`FileCtx::declared_in_scope`]).
-    declared: std::cell::OnceCell<syntax::Declared<'a>>,
-    /// The declarations of the main tree's large scopes (see
-    /// [`FileCtx::declaration_in_scope`]): scope node id → name → its first
-    /// (declaration, declarator) there.
-    scope_declarations: std::cell::OnceCell<syntax::ScopeIndex<'a>>,
+    /// The names the file declares (see [`FileCtx::declared_in_scope`]), its
+    /// function objects, the declarations of its large scopes (see
+    /// [`FileCtx::declaration_in_scope`]): read by the index too.
+    names: syntax::Names<'a>,
     /// The main tree's calls by the name they call (see [`FileCtx::calls_of`]).
     calls_by_callee: std::cell::OnceCell<std::collections::HashMap<&'a str, Vec<Node<'a>>>>,
     /// The file's `#define`s (see [`FileCtx::macro_definitions`]).
@@ -197,6 +195,7 @@ impl<'a> FileCtx<'a> {
         rel: &'a str,
         parsed: &'a Parsed,
         main: Preorder<'a>,
+        names: syntax::Names<'a>,
         macro_trees: &'a [(Range<usize>, Tree)],
         project: &'a ProjectCtx<'a>,
     ) -> Self {
@@ -221,8 +220,7 @@ impl<'a> FileCtx<'a> {
             error_ranges: error_ranges(parsed.tree.root_node(), false),
             error_ends: Vec::new(),
             by_kind: syntax::positions_by_kind(main.iter().chain(&in_macros)),
-            declared: std::cell::OnceCell::new(),
-            scope_declarations: std::cell::OnceCell::new(),
+            names,
             calls_by_callee: std::cell::OnceCell::new(),
             macro_definitions: std::cell::OnceCell::new(),
             line_starts: std::cell::OnceCell::new(),
@@ -271,6 +269,12 @@ impl<'a> FileCtx<'a> {
     /// costs as much as that list).
     pub fn parent(&self, n: Node<'a>) -> Option<Node<'a>> {
         syntax::Parents::parent_of(&*self.nodes_main, n)
+    }
+
+    /// The names the file declares as variables of a class type, which a
+    /// call may call as function objects ([`syntax::Functors`]).
+    pub fn functors(&self) -> &'a syntax::Functors<'a> {
+        self.names.functors
     }
 
     /// Every node of the main tree, in document order.
@@ -343,7 +347,7 @@ impl<'a> FileCtx<'a> {
     /// Is `name`, used at `n` (in the main tree), declared by the code in a
     /// scope around `n`? See [`syntax::declaration_in_scope`].
     pub fn declared_in_scope(&self, n: Node, name: &str) -> bool {
-        self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)).contains(name) && self.declaration_in_scope(n, name).is_some()
+        self.names.declared.contains(name) && self.declaration_in_scope(n, name).is_some()
     }
 
     /// [`syntax::declaration_in_scope`] for a node of the file, with the
@@ -352,7 +356,7 @@ impl<'a> FileCtx<'a> {
     /// lookups at file scope cost one hash lookup, not a walk of every
     /// declaration before them.
     pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str) -> Option<(Node<'n>, Node<'n>)> {
-        self.scope_declarations.get_or_init(|| syntax::ScopeIndex::of(&self.nodes_main, self.src)).declaration_in_scope(n, name, self.src)
+        self.names.scopes.declaration_in_scope(n, name, self.src)
     }
 
     /// Takes out every edit that would drop text of a region that did not
