@@ -541,10 +541,21 @@ struct CacheEntry {
     /// The whole parse that checks a speculative `parsed`, running: it
     /// answers the whole parse where the two differ.
     check: Option<WholeParseCheck>,
+    /// How many of the next versions are to be parsed whole rather than
+    /// from this one: set where the check was still running when the
+    /// migration it checks had ended (the recovery is most of the file's
+    /// time: the check then adds its comparison, and the incremental parse
+    /// of a file with errors its own time, to the whole parse's); tried
+    /// again after that many.
+    skip_speculation: u8,
     /// The facts, with the macro table they were indexed under.
     facts: Option<(MacroTable, index::FileFacts)>,
     used: bool,
 }
+
+/// Parses with errors made whole after a speculation that did not pay
+/// ([`CacheEntry::skip_speculation`]).
+const SKIPPED_SPECULATIONS: u8 = 4;
 
 /// A whole parse checking a speculative one, on its thread: the whole
 /// parse where the two differ, an error where it panicked.
@@ -581,14 +592,24 @@ impl Cache {
                         return e.parsed.clone();
                     }
                     // an earlier version of the file (a document changed)
-                    Some(e.first.clone())
+                    Some((e.first.clone(), e.skip_speculation))
                 }
                 _ => None,
             }
         };
         let mut check = None;
+        let mut skip_speculation = 0;
         // (a speculative parse that panics leaves the file to the whole
         // parse, which reports the panic if it has it too)
+        // (a file whose last check ended after its migration is parsed
+        // whole, without trying the incremental parse, a few times)
+        let before = match before {
+            Some((_, skip)) if skip > 0 && !self.always_differ => {
+                skip_speculation = skip - 1;
+                None
+            }
+            b => b.map(|(before, _)| before),
+        };
         let speculated = before.and_then(|before| {
             crate::guard::catch(|| {
                 // (the speculative parse goes to the check once recovered)
@@ -627,6 +648,7 @@ impl Cache {
             parsed: parsed.clone(),
             first,
             check,
+            skip_speculation,
             facts: None,
             used: true,
         };
@@ -643,6 +665,9 @@ impl Cache {
         let mut same = true;
         entries.retain(|_, e| {
             let Some(check) = e.check.take() else { return true };
+            if !check.is_finished() {
+                e.skip_speculation = SKIPPED_SPECULATIONS;
+            }
             match check.join() {
                 Ok(Ok(None)) => true,
                 Ok(Ok(Some((parsed, first)))) => {
