@@ -599,8 +599,6 @@ impl Cache {
         };
         let mut check = None;
         let mut skip_speculation = 0;
-        // (a speculative parse that panics leaves the file to the whole
-        // parse, which reports the panic if it has it too)
         // (a file whose last check ended after its migration is parsed
         // whole, without trying the incremental parse, a few times)
         let before = match before {
@@ -610,6 +608,8 @@ impl Cache {
             }
             b => b.map(|(before, _)| before),
         };
+        // (a speculative parse that panics leaves the file to the whole
+        // parse, which reports the panic if it has it too)
         let speculated = before.and_then(|before| {
             crate::guard::catch(|| {
                 // (the speculative parse goes to the check once recovered)
