@@ -1407,7 +1407,7 @@ pub fn rewrite_file<'a>(
     project: &'a ProjectCtx<'a>,
 ) -> Rewritten {
     let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings);
-    let names = names.all(&main, &s.text);
+    let names = names.read(&main, &s.text);
     let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, names, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));

@@ -743,22 +743,24 @@ impl<'t> FileNames<'t> {
         self.scopes.get_or_init(|| ScopeIndex::of(nodes, src))
     }
 
-    /// All three, as plain references (which a shorter-lived reader such
-    /// as a rule's context can hold).
-    pub fn all<'s>(&'s self, nodes: &[Node<'t>], src: &'t str) -> Names<'s>
+    /// As plain references (which a shorter-lived reader such as a rule's
+    /// context can hold): the function objects (every rewrite reads them),
+    /// and the declared names and scopes where the index read them already
+    /// (else the reader reads them itself, if it needs them).
+    pub fn read<'s>(&'s self, nodes: &[Node<'t>], src: &'t str) -> Names<'s>
     where
         't: 's,
     {
-        Names { declared: self.declared(nodes, src), functors: self.functors(nodes, src), scopes: self.scopes(nodes, src) }
+        Names { declared: self.declared.get(), functors: self.functors(nodes, src), scopes: self.scopes.get() }
     }
 }
 
-/// [`FileNames`] read.
+/// [`FileNames`] read ([`FileNames::read`]).
 #[derive(Clone, Copy)]
 pub struct Names<'a> {
-    pub declared: &'a Declared<'a>,
+    pub declared: Option<&'a Declared<'a>>,
     pub functors: &'a Functors<'a>,
-    pub scopes: &'a ScopeIndex<'a>,
+    pub scopes: Option<&'a ScopeIndex<'a>>,
 }
 
 /// The names a file declares as plain variables of a class or template

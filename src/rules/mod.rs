@@ -169,10 +169,16 @@ pub struct FileCtx<'a> {
     /// ascending (the first `nodes_main.len()` positions are the main tree's): read once, so that
     /// a rule that looks for some kinds touches only those nodes.
     by_kind: Vec<Vec<u32>>,
-    /// The names the file declares (see [`FileCtx::declared_in_scope`]), its
-    /// function objects, the declarations of its large scopes (see
-    /// [`FileCtx::declaration_in_scope`]): read by the index too.
+    /// What the index read of the file's declarations: its function
+    /// objects, and its declared names and large scopes' declarations where
+    /// it needed them (else `declared` and `scope_declarations` below).
     names: syntax::Names<'a>,
+    /// The names the file declares (see [`FileCtx::declared_in_scope`]),
+    /// where the index did not read them.
+    declared: std::cell::OnceCell<syntax::Declared<'a>>,
+    /// The declarations of the main tree's large scopes (see
+    /// [`FileCtx::declaration_in_scope`]), where the index did not read them.
+    scope_declarations: std::cell::OnceCell<syntax::ScopeIndex<'a>>,
     /// The main tree's calls by the name they call (see [`FileCtx::calls_of`]).
     calls_by_callee: std::cell::OnceCell<std::collections::HashMap<&'a str, Vec<Node<'a>>>>,
     /// The file's `#define`s (see [`FileCtx::macro_definitions`]).
@@ -221,6 +227,8 @@ impl<'a> FileCtx<'a> {
             error_ends: Vec::new(),
             by_kind: syntax::positions_by_kind(main.iter().chain(&in_macros)),
             names,
+            declared: std::cell::OnceCell::new(),
+            scope_declarations: std::cell::OnceCell::new(),
             calls_by_callee: std::cell::OnceCell::new(),
             macro_definitions: std::cell::OnceCell::new(),
             line_starts: std::cell::OnceCell::new(),
@@ -347,7 +355,8 @@ impl<'a> FileCtx<'a> {
     /// Is `name`, used at `n` (in the main tree), declared by the code in a
     /// scope around `n`? See [`syntax::declaration_in_scope`].
     pub fn declared_in_scope(&self, n: Node, name: &str) -> bool {
-        self.names.declared.contains(name) && self.declaration_in_scope(n, name).is_some()
+        let declared = self.names.declared.unwrap_or_else(|| self.declared.get_or_init(|| syntax::Declared::of(&self.nodes_main, self.src)));
+        declared.contains(name) && self.declaration_in_scope(n, name).is_some()
     }
 
     /// [`syntax::declaration_in_scope`] for a node of the file, with the
@@ -356,7 +365,8 @@ impl<'a> FileCtx<'a> {
     /// lookups at file scope cost one hash lookup, not a walk of every
     /// declaration before them.
     pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str) -> Option<(Node<'n>, Node<'n>)> {
-        self.names.scopes.declaration_in_scope(n, name, self.src)
+        let scopes = self.names.scopes.unwrap_or_else(|| self.scope_declarations.get_or_init(|| syntax::ScopeIndex::of(&self.nodes_main, self.src)));
+        scopes.declaration_in_scope(n, name, self.src)
     }
 
     /// Takes out every edit that would drop text of a region that did not
