@@ -57,6 +57,25 @@ pub struct NamespaceRule {
     pub members: Vec<String>,
 }
 
+/// A macro CUDA's headers define that programs test (`#ifdef
+/// __DRIVER_TYPES_H__`, `#if CUDART_VERSION >= 11000`): it becomes a macro
+/// that the helper header replacing that CUDA header defines, so the test
+/// means what it meant under CUDA (a header guard: "was that header
+/// included?"; a version: the CUDA API version syclify migrates from).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MacroRule {
+    pub cuda: String,
+    pub sycl: String,
+    /// What defines `sycl` (`syclify/blas.hpp`, `the SYCL compiler`): said
+    /// in the note at each test.
+    pub defined_by: String,
+    /// Its value where `defined_by` defines it (a version), for the note
+    /// that says which branch a comparison keeps; none for a guard.
+    #[serde(default)]
+    pub value: Option<i64>,
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleFile {
@@ -70,6 +89,8 @@ pub struct RuleFile {
     pub headers: Vec<NameRule>,
     #[serde(default)]
     pub namespaces: Vec<NamespaceRule>,
+    #[serde(default)]
+    pub macros: Vec<MacroRule>,
 }
 
 /// The parameter type of CUDA's conversion intrinsics, named
@@ -100,6 +121,7 @@ pub struct Mappings {
     pub enums: BTreeMap<String, String>,
     pub headers: BTreeMap<String, String>,
     pub namespaces: BTreeMap<String, NamespaceRule>,
+    pub macros: BTreeMap<String, MacroRule>,
 }
 
 const BUILTIN: &[(&str, &str)] = &[
@@ -116,6 +138,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/cufft.yaml", include_str!("../rules/cufft.yaml")),
     ("rules/cublaslt.yaml", include_str!("../rules/cublaslt.yaml")),
     ("rules/wmma.yaml", include_str!("../rules/wmma.yaml")),
+    ("rules/cuda_macros.yaml", include_str!("../rules/cuda_macros.yaml")),
 ];
 
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):
@@ -223,6 +246,9 @@ impl Mappings {
         }
         for r in f.namespaces {
             self.namespaces.insert(r.cuda.clone(), r);
+        }
+        for r in f.macros {
+            self.macros.insert(r.cuda.clone(), r);
         }
     }
 
@@ -340,6 +366,27 @@ mod tests {
         let m = Mappings::builtin();
         assert!(m.functions.contains_key("cudaMalloc"));
         assert_eq!(m.types["cudaError_t"], "syclify::error_t");
+    }
+
+    /// Every macro of `rules/cuda_macros.yaml` that a helper header stands
+    /// for is defined by that header, with the value the table gives (the
+    /// note SY0111 says which branch is kept by that value).
+    #[test]
+    fn cuda_macros_are_defined_by_their_helper_headers() {
+        let m = Mappings::builtin();
+        assert!(m.macros.contains_key("__DRIVER_TYPES_H__") && m.macros.contains_key("CUDART_VERSION"));
+        for r in m.macros.values() {
+            if !r.defined_by.contains('/') {
+                assert!(r.sycl == "SYCL_LANGUAGE_VERSION", "{}: only the SYCL compiler's own macro needs no header", r.cuda);
+                continue;
+            }
+            let path = format!("{}/runtime-headers/{}", env!("CARGO_MANIFEST_DIR"), r.defined_by);
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let line = text.lines().find(|l| l.split_whitespace().take(2).eq(["#define", r.sycl.as_str()]));
+            let line = line.unwrap_or_else(|| panic!("{path} does not define {} (for {})", r.sycl, r.cuda));
+            let value = line.split_whitespace().nth(2).and_then(|v| v.parse::<i64>().ok());
+            assert_eq!(value, Some(r.value.unwrap_or(1)), "{path}: {line} (for {})", r.cuda);
+        }
     }
 
     #[test]

@@ -335,6 +335,28 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                     masks.push(Mask { range: start..end, kind: MaskKind::Align(args.trim().to_string()) });
                     i = end;
                 }
+            } else if word == "__launch_bounds__" && !in_directive {
+                // CUDA 12's third argument (`__launch_bounds__(256, 2, 1)`:
+                // at most this many blocks per cluster), which the grammar
+                // does not know: `, 1` read as blank, removed with the rest
+                if let Some((args, end)) = paren_group(text, i) {
+                    let args_start = end - 1 - args.len();
+                    let (mut depth, mut commas) = (0i32, 0);
+                    for (k, ch) in args.bytes().enumerate() {
+                        match ch {
+                            b'(' | b'[' | b'{' => depth += 1,
+                            b')' | b']' | b'}' => depth -= 1,
+                            b',' if depth == 0 => {
+                                commas += 1;
+                                if commas == 2 {
+                                    masks.push(Mask { range: args_start + k..end - 1, kind: MaskKind::Keyword });
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
             } else if word == "__restrict" || (!in_directive && OWN_SPECIFIERS.contains(&word)) {
                 masks.push(Mask { range: start..i, kind: MaskKind::Keyword });
             } else if !in_directive && last_sig == b')' && OWN_LAMBDA_ATTRIBUTES.contains(&word) {

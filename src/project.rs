@@ -360,70 +360,134 @@ fn decode(path: PathBuf, rel: String, bytes: Vec<u8>) -> Loaded {
     }
 }
 
-/// Quoted includes of a text: `#include "x.cuh"` → `x.cuh`.
-fn quoted_includes(text: &str) -> Vec<String> {
-    text.lines().filter_map(quoted_include).map(str::to_string).collect()
+/// An include directive's name and form: `#include "x.cuh"` (quoted) or
+/// `#include <helper_cuda.h>` (angle brackets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IncludeName<'a> {
+    pub name: &'a str,
+    /// Written `<name>`: searched in the include directories only.
+    pub angle: bool,
 }
 
-/// The name a line's `#include "name"` gives, if it is one.
-fn quoted_include(line: &str) -> Option<&str> {
+/// The includes of a text, quoted and angle-bracket alike, in order.
+fn includes_of(text: &str) -> impl Iterator<Item = IncludeName<'_>> {
+    text.lines().filter_map(include_directive)
+}
+
+/// The name a line's `#include "name"` or `#include <name>` gives, if it is one.
+pub fn include_directive(line: &str) -> Option<IncludeName<'_>> {
     let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
-    let t = t.strip_prefix('"')?;
-    Some(&t[..t.find('"')?])
+    let (close, angle) = match t.as_bytes().first()? {
+        b'"' => ('"', false),
+        b'<' => ('>', true),
+        _ => return None,
+    };
+    let t = &t[1..];
+    Some(IncludeName { name: &t[..t.find(close)?], angle })
 }
 
-/// Where a quoted include may point, relative to the in-root: next to the
-/// including file (in `dir`), then from the in-root, then in each include
-/// directory (in-root-relative, in order).
-pub fn include_candidates(dir: &str, name: &str, include_dirs: &[String]) -> Vec<String> {
-    let mut out = vec![normalize(&format!("{dir}/{name}")), normalize(name)];
+/// Where an include may point, relative to the in-root, in the compiler's
+/// order: a quoted include next to the including file (in `dir`), then from
+/// the in-root, then in each include directory (in-root-relative, in order);
+/// an angle-bracket include in the include directories only (as `-I` serves
+/// `<...>`: never beside the includer, so `<vector>` is never a project file
+/// unless an include directory holds one).
+pub fn include_candidates(dir: &str, inc: IncludeName, include_dirs: &[String]) -> Vec<String> {
+    let name = inc.name;
+    let mut out = if inc.angle { Vec::new() } else { vec![normalize(&format!("{dir}/{name}")), normalize(name)] };
     out.extend(include_dirs.iter().map(|d| normalize(&format!("{d}/{name}"))));
     out
 }
 
-/// The quoted includes of file `rel` (text `text`), each resolved to the
-/// first of its [`include_candidates`] that `exists`; unresolved ones are left out.
+/// The includes of file `rel` (text `text`), each resolved to the first of
+/// its [`include_candidates`] that `exists`; unresolved ones are left out.
 pub fn resolved_includes(rel: &str, text: &str, include_dirs: &[String], mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
     let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
-    quoted_includes(text).into_iter().filter_map(|inc| include_candidates(dir, &inc, include_dirs).into_iter().find(|c| exists(c))).collect()
+    includes_of(text).filter_map(|inc| include_candidates(dir, inc, include_dirs).into_iter().find(|c| exists(c))).collect()
 }
 
-/// Quoted includes that name a file outside the in-root holding CUDA code
-/// (a header shared by sibling programs): (including file, name as written)
-/// → where it was found (in-root-relative, `../common/util.cuh`, or the
-/// absolute path of an include directory given outside the in-root). Found
-/// beside the including file (`"../common/util.cuh"`) or, where no file of
-/// the in-root answers the name, in one of `outside_dirs` (include
-/// directories outside the in-root: `-I../common`, in-root-relative or
-/// absolute). Such files are read here only to tell; they are never
-/// migrated or written.
-fn outside_includes(sources: &[SourceFile], in_root: &Path, include_dirs: &[String], outside_dirs: &[String]) -> BTreeMap<(String, String), String> {
+/// A project header outside the in-root that an include reaches
+/// ([`outside_includes`]): read to tell, never migrated or written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutsideInclude {
+    /// Where it was found: in-root-relative (`../common/util.cuh`), or the
+    /// absolute path where the include directory was given absolute.
+    pub found: String,
+    /// Its directory, as a path to give `syclify migrate` beside the
+    /// program (in-root-relative or absolute, as `found`).
+    pub dir: String,
+    /// The nearest directory that holds both the in-root and that file:
+    /// the `--in-root` to migrate them together with (as `found`).
+    pub in_root: String,
+}
+
+/// Includes (quoted or angle-bracket) that name a file outside the in-root
+/// holding CUDA code (a header shared by sibling programs): (including
+/// file, name as written) → where it was found. Found beside the including
+/// file (`"../common/util.cuh"`, quoted only) or, where no file of the
+/// in-root answers the name, in one of `outside_dirs` (include directories
+/// outside the in-root: `-I../common`, in-root-relative or absolute).
+/// Headers the mapping tables replace (`<cuda_runtime.h>` found through
+/// `-I/usr/local/cuda/include`; CUDA's include directory is never among
+/// `outside_dirs`) are not the project's. Such files are read
+/// here only to tell; they are never migrated or written.
+fn outside_includes(
+    sources: &[SourceFile],
+    in_root: &Path,
+    include_dirs: &[String],
+    outside_dirs: &[String],
+    is_cuda_header: impl Fn(&str) -> bool,
+) -> BTreeMap<(String, String), OutsideInclude> {
     let root = canonical_or_absolute(in_root);
     let known: BTreeSet<&str> = sources.iter().map(|s| s.rel.as_str()).collect();
     let holds_cuda = |name: &str, path: &Path| {
         MIGRATE_EXT.contains(&ext_of(name)) || std::fs::read(path).is_ok_and(|b| crate::leftovers::has_cuda_constructs(&String::from_utf8_lossy(&b)))
     };
+    // where the file lies, as the user would write it, and what to add
+    let describe = |shown: String, path: &Path| {
+        let abs = canonical_or_absolute(path);
+        let dir_abs = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+        let common = root.ancestors().find(|a| dir_abs.starts_with(a)).map(Path::to_path_buf).unwrap_or_default();
+        let relative = !Path::new(&shown).is_absolute();
+        // in-root-relative: one `..` for each step up from the in-root
+        let up = |to: &Path| -> String {
+            let ups = root.components().count() - common.components().count();
+            let rest = to.strip_prefix(&common).map(rel_str).unwrap_or_default();
+            let mut parts: Vec<String> = vec!["..".to_string(); ups];
+            if !rest.is_empty() {
+                parts.push(rest);
+            }
+            if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+        };
+        let (dir, in_root) = if relative { (up(&dir_abs), up(&common)) } else { (dir_abs.display().to_string(), common.display().to_string()) };
+        OutsideInclude { found: shown, dir, in_root }
+    };
     let mut out = BTreeMap::new();
     for s in sources {
         let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
-        for name in quoted_includes(&s.text) {
-            let beside = in_root.join(dir).join(&name);
-            if name.contains("..") && beside.is_file() && !canonical_or_absolute(&beside).starts_with(&root) {
-                if holds_cuda(&name, &beside) {
-                    out.insert((s.rel.clone(), name.clone()), crate::build::normalized_lexically(&format!("{dir}/{name}")));
+        for inc in includes_of(&s.text) {
+            let name = inc.name;
+            if inc.angle && is_cuda_header(name) {
+                continue;
+            }
+            let beside = in_root.join(dir).join(name);
+            if !inc.angle && name.contains("..") && beside.is_file() && !canonical_or_absolute(&beside).starts_with(&root) {
+                if holds_cuda(name, &beside) {
+                    let shown = crate::build::normalized_lexically(&format!("{dir}/{name}"));
+                    out.insert((s.rel.clone(), name.to_string()), describe(shown, &beside));
                 }
                 continue;
             }
-            if outside_dirs.is_empty() || include_candidates(dir, &name, include_dirs).iter().any(|c| known.contains(c.as_str()) || in_root.join(c).is_file()) {
+            if outside_dirs.is_empty() || include_candidates(dir, inc, include_dirs).iter().any(|c| known.contains(c.as_str()) || in_root.join(c).is_file()) {
                 continue;
             }
             for d in outside_dirs {
-                let path = in_root.join(d).join(&name);
+                let path = in_root.join(d).join(name);
                 if path.is_file() {
-                    if holds_cuda(&name, &path) {
+                    if holds_cuda(name, &path) {
                         let shown =
                             if Path::new(d).is_absolute() { path.display().to_string() } else { crate::build::normalized_lexically(&format!("{d}/{name}")) };
-                        out.insert((s.rel.clone(), name.clone()), shown);
+                        out.insert((s.rel.clone(), name.to_string()), describe(shown, &path));
                     }
                     break;
                 }
@@ -799,8 +863,8 @@ struct Inputs {
     build_files: Vec<SourceFile>,
     /// Include directories inside the in-root (in-root-relative), given then from build files.
     include_dirs: Vec<String>,
-    /// Quoted includes of CUDA files outside the in-root ([`outside_includes`]).
-    outside: BTreeMap<(String, String), String>,
+    /// Includes of CUDA files outside the in-root ([`outside_includes`]).
+    outside: BTreeMap<(String, String), OutsideInclude>,
     /// A compilation database's -D/-U per unit, by in-root-relative path.
     unit_defines: BTreeMap<String, parse::Defines>,
     /// [`InMemory::rewrite_only`].
@@ -863,7 +927,9 @@ fn load_project(opts: &Options, clock: &Clock) -> Result<Inputs, UsageError> {
         }
         next += 1;
     }
-    let outside = outside_includes(&sources, &in_root, &include_dirs, &outside_dirs);
+    // (CUDA's own include directory, `-I/usr/local/cuda/include`, holds no project file)
+    outside_dirs.retain(|d| !in_root.join(d).join("cuda_runtime_api.h").is_file());
+    let outside = outside_includes(&sources, &in_root, &include_dirs, &outside_dirs, |name| opts.mappings.header(name).is_some());
     let unit_defines =
         opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d.clone()))).collect();
     Ok(Inputs { in_root, out_root, sources, results, build_files, include_dirs, outside, unit_defines, rewrite_only: None })
@@ -1165,15 +1231,17 @@ fn copied_includers(
         let mut changed = 0;
         for line in s.text.split_inclusive('\n') {
             let renamed = (|| {
-                let name = quoted_include(line)?;
-                let target = include_candidates(dir, name, include_dirs).into_iter().find(|c| loaded.contains(c.as_str()))?;
+                let inc = include_directive(line)?;
+                let name = inc.name;
+                let target = include_candidates(dir, inc, include_dirs).into_iter().find(|c| loaded.contains(c.as_str()))?;
                 let new_rel = renames.get(&target).filter(|n| **n != target)?;
                 let new_file = new_rel.rsplit('/').next()?;
                 let new_name = match name.rsplit_once('/') {
                     Some((d, _)) => format!("{d}/{new_file}"),
                     None => new_file.to_string(),
                 };
-                Some(line.replacen(&format!("\"{name}\""), &format!("\"{new_name}\""), 1))
+                let (open, close) = if inc.angle { ('<', '>') } else { ('"', '"') };
+                Some(line.replacen(&format!("{open}{name}{close}"), &format!("{open}{new_name}{close}"), 1))
             })();
             match renamed {
                 Some(l) => {

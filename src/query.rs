@@ -55,6 +55,7 @@ pub enum Answer {
         cuda: String,
         sycl: String,
     },
+    Macro(crate::mapping::MacroRule),
     /// Not known; the closest known names, best first.
     Unknown(Vec<String>),
 }
@@ -74,6 +75,9 @@ pub fn lookup(name: &str, m: &Mappings) -> Answer {
     if let Some(e) = m.enums.get(name) {
         return Answer::Enum { cuda: name.to_string(), sycl: e.clone() };
     }
+    if let Some(r) = m.macros.get(name) {
+        return Answer::Macro(r.clone());
+    }
     let header = name.trim_start_matches('<').trim_end_matches('>');
     if let Some(h) = m.header(header) {
         return Answer::Header { cuda: header.to_string(), sycl: h.clone() };
@@ -88,6 +92,7 @@ fn known_names(m: &Mappings) -> Vec<String> {
     v.extend(m.types.keys().cloned());
     v.extend(m.enums.keys().cloned());
     v.extend(m.headers.keys().cloned());
+    v.extend(m.macros.keys().cloned());
     v.sort();
     v.dedup();
     v
@@ -152,6 +157,8 @@ pub fn example(name: &str, a: &Answer) -> Option<String> {
         Answer::Type { cuda, .. } => format!("void example() {{\n  {cuda} value;\n  (void)value;\n}}\n"),
         Answer::Enum { cuda, .. } => format!("int example() {{\n  auto value = {cuda};\n  return (int)value;\n}}\n"),
         Answer::Header { cuda, .. } => format!("#include <{cuda}>\n__global__ void example() {{}}\n"),
+        Answer::Macro(r) if r.value.is_some() => format!("#if {} >= 11000\nint modern = {};\n#endif\n", r.cuda, r.cuda),
+        Answer::Macro(r) => format!("#ifdef {}\nvoid helper();\n#endif\n", r.cuda),
         Answer::Unknown(_) => return None,
     })
 }
@@ -209,6 +216,12 @@ pub fn render(name: &str, mappings: &Mappings) -> (String, bool) {
         Answer::Header { cuda, sycl } => {
             let shown = if sycl.is_empty() { "removed (the SYCL includes replace it)".to_string() } else { format!("becomes <{sycl}>") };
             let _ = writeln!(s, "<{cuda}>: a CUDA header; {shown}");
+        }
+        Answer::Macro(r) => {
+            let what = if r.value.is_some() { "a CUDA version macro" } else { "a CUDA header guard or compiler macro" };
+            let value = r.value.map(|v| format!(", {v}")).unwrap_or_default();
+            let by = if r.defined_by.contains('/') { format!("<{}>", r.defined_by) } else { r.defined_by.clone() };
+            let _ = writeln!(s, "{}: {what} (rules/cuda_macros.yaml); becomes {}{value}, defined by {by} (SY0111)", r.cuda, r.sycl);
         }
         Answer::Unknown(near) => {
             let _ = writeln!(s, "syclify: `{name}` is not a name syclify knows (not migrated; a use in device code is reported as SY0010 or SY0401)");

@@ -364,6 +364,59 @@ fn shared_headers_outside_the_program() {
     assert_eq!(tree_snapshot(&root), before, "inputs unchanged");
 }
 
+/// A shared helper header included with angle brackets (`#include
+/// <helper_k.cuh>`) is found as the compiler finds it, in the `-I`
+/// directories only: outside the in-root it is reported with the path to
+/// add and the in-root to use; inside, it is migrated and the include
+/// follows its new name, brackets kept. System headers are not the project's.
+#[test]
+fn angle_includes_found_through_include_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("src");
+    fs::create_dir_all(root.join("app")).unwrap();
+    fs::create_dir_all(root.join("common")).unwrap();
+    fs::write(root.join("common/helper_k.cuh"), "__device__ inline float twice(float x) { return 2.0f * x; }\n").unwrap();
+    // (a file named like a system header beside the program is no `<vector>`)
+    fs::write(root.join("app/vector"), "__global__ void not_this_one() {}\n").unwrap();
+    fs::write(root.join("app/main.cu"), "#include <helper_k.cuh>\n#include <vector>\n__global__ void k(float *a) { a[0] = twice(a[0]); }\n").unwrap();
+    let before = tree_snapshot(&root);
+
+    let out1 = tmp.path().join("out1");
+    let common = root.join("common");
+    let o =
+        syclify(&["migrate", root.join("app/main.cu").to_str().unwrap(), "-I", common.to_str().unwrap(), "-o", out1.to_str().unwrap(), "--diagnostics", "gcc"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let reported: Vec<&str> = text.lines().filter(|l| l.contains("[SY0107]")).collect();
+    assert_eq!(reported.len(), 1, "{text}");
+    let canon_common = common.canonicalize().unwrap();
+    let canon_root = root.canonicalize().unwrap();
+    assert!(reported[0].contains("main.cu:1:") && reported[0].contains("`helper_k.cuh`"), "{text}");
+    assert!(reported[0].contains(&format!("add `{}` to the paths and `--in-root {}`", canon_common.display(), canon_root.display())), "{text}");
+    let main = fs::read_to_string(out1.join("main.dp.cpp")).unwrap();
+    assert!(main.contains("#include <helper_k.cuh>") && main.contains("#include <vector>"), "{main}");
+
+    let out2 = tmp.path().join("out2");
+    let o = syclify(&[
+        "migrate",
+        root.join("app/main.cu").to_str().unwrap(),
+        "-I",
+        common.to_str().unwrap(),
+        "--in-root",
+        root.to_str().unwrap(),
+        "-o",
+        out2.to_str().unwrap(),
+        "--diagnostics",
+        "gcc",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stderr(&o), String::from_utf8_lossy(&o.stdout));
+    let main = fs::read_to_string(out2.join("app/main.dp.cpp")).unwrap();
+    assert!(main.contains("#include <helper_k.dp.hpp>") && main.contains("#include <vector>"), "{main}");
+    let helper = fs::read_to_string(out2.join("common/helper_k.dp.hpp")).unwrap();
+    assert!(!helper.contains("__device__"), "{helper}");
+    assert!(!out2.join("app/vector").exists(), "a file named like a system header is not included");
+    assert_eq!(tree_snapshot(&root), before, "inputs unchanged");
+}
+
 /// The official SARIF 2.1.0 schema, as shipped in the serde-sarif crate's
 /// package (a dev-dependency, fetched from crates.io like every crate).
 fn sarif_schema() -> serde_json::Value {

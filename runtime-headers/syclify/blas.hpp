@@ -29,6 +29,8 @@
 //   * cuComplex/cuDoubleComplex (syclify::float2/double2 after migration)
 //     are passed to oneMKL as std::complex, whose layout they share.
 #pragma once
+// what `#ifdef` tests of cuBLAS's header guards became (rules/cuda_macros.yaml)
+#define SYCLIFY_CUBLAS 1
 
 #include <sycl/sycl.hpp>
 

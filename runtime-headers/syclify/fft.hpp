@@ -22,6 +22,8 @@
 //   * status codes keep working like the runtime API's error codes (every
 //     helper returns a result_t; CUFFT_SUCCESS is 0).
 #pragma once
+// what `#ifdef` tests of cuFFT's header guards became (rules/cuda_macros.yaml)
+#define SYCLIFY_CUFFT 1
 
 #include <sycl/sycl.hpp>
 

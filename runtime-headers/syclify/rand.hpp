@@ -22,6 +22,8 @@
 // ordering of substreams). Uniform numbers are in [0, 1) where cuRAND's are
 // in (0, 1]. Programs that check statistics, not exact values, keep working.
 #pragma once
+// what `#ifdef` tests of cuRAND's header guards became (rules/cuda_macros.yaml)
+#define SYCLIFY_CURAND 1
 
 #include <sycl/sycl.hpp>
 

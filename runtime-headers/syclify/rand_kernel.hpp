@@ -17,6 +17,8 @@
 // used), their statistics are the same. Sobol and MTGP32 states are not
 // migrated.
 #pragma once
+// what `#ifdef` tests of cuRAND's device API's header guards became (rules/cuda_macros.yaml)
+#define SYCLIFY_CURAND_KERNEL 1
 
 #include <sycl/sycl.hpp>
 

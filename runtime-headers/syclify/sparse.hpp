@@ -29,6 +29,8 @@
 //   * scalars (alpha, beta) are host values in CUSPARSE_POINTER_MODE_HOST
 //     (the default) and are read from the device in DEVICE mode.
 #pragma once
+// what `#ifdef` tests of cuSPARSE's header guards became (rules/cuda_macros.yaml)
+#define SYCLIFY_CUSPARSE 1
 
 #include <sycl/sycl.hpp>
 

@@ -36,6 +36,18 @@
 //                           create/destroy_texture_object, tex1Dfetch/tex1D/tex2D
 #pragma once
 
+// CUDA's header guards and versions, as migrated code tests them
+// (rules/cuda_macros.yaml, SY0111): `#ifdef __DRIVER_TYPES_H__` became
+// `#ifdef SYCLIFY_CUDA_RUNTIME`, true where this header replaces CUDA's
+// runtime header; `CUDART_VERSION` became `SYCLIFY_CUDART_VERSION`, the
+// version of the CUDA API the code was migrated from (12.8).
+#define SYCLIFY_CUDA_RUNTIME 1
+#define SYCLIFY_CUDART_VERSION 12080
+#define SYCLIFY_CUDA_VERSION 12080
+#define SYCLIFY_CUDACC_VER_MAJOR 12
+#define SYCLIFY_CUDACC_VER_MINOR 8
+#define SYCLIFY_CUDACC_VER_BUILD 0
+
 // Migrated files include this header before <sycl/sycl.hpp>, so that it can
 // set up the SYCL implementation first. AdaptiveCpp: kernels and copies on
 // an in-order queue without buffers (what migrated CUDA code submits) skip
@@ -2108,6 +2120,14 @@ struct event_state {
 };
 using event_t = event_state *;
 constexpr unsigned event_default = 0, event_blocking_sync = 1, event_disable_timing = 2, event_interprocess = 4;
+// Flags with CUDA's values, under names that say what they were
+// (cudaStreamNonBlocking, cudaHostAllocMapped, cudaDeviceScheduleBlockingSync, ...)
+constexpr unsigned stream_default = 0, stream_non_blocking = 1;
+constexpr unsigned host_alloc_default = 0, host_alloc_portable = 1, host_alloc_mapped = 2, host_alloc_write_combined = 4;
+constexpr unsigned host_register_default = 0, host_register_portable = 1, host_register_mapped = 2;
+constexpr unsigned mem_attach_global = 1, mem_attach_host = 2, mem_attach_single = 4;
+constexpr unsigned device_schedule_auto = 0, device_schedule_spin = 1, device_schedule_yield = 2, device_schedule_blocking_sync = 4,
+                   device_blocking_sync = 4, device_map_host = 8, device_lmem_resize_to_max = 16;
 
 inline error_t event_create(event_t *e) {
   *e = new event_state;
@@ -2664,9 +2684,10 @@ enum device_attr {
   dev_attr_max_threads_per_block = 1, dev_attr_max_block_dim_x = 2, dev_attr_max_block_dim_y = 3, dev_attr_max_block_dim_z = 4,
   dev_attr_max_grid_dim_x = 5, dev_attr_max_grid_dim_y = 6, dev_attr_max_grid_dim_z = 7, dev_attr_max_shared_memory_per_block = 8,
   dev_attr_total_constant_memory = 9, dev_attr_warp_size = 10, dev_attr_max_pitch = 11, dev_attr_max_registers_per_block = 12,
-  dev_attr_clock_rate = 13, dev_attr_multi_processor_count = 16, dev_attr_integrated = 18, dev_attr_can_map_host_memory = 19,
+  dev_attr_clock_rate = 13, dev_attr_gpu_overlap = 15, dev_attr_multi_processor_count = 16, dev_attr_integrated = 18, dev_attr_can_map_host_memory = 19,
   dev_attr_compute_mode = 20, dev_attr_concurrent_kernels = 31, dev_attr_ecc_enabled = 32, dev_attr_memory_clock_rate = 36,
   dev_attr_global_memory_bus_width = 37, dev_attr_l2_cache_size = 38, dev_attr_max_threads_per_multi_processor = 39,
+  dev_attr_async_engine_count = 40,
   dev_attr_unified_addressing = 41, dev_attr_compute_capability_major = 75, dev_attr_compute_capability_minor = 76,
   dev_attr_max_shared_memory_per_multiprocessor = 81, dev_attr_managed_memory = 83, dev_attr_pageable_memory_access = 88,
   dev_attr_concurrent_managed_access = 89, dev_attr_cooperative_launch = 95, dev_attr_max_shared_memory_per_block_optin = 97,
@@ -2693,6 +2714,8 @@ inline error_t device_get_attribute(int *v, device_attr a, int dev) {
   case dev_attr_warp_size: *v = p.warpSize; break;
   case dev_attr_clock_rate: *v = p.clockRate; break;
   case dev_attr_multi_processor_count: *v = p.multiProcessorCount; break;
+  case dev_attr_gpu_overlap: *v = p.deviceOverlap; break;
+  case dev_attr_async_engine_count: *v = p.asyncEngineCount; break; // 0: not reported by SYCL
   case dev_attr_integrated: *v = p.integrated; break;
   case dev_attr_compute_capability_major: *v = p.major; break;
   case dev_attr_compute_capability_minor: *v = p.minor; break;

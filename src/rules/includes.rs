@@ -68,33 +68,39 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.count(RULE);
             continue;
         }
-        if !system {
-            let dir = ctx.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-            let candidates = crate::project::include_candidates(dir, name, ctx.project.include_dirs);
-            if let Some(new_rel) = candidates.iter().find_map(|c| ctx.project.renames.get(c)) {
-                let new_file = new_rel.rsplit('/').next().unwrap_or(new_rel);
-                let new_name = match name.rsplit_once('/') {
-                    Some((d, _)) => format!("{d}/{new_file}"),
-                    None => new_file.to_string(),
-                };
-                if new_name != name {
-                    ctx.edits.replace_text(RULE, path.byte_range(), format!("\"{new_name}\""));
-                    ctx.count(RULE);
-                }
-                continue;
+        // a project file, found as the compiler finds it (a quoted include
+        // beside the includer, from the in-root, then in the include
+        // directories; `<helper_cuda.h>` in the include directories only)
+        let dir = ctx.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        let inc_name = crate::project::IncludeName { name, angle: system };
+        let candidates = crate::project::include_candidates(dir, inc_name, ctx.project.include_dirs);
+        if let Some(new_rel) = candidates.iter().find_map(|c| ctx.project.renames.get(c)) {
+            let new_file = new_rel.rsplit('/').next().unwrap_or(new_rel);
+            let new_name = match name.rsplit_once('/') {
+                Some((d, _)) => format!("{d}/{new_file}"),
+                None => new_file.to_string(),
+            };
+            if new_name != name {
+                let written = if system { format!("<{new_name}>") } else { format!("\"{new_name}\"") };
+                ctx.edits.replace_text(RULE, path.byte_range(), written);
+                ctx.count(RULE);
             }
-            // a project file outside the in-root (`"../common/util.cuh"`): read, never written
-            if let Some(found) = ctx.project.outside_includes.get(&(ctx.rel.to_string(), name.to_string())) {
-                let at = if found == name { String::new() } else { format!(" (`{found}`)") };
-                ctx.diag(
-                    Code::IncludeOutsideInRoot,
-                    inc.byte_range(),
-                    RULE,
-                    format!(
-                        "`{name}`{at} is outside the in-root and holds CUDA code: not migrated; pass it to `syclify migrate` too, with an in-root that holds both"
-                    ),
-                );
-            }
+            continue;
+        }
+        // a project file outside the in-root (`"../common/util.cuh"`, or
+        // `<helper_cuda.h>` through `-I../common`): read, never written
+        if let Some(found) = ctx.project.outside_includes.get(&(ctx.rel.to_string(), name.to_string())) {
+            let at = if found.found == name { String::new() } else { format!(" (`{}`)", found.found) };
+            ctx.diag(
+                Code::IncludeOutsideInRoot,
+                inc.byte_range(),
+                RULE,
+                format!(
+                    "`{name}`{at} is outside the in-root and holds CUDA code: not migrated; migrate its directory with the program, with an in-root that holds both: add `{}` to the paths and `--in-root {}` (and keep `-I` naming it)",
+                    found.dir, found.in_root
+                ),
+            );
+            continue;
         }
         if system && CUDA_LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) {
             ctx.diag(Code::UnsupportedHeader, inc.byte_range(), RULE, format!("header `{name}` is not migrated; left as is"));
@@ -170,8 +176,14 @@ fn first_macro_hazard(ctx: &FileCtx, at: usize) -> Option<usize> {
 
 /// The include guard: `#ifndef G` whose first item is `#define G`, as the file's first item after comments.
 fn guard<'a>(ctx: &FileCtx<'a>) -> Option<(Node<'a>, Node<'a>)> {
-    let n = syntax::named_children(ctx.root()).into_iter().find(|n| n.kind_str() != "comment")?;
+    let top = syntax::named_children(ctx.root());
+    let n = top.iter().copied().find(|n| n.kind_str() != "comment")?;
     if n.kind_str() != "preproc_ifdef" || !ctx.text(n).starts_with("#ifndef") {
+        return None;
+    }
+    // a guard holds the whole file: `#ifndef CUDART_VERSION` / `#define
+    // CUDART_VERSION 10020` / `#endif` followed by code is a default, not a guard
+    if top.iter().any(|m| m.start_byte() >= n.end_byte() && m.kind_str() != "comment") {
         return None;
     }
     let name = n.field("name").map(|x| ctx.text(x));

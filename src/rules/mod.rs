@@ -8,6 +8,7 @@
 //! | [`launch_bounds`] | `__launch_bounds__` |
 //! | [`member_alias`] | `using T = T<…>;` in a class: `::T`, which GCC needs |
 //! | [`cuda_arch_macro`] | `__CUDA_ARCH__` in preprocessor conditions |
+//! | [`cuda_header_macros`] | CUDA's header guards and version macros (`__DRIVER_TYPES_H__`, `CUDART_VERSION`; data: `rules/cuda_macros.yaml`) |
 //! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
 //! | [`device_globals`] | `__constant__`/`__device__`/`__managed__` variables |
 //! | [`thread_builtins`] | `threadIdx`/`blockIdx`/`blockDim`/`gridDim`/`warpSize` |
@@ -28,6 +29,7 @@
 pub mod cooperative_groups;
 pub mod cub;
 pub mod cuda_arch_macro;
+pub mod cuda_header_macros;
 pub mod device_function_parameters;
 pub mod device_globals;
 pub mod device_printf;
@@ -70,7 +72,7 @@ pub struct ProjectCtx<'a> {
     pub renames: &'a BTreeMap<String, String>,
     /// Quoted includes (including file, name as written) that name a file
     /// with CUDA code outside the in-root.
-    pub outside_includes: &'a std::collections::BTreeMap<(String, String), String>,
+    pub outside_includes: &'a std::collections::BTreeMap<(String, String), crate::project::OutsideInclude>,
     /// `-I` directories, in-root-relative.
     pub include_dirs: &'a [String],
     /// The sources of this index's files (one program part), by path.
@@ -623,6 +625,7 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings
                     || mappings.types.contains_key(*w)
                     || mappings.namespaces.contains_key(*w)
                     || mappings.enums.contains_key(*w)
+                    || mappings.macros.get(*w).is_some_and(|m| m.value.is_some())
                     || mappings.functions.contains_key(*w)
             });
         if worth {
@@ -642,6 +645,7 @@ pub fn run_all(ctx: &mut FileCtx) {
     launch_bounds::run(ctx);
     member_alias::run(ctx);
     cuda_arch_macro::run(ctx);
+    cuda_header_macros::run(ctx);
     device_function_parameters::run(ctx);
     device_globals::run(ctx);
     thread_builtins::run(ctx);

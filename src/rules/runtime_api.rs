@@ -234,6 +234,10 @@ fn is_scalar_arg<'t>(ctx: &FileCtx<'t>, a: Node<'t>) -> bool {
 
 pub fn run(ctx: &mut FileCtx) {
     let mappings = ctx.project.mappings;
+    // the names this file defines by their shape (macros, types, functions,
+    // variables: also inside macro bodies, `cudaError_t cudaStatus = call;`),
+    // read once where a name that looks like the API is about to be reported
+    let defined_here: std::cell::OnceCell<std::collections::BTreeSet<String>> = std::cell::OnceCell::new();
     for n in ctx.all_of(&["call_expression", "type_identifier", "identifier"]) {
         if ctx.in_error(n) {
             continue;
@@ -447,7 +451,16 @@ pub fn run(ctx: &mut FileCtx) {
                 // the program's own variable named like the API (`cudaError_t cudaStatus;`)
                 let own_variable = ctx.is_other_var(t, n.start_byte());
                 if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !own_variable && !mappings.functions.contains_key(t) {
-                    ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
+                    // a name the program defines (`#define cudaCheck(x) ...`, its
+                    // own `cudaGridSize()`, a variable in a macro body) is the
+                    // program's, in this file or another of its part
+                    let program_defines = own_macro
+                        || ctx.project.index.functions.contains_key(t)
+                        || defined_here.get_or_init(|| crate::leftovers::defined_names(ctx.src)).contains(t)
+                        || ctx.project.declared_elsewhere(ctx.rel, t);
+                    if !program_defines {
+                        ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
+                    }
                 }
             }
             _ => {}
