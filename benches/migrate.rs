@@ -63,6 +63,7 @@ fn main() {
             mappings: Mappings::builtin(),
             include_dirs: vec![],
             unit_defines: Default::default(),
+            copy_others: false,
         };
         let start = Instant::now();
         let m = project::migrate(&opts).expect("valid options");

@@ -76,6 +76,38 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Copies file `src` to `path` atomically (a temporary file beside it,
+/// renamed), streaming: a data file is never read into memory whole.
+pub fn copy_atomic(src: &Path, path: &Path) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut from = std::fs::File::open(src)?;
+    std::io::copy(&mut from, &mut tmp)?;
+    // the source's permissions: a script stays executable
+    tmp.as_file().set_permissions(from.metadata()?.permissions())?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A file's content hash ([`hash`]), read in blocks.
+pub fn hash_file(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(format!("{:016x}", h.digest()))
+}
+
 /// Every file a migration writes under its out-root, with its bytes: the
 /// outputs (non-UTF-8 inputs' stray bytes restored), the helper header, and
 /// the CMake module where a migrated CMake script includes it.
@@ -133,10 +165,18 @@ pub fn emit(m: &Migration) -> Vec<(String, String)> {
         Ok(root) => root,
         Err(e) => return outputs(m).into_iter().map(|(rel, _)| (rel, e.to_string())).collect(),
     };
-    outputs(m)
+    let mut failed: Vec<(String, String)> = outputs(m)
         .par_iter()
         .filter_map(|(rel, bytes)| root.path_for(rel).and_then(|path| write_atomic_bytes(&path, bytes)).err().map(|e| (rel.clone(), e.to_string())))
-        .collect()
+        .collect();
+    // the other files (data, scripts), copied as they are
+    let copy_failed: Vec<(String, String)> = m
+        .others
+        .par_iter()
+        .filter_map(|rel| root.path_for(rel).and_then(|path| copy_atomic(&m.in_root.join(rel), &path)).err().map(|e| (rel.clone(), e.to_string())))
+        .collect();
+    failed.extend(copy_failed);
+    failed
 }
 
 /// Where the manifest of the last migration lies, under the out-root.
@@ -231,6 +271,40 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
             (rel.clone(), new, outcome)
         })
         .collect();
+    // the other files (data, scripts): copied where the out-root's copy
+    // differs, by the same rules as outputs (a hand edit of a copy is kept
+    // while the input is what the last migration copied)
+    let copied: Vec<(String, String, Done)> = m
+        .others
+        .par_iter()
+        .map(|rel| {
+            let src = m.in_root.join(rel);
+            let new = match hash_file(&src) {
+                Ok(h) => h,
+                Err(e) => return (rel.clone(), String::new(), Done::Failed(format!("cannot read {}: {e}", src.display()))),
+            };
+            let path = match root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string())) {
+                Ok(path) => path,
+                Err(e) => return (rel.clone(), new, Done::Failed(e)),
+            };
+            let on_disk = hash_file(&path).ok();
+            let before = old.outputs.get(rel);
+            let outcome = if on_disk.as_ref() == Some(&new) {
+                Done::Unchanged
+            } else if on_disk.is_some() && before == Some(&new) {
+                Done::KeptEdit
+            } else {
+                let edited = on_disk.is_some() && before.is_some() && on_disk.as_ref() != before;
+                match copy_atomic(&src, &path) {
+                    Ok(()) if edited => Done::OverwroteEdit,
+                    Ok(()) => Done::Written,
+                    Err(e) => Done::Failed(e.to_string()),
+                }
+            };
+            (rel.clone(), new, outcome)
+        })
+        .collect();
+    let done: Vec<(String, String, Done)> = done.into_iter().chain(copied).collect();
     let mut manifest = Manifest { version: env!("CARGO_PKG_VERSION").to_string(), options: options.to_string(), ..Default::default() };
     for f in &m.files {
         if let Some(s) = &f.source {

@@ -156,9 +156,14 @@ pub fn code_only(text: &str) -> String {
 /// (`v.x`) or behind a namespace (`syclify::float4`).
 pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, String)> {
     let code = code_only(text);
+    // branches syclify reported as compiled by no build (SY0112) keep their CUDA
+    let inactive = marked_inactive(text);
+    let active = |r: &Range<usize>| !inactive.iter().any(|b| b.start <= r.start && r.end <= b.end);
     let mut out = Vec::new();
     for (p, _) in code.match_indices("<<<") {
-        out.push((p..p + 3, "<<<".to_string()));
+        if active(&(p..p + 3)) {
+            out.push((p..p + 3, "<<<".to_string()));
+        }
     }
     // the start of the current line and whether it is a directive that
     // excuses its names, advanced with the identifiers (linear in the text)
@@ -178,8 +183,64 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
             let after = code[r.end..].trim_start_matches([' ', '\t']);
             after.starts_with('(') || (after.starts_with('<') && (w.starts_with("tex") || w.starts_with("surf")))
         };
-        if !qualified && !member && !directive && is_cuda_name(w, own) && (!known_cuda_function(w) || called()) {
+        if !qualified && !member && !directive && is_cuda_name(w, own) && (!known_cuda_function(w) || called()) && active(&r) {
             out.push((r, w.to_string()));
+        }
+    }
+    out
+}
+
+/// The branches of migrated text that syclify found compiled by no build of
+/// the program: an `#if`/`#ifdef` (its first branch) or `#ifndef` (its
+/// `#else` branch) right below a `// syclify: warning SY0112` comment (see
+/// `rules/inactive_branches.rs`). One pass over the lines.
+fn marked_inactive(text: &str) -> Vec<Range<usize>> {
+    const MARK: &str = "// syclify: warning SY0112:";
+    if !text.contains(MARK) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    // open conditionals: (depth's marked branch start, negated, marked)
+    let mut stack: Vec<(Option<usize>, bool)> = Vec::new();
+    let mut marked = false;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        let t = line.trim();
+        if t.starts_with(MARK) {
+            marked = true;
+            continue;
+        }
+        let directive = t.strip_prefix('#').map(|d| d.trim_start()).map(|d| &d[..d.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(d.len())]);
+        match directive {
+            Some("if" | "ifdef" | "ifndef") => {
+                let negated = directive == Some("ifndef");
+                // a marked `#if`: its first branch starts after this line
+                let open = (marked && !negated).then_some(pos);
+                stack.push((open, marked && negated));
+            }
+            Some("else" | "elif") => {
+                if let Some(top) = stack.last_mut() {
+                    if let Some(b) = top.0.take() {
+                        out.push(b..start);
+                    }
+                    // a marked `#ifndef`: its `#else` branch starts here
+                    if top.1 && directive == Some("else") {
+                        top.0 = Some(pos);
+                    }
+                    top.1 = false;
+                }
+            }
+            Some("endif") => {
+                if let Some((Some(b), _)) = stack.pop() {
+                    out.push(b..start);
+                }
+            }
+            _ => {}
+        }
+        if !t.starts_with("//") {
+            marked = false;
         }
     }
     out
@@ -338,6 +399,19 @@ pub fn has_cuda_constructs(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// Branches below a SY0112 comment keep their CUDA (the first branch of
+    /// an `#ifdef`, the `#else` of an `#ifndef`, nested conditionals
+    /// inside them too); what follows them is scanned again.
+    #[test]
+    fn branches_marked_inactive_are_not_scanned() {
+        let text = "// syclify: warning SY0112: `#ifdef D`: ...\n#ifdef D\n#if X\ncuInit(0);\n#endif\ncuCtxCreate(0);\n#else\ncuDeviceGet(0);\n#endif\n\
+                    // syclify: warning SY0112: `#ifndef N`: ...\n#ifndef N\ncuMemAlloc(0);\n#else\ncuMemFree(0);\n#endif\ncuLaunch(0);\n";
+        let left: Vec<String> = cuda_left(text, &|_| false).into_iter().map(|(_, w)| w).collect();
+        assert_eq!(left, vec!["cuDeviceGet", "cuMemAlloc", "cuLaunch"]);
+        // without the comment, every name counts
+        assert_eq!(cuda_left(&text.replace("SY0112", "SY0001"), &|_| false).len(), 6);
+    }
+
     use super::*;
 
     fn names(s: &str) -> Vec<String> {

@@ -66,15 +66,21 @@ enum Command {
         /// Worker threads (default: all cores). Output does not depend on it.
         #[arg(long, short = 'j')]
         jobs: Option<usize>,
-        /// A directory searched for quoted includes, as the compiler's `-I`
-        /// (repeatable): its files are migrated when they are in the in-root,
-        /// and includes of them follow their new names.
+        /// A directory searched for includes, as the compiler's `-I`
+        /// (repeatable): quoted includes after the includer's directory and
+        /// the in-root, `<angle>` includes there only; its files are migrated
+        /// when they are in the in-root, and includes of them follow their new names.
         #[arg(short = 'I', long = "include-dir")]
         include_dirs: Vec<PathBuf>,
         /// A compilation database (compile_commands.json): migrate exactly its translation units
         /// and the project headers they include, with each one's -I, -D, -U, -include and -std.
         #[arg(short = 'p', long = "compile-commands")]
         compile_commands: Option<PathBuf>,
+        /// Do not copy the files that are neither sources nor build files
+        /// (input data, scripts, configuration); by default they are copied,
+        /// so the migrated tree builds and runs where the original did.
+        #[arg(long)]
+        no_copy_others: bool,
     },
     /// How much work a migration is, writing nothing: per file and per CUDA name, what migrates
     /// automatically, what needs review and what is unsupported, with an effort estimate.
@@ -212,7 +218,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs, compile_commands } => {
+        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs, compile_commands, no_copy_others } => {
             if let Some(j) = jobs {
                 let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
             }
@@ -220,7 +226,7 @@ fn main() -> ExitCode {
                 Ok(m) => m,
                 Err(code) => return code,
             };
-            let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs, unit_defines: Default::default() };
+            let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs, unit_defines: Default::default(), copy_others: !no_copy_others };
             let (opts, m) = match migrate_in_memory(opts, compile_commands.as_deref()) {
                 Ok(done) => done,
                 Err(code) => return code,
@@ -342,8 +348,15 @@ fn main() -> ExitCode {
                 eprintln!("syclify: error: cannot create a temporary directory");
                 return ExitCode::from(2);
             };
-            let opts =
-                Options { inputs: paths, in_root, out_root: scratch.path().join("never-written"), mappings, include_dirs, unit_defines: Default::default() };
+            let opts = Options {
+                inputs: paths,
+                in_root,
+                out_root: scratch.path().join("never-written"),
+                mappings,
+                include_dirs,
+                unit_defines: Default::default(),
+                copy_others: false,
+            };
             let (_, m) = match migrate_in_memory(opts, compile_commands.as_deref()) {
                 Ok(done) => done,
                 Err(code) => return code,

@@ -74,6 +74,19 @@ pub struct MacroRule {
     /// that says which branch a comparison keeps; none for a guard.
     #[serde(default)]
     pub value: Option<i64>,
+    /// For the guard of a header syclify does not replace (`sycl: ""`,
+    /// kept as written): the headers whose include defines it. A branch
+    /// that needs it is inactive in a program none of whose files includes
+    /// one of them (`src/rules/inactive_branches.rs`).
+    #[serde(default)]
+    pub included_by: Vec<String>,
+}
+
+impl MacroRule {
+    /// Kept as written: the guard of a header syclify does not replace.
+    pub fn is_kept(&self) -> bool {
+        self.sycl.is_empty()
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -376,6 +389,10 @@ mod tests {
         let m = Mappings::builtin();
         assert!(m.macros.contains_key("__DRIVER_TYPES_H__") && m.macros.contains_key("CUDART_VERSION"));
         for r in m.macros.values() {
+            if r.is_kept() {
+                assert!(!r.included_by.is_empty(), "{}: a guard kept as written names the headers that define it", r.cuda);
+                continue;
+            }
             if !r.defined_by.contains('/') {
                 assert!(r.sycl == "SYCL_LANGUAGE_VERSION", "{}: only the SYCL compiler's own macro needs no header", r.cuda);
                 continue;

@@ -27,6 +27,10 @@ pub struct Options {
     /// database defines or undefines for it: they choose the configuration
     /// of conditionals that no single parse can hold.
     pub unit_defines: BTreeMap<PathBuf, crate::parse::Defines>,
+    /// Copy the files of the walk that are neither sources nor build files
+    /// (input data, scripts, configuration) into the out-root, so that the
+    /// migrated tree builds and runs where the original did.
+    pub copy_others: bool,
 }
 
 /// A usage error (exit code 2): nothing was written.
@@ -66,6 +70,10 @@ pub struct Migration {
     pub in_root: PathBuf,
     pub out_root: PathBuf,
     pub files: Vec<FileResult>,
+    /// Files copied as they are (neither sources nor build files: data,
+    /// scripts, configuration), in-root-relative, sorted; written by `emit`
+    /// byte for byte from the in-root, never read into memory whole.
+    pub others: Vec<String>,
 }
 
 impl FileResult {
@@ -172,7 +180,12 @@ fn rel_str(p: &Path) -> String {
 
 /// Resolves roots and collects input files (sorted), or a usage error.
 /// Directories the walk could not read come back as failed results.
-pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>, Vec<FileResult>), UsageError> {
+/// The walk's result: the in-root, the out-root, the sources and build
+/// files, the other files to copy (when `copy_others`), and the directories
+/// the walk could not read.
+pub type Collected = (PathBuf, PathBuf, Vec<PathBuf>, Vec<PathBuf>, Vec<FileResult>);
+
+pub fn collect_inputs(opts: &Options) -> Result<Collected, UsageError> {
     if opts.inputs.is_empty() {
         return Err(UsageError("no input paths given".into()));
     }
@@ -229,6 +242,7 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>,
     }
     // Walk (the out-root is excluded when it lies inside the in-root).
     let mut files = BTreeSet::new();
+    let mut others = BTreeSet::new();
     let mut problems = Vec::new();
     for p in &inputs {
         if p.starts_with(&out_root) {
@@ -261,11 +275,42 @@ pub fn collect_inputs(opts: &Options) -> Result<(PathBuf, PathBuf, Vec<PathBuf>,
                     // that is a link keeps its place in the tree (its
                     // output is written there, never where it points)
                     files.insert(path.parent().map(|d| canonical_or_absolute(d).join(path.file_name().unwrap_or_default())).unwrap_or(path));
+                } else if opts.copy_others && is_other_to_copy(&path, name) {
+                    others.insert(path.parent().map(|d| canonical_or_absolute(d).join(path.file_name().unwrap_or_default())).unwrap_or(path));
                 }
             }
         }
     }
-    Ok((in_root, out_root, files.into_iter().collect(), problems))
+    Ok((in_root, out_root, files.into_iter().collect(), others.into_iter().collect(), problems))
+}
+
+/// Is this file of the walk (neither a source nor a build file) one the
+/// migrated tree needs beside its sources — input data, a script, a
+/// configuration file — rather than a product of the CUDA build or of
+/// syclify? Only regular files (a link is not copied); never object files,
+/// libraries, GPU binaries or executables (an nvcc-built `prog` beside the
+/// migrated sources would look up to date to `make`), nor syclify's reports.
+fn is_other_to_copy(path: &Path, name: &str) -> bool {
+    const BUILT: &[&str] = &["o", "obj", "a", "so", "dylib", "lib", "dll", "exe", "ptx", "cubin", "fatbin", "pch", "gch", "d"];
+    if matches!(name, "syclify-report.json" | "syclify-report.md" | ".syclify-manifest.json") || BUILT.contains(&ext_of(name)) {
+        return false;
+    }
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.file_type().is_file() {
+        return false;
+    }
+    // an executable: a script (text) is copied, a compiled program is not
+    use std::os::unix::fs::PermissionsExt;
+    if meta.permissions().mode() & 0o111 != 0 {
+        let mut head = [0u8; 4];
+        let n = std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+        if n == 4 && (&head == b"\x7fELF" || head[..2] == *b"MZ" || head == [0xcf, 0xfa, 0xed, 0xfe]) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The path a walk error is about, if it names one.
@@ -820,6 +865,7 @@ fn migrate_in_memory_once(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, ex
         outside: BTreeMap::new(),
         unit_defines: extra.unit_defines.clone(),
         rewrite_only: extra.rewrite_only.clone(),
+        others: Vec::new(),
     };
     migrate_loaded(inputs, mappings, &NoProgress, &clock, cache)
 }
@@ -869,12 +915,15 @@ struct Inputs {
     unit_defines: BTreeMap<String, parse::Defines>,
     /// [`InMemory::rewrite_only`].
     rewrite_only: Option<BTreeSet<String>>,
+    /// [`Migration::others`].
+    others: Vec<String>,
 }
 
 /// The disk part of a migration: the roots, the files, the include
 /// directories, and the files outside the in-root that includes reach.
 fn load_project(opts: &Options, clock: &Clock) -> Result<Inputs, UsageError> {
-    let (in_root, out_root, paths, unreadable) = collect_inputs(opts)?;
+    let (in_root, out_root, paths, other_paths, unreadable) = collect_inputs(opts)?;
+    let others: Vec<String> = other_paths.iter().map(|p| rel_str(p.strip_prefix(&in_root).unwrap_or(p))).collect();
     // include directories inside the in-root, in-root-relative (files outside it are never migrated)
     let include_dirs: Vec<String> = opts.include_dirs.iter().filter_map(|d| canonical_or_absolute(d).strip_prefix(&in_root).ok().map(rel_str)).collect();
     clock.phase("collect");
@@ -930,15 +979,17 @@ fn load_project(opts: &Options, clock: &Clock) -> Result<Inputs, UsageError> {
     // (CUDA's own include directory, `-I/usr/local/cuda/include`, holds no project file)
     outside_dirs.retain(|d| !in_root.join(d).join("cuda_runtime_api.h").is_file());
     let outside = outside_includes(&sources, &in_root, &include_dirs, &outside_dirs, |name| opts.mappings.header(name).is_some());
+    // a file the sources include (`#include "table.c"`) is one of them: migrated or copied as a source, not as data
+    let others: Vec<String> = others.into_iter().filter(|r| !known.contains(r)).collect();
     let unit_defines =
         opts.unit_defines.iter().filter_map(|(p, d)| canonical_or_absolute(p).strip_prefix(&in_root).ok().map(|r| (rel_str(r), d.clone()))).collect();
-    Ok(Inputs { in_root, out_root, sources, results, build_files, include_dirs, outside, unit_defines, rewrite_only: None })
+    Ok(Inputs { in_root, out_root, sources, results, build_files, include_dirs, outside, unit_defines, rewrite_only: None, others })
 }
 
 /// The rest of a migration, in memory: which files are migrated, then
 /// parse, index, rewrite, and the build files.
 fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, clock: &Clock, cache: Option<&Cache>) -> Migration {
-    let Inputs { in_root, out_root, sources, mut results, build_files, include_dirs, outside, unit_defines, rewrite_only } = inputs;
+    let Inputs { in_root, out_root, sources, mut results, build_files, include_dirs, outside, unit_defines, rewrite_only, others } = inputs;
     let rewritten: Vec<bool> = sources.iter().map(|s| rewrite_only.as_ref().is_none_or(|w| w.contains(&s.rel))).collect();
     let rewritten_here = |i: usize| rewritten[i];
     let timing = clock.timing;
@@ -968,6 +1019,15 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     }
     clock.phase("load");
     let renames: BTreeMap<String, String> = migrate.iter().map(|&i| (sources[i].rel.clone(), output_rel(&sources[i].rel, true))).collect();
+    // the macros the build may define: every name its files mention, and a
+    // compilation database's -D/-U
+    let configured: BTreeSet<String> = build_files
+        .iter()
+        .flat_map(|b| crate::syntax::identifiers(&b.text).into_iter().map(|(_, w)| w))
+        // (`-DUSE_MPI` reads as the word `DUSE_MPI`: both count)
+        .flat_map(|w| [Some(w), w.strip_prefix(['D', 'U']).filter(|r| !r.is_empty())].into_iter().flatten().map(str::to_string))
+        .chain(unit_defines.values().flat_map(|d| d.keys().cloned()))
+        .collect();
 
     // Pre-scan macros, parse, index. A program's macros are its own: each
     // group of files connected by includes has its table (one program's
@@ -1129,6 +1189,7 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                         renames: &renames,
                         outside_includes: &outside,
                         include_dirs: &include_dirs,
+                        configured: &configured,
                         cluster_sources,
                         cluster_declared: std::sync::OnceLock::new(),
                     };
@@ -1207,7 +1268,7 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
         results.retain(|f| wanted.contains(&f.rel));
     }
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Migration { in_root, out_root, files: results }
+    Migration { in_root, out_root, files: results, others }
 }
 
 /// A file that is not migrated but includes one that is renamed
@@ -1505,7 +1566,7 @@ pub fn rewrite_file<'a>(
             format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1),
         )
     }));
-    report_leftovers(&out, s, project, ctx.edits.edits(), &mut diags);
+    report_leftovers(&out, s, project, ctx.edits.edits(), &ctx.inactive, &mut diags);
     let late_needs_human = diags[before..].iter().any(Diagnostic::needs_human);
     diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
     if late_needs_human {
@@ -1520,7 +1581,17 @@ pub fn rewrite_file<'a>(
 /// name, at the first source occurrence that reaches the output; names inside
 /// the range of a diagnostic that already needs a human (a region that did
 /// not parse, a declaration left as is) are not reported again.
-fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[crate::edit::Edit], diags: &mut Vec<Diagnostic>) {
+/// A name whose every occurrence that reaches the output lies in a branch no
+/// build compiles (`inactive`, from `rules/inactive_branches.rs`) is named in
+/// that branch's one warning SY0112 instead.
+fn report_leftovers(
+    out: &str,
+    s: &SourceFile,
+    project: &ProjectCtx,
+    edits: &[crate::edit::Edit],
+    inactive: &[(std::ops::Range<usize>, String)],
+    diags: &mut Vec<Diagnostic>,
+) {
     let index = project.index;
     let indexed = |w: &str| index.macros.names.contains(w) || index.functions.contains_key(w);
     let mut left = crate::leftovers::cuda_left(out, &indexed);
@@ -1554,6 +1625,7 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
         })
     };
     let in_source = crate::leftovers::cuda_left(&s.text, &own);
+    let mut in_branches: Vec<Vec<&str>> = vec![Vec::new(); inactive.len()];
     for name in crate::leftovers::distinct(&left) {
         let quoted = format!("`{name}`");
         // (a diagnostic that needs a human names it already; a note about
@@ -1565,6 +1637,18 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
         let occurrences: Vec<&std::ops::Range<usize>> = in_source.iter().filter(|(_, w)| w == name).map(|(r, _)| r).collect();
         let first = occurrences.iter().find(|r| kept(r)).or(occurrences.first()).map(|r| (*r).clone());
         if first.as_ref().is_some_and(|r| covered.iter().any(|u| u.start <= r.start && r.end <= u.end)) {
+            continue;
+        }
+        // left only in branches no build compiles: named in their warning
+        let kept_at: Vec<&std::ops::Range<usize>> = occurrences.iter().copied().filter(|r| kept(r)).collect();
+        let branch_of = |r: &std::ops::Range<usize>| inactive.iter().position(|(b, _)| b.start <= r.start && r.end <= b.end);
+        if !kept_at.is_empty() && kept_at.iter().all(|r| branch_of(r).is_some()) {
+            for r in kept_at {
+                let b = branch_of(r).unwrap_or_default();
+                if !in_branches[b].contains(&name) {
+                    in_branches[b].push(name);
+                }
+            }
             continue;
         }
         let what = if name == "<<<" { "a kernel launch `<<<` is".to_string() } else { format!("{quoted} is") };
@@ -1581,6 +1665,18 @@ fn report_leftovers(out: &str, s: &SourceFile, project: &ProjectCtx, edits: &[cr
             first.unwrap_or(0..0),
             "leftovers",
             format!("{what} left in the migrated code ({uses} use{}): {why}", if uses == 1 { "" } else { "s" }),
+        ));
+    }
+    for ((range, said), names) in inactive.iter().zip(in_branches) {
+        if names.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = names.iter().map(|w| format!("`{w}`")).collect();
+        diags.push(Diagnostic::new(
+            Code::InactiveBranchCuda,
+            range.clone(),
+            crate::rules::inactive_branches::RULE,
+            format!("{said}: its CUDA ({}) is kept as written, not migrated", shown.join(", ")),
         ));
     }
 }

@@ -55,6 +55,8 @@ pub struct JsonTotals {
     pub files_migrated: usize,
     pub files_copied: usize,
     pub files_failed: usize,
+    /// Other files (data, scripts, configuration) copied as they are.
+    pub other_files_copied: usize,
     pub rules: BTreeMap<&'static str, usize>,
     pub diagnostics_by_code: BTreeMap<&'static str, usize>,
     pub errors: usize,
@@ -114,6 +116,7 @@ pub fn build(m: &Migration) -> JsonReport {
         files_migrated: 0,
         files_copied: 0,
         files_failed: 0,
+        other_files_copied: m.others.len(),
         rules: BTreeMap::new(),
         diagnostics_by_code: BTreeMap::new(),
         errors: 0,
@@ -146,7 +149,10 @@ pub fn build(m: &Migration) -> JsonReport {
             diagnostics: f.diagnostics.iter().map(|d| locate(f, d)).collect(),
         });
     }
-    JsonReport { tool: "syclify", version: env!("CARGO_PKG_VERSION"), in_root: ".".into(), out_root: ".".into(), totals, files }
+    // the roots as the migration resolved them (absolute on disk; `.` for a
+    // migration in memory): every file path below is relative to them
+    let root = |p: &std::path::Path| if p.as_os_str().is_empty() { ".".to_string() } else { p.display().to_string() };
+    JsonReport { tool: "syclify", version: env!("CARGO_PKG_VERSION"), in_root: root(&m.in_root), out_root: root(&m.out_root), totals, files }
 }
 
 pub fn to_json(r: &JsonReport) -> String {
@@ -241,7 +247,8 @@ impl JsonDiagnostic {
 pub fn summary(r: &JsonReport, out_root: &str, max_lines: usize) -> String {
     let t = &r.totals;
     let mut s = String::new();
-    let _ = writeln!(s, "syclify: {} migrated, {} copied unchanged, {} failed → {}", t.files_migrated, t.files_copied, t.files_failed, out_root);
+    let others = if t.other_files_copied > 0 { format!(" (and {} other files: data, scripts)", t.other_files_copied) } else { String::new() };
+    let _ = writeln!(s, "syclify: {} migrated, {} copied unchanged{others}, {} failed → {}", t.files_migrated, t.files_copied, t.files_failed, out_root);
     if !t.rules.is_empty() {
         let mut rules: Vec<(&&str, &usize)> = t.rules.iter().collect();
         rules.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));

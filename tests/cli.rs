@@ -46,14 +46,19 @@ fn migrates_a_tree_and_mirrors_it() {
     assert_eq!(fs::read_to_string(out.join("sub/plain.h")).unwrap(), "#define PLAIN 1.0f\n");
     // no CUDA: copied unchanged
     assert_eq!(fs::read_to_string(out.join("other.cpp")).unwrap(), "int untouched() { return 1; }\n");
-    assert!(!out.join("notes.txt").exists());
+    // neither a source nor a build file: copied as it is (the program's data, scripts)
+    assert_eq!(fs::read_to_string(out.join("notes.txt")).unwrap(), "not a source\n");
     assert!(out.join("include/syclify/syclify.hpp").is_file());
     let report: serde_json::Value = serde_json::from_str(&fs::read_to_string(out.join("syclify-report.json")).unwrap()).unwrap();
     assert_eq!(report["totals"]["files_migrated"], 3);
     assert_eq!(report["totals"]["files_copied"], 1);
+    assert_eq!(report["totals"]["other_files_copied"], 1);
+    // the real roots, every path in the report relative to them
+    assert_eq!(report["in_root"].as_str(), Some(src.canonicalize().unwrap().to_str().unwrap()));
+    assert_eq!(report["out_root"].as_str(), Some(out.canonicalize().unwrap().to_str().unwrap()));
     assert!(report["totals"]["rules"]["kernel-launch"].as_u64() == Some(1));
     assert!(fs::read_to_string(out.join("syclify-report.md")).unwrap().contains("| `main.cu` | `main.dp.cpp` | migrated |"));
-    assert!(stderr(&o).contains("3 migrated, 1 copied unchanged, 0 failed"));
+    assert!(stderr(&o).contains("3 migrated, 1 copied unchanged (and 1 other files: data, scripts), 0 failed"), "{}", stderr(&o));
 }
 
 /// An out-root migrated again (a user who migrates in steps): syclify's own
@@ -201,7 +206,23 @@ fn output_is_identical_whatever_the_thread_count() {
         let o = syclify(&["migrate", programs.to_str().unwrap(), "-o", dir.to_str().unwrap(), "-j", jobs]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
-    let (sa, sb) = (tree_snapshot(&a), tree_snapshot(&b));
+    // (the JSON report names its out-root, and the manifest the report's
+    // hash: the one difference allowed)
+    let roots_named = |dir: &std::path::Path| {
+        let name = dir.canonicalize().unwrap().display().to_string();
+        let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+        tree_snapshot(dir)
+            .into_iter()
+            .map(|(f, bytes)| match f.as_str() {
+                "syclify-report.json" => (f, text(bytes).replace(&name, "<out-root>").into_bytes()),
+                ".syclify-manifest.json" => {
+                    (f, text(bytes).lines().filter(|l| !l.contains("\"syclify-report.json\"")).collect::<Vec<_>>().join("\n").into_bytes())
+                }
+                _ => (f, bytes),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (sa, sb) = (roots_named(&a), roots_named(&b));
     assert!(sa.len() > 10);
     assert_eq!(sa, sb);
 }
@@ -362,6 +383,59 @@ fn shared_headers_outside_the_program() {
     assert!(pixel.contains("syclify::uchar4"), "{pixel}");
     assert!(out2.join("common/vec.dp.hpp").is_file());
     assert_eq!(tree_snapshot(&root), before, "inputs unchanged");
+}
+
+/// The out-root is a complete project: the files a build or a run needs
+/// besides sources and build files (input data, a script, configuration)
+/// are copied byte for byte, a script keeps its executable bit; products of
+/// the CUDA build (objects, an executable) are not; `--no-copy-others`
+/// copies none. A second run copies nothing again.
+#[test]
+fn other_files_are_copied_into_the_out_root() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("app");
+    fs::create_dir_all(src.join("data")).unwrap();
+    fs::write(src.join("main.cu"), KERNEL).unwrap();
+    let data: Vec<u8> = (0..=255u8).cycle().take(200_000).collect();
+    fs::write(src.join("data/input.bin"), &data).unwrap();
+    fs::write(src.join("run.sh"), "#!/bin/sh\n./prog data/input.bin\n").unwrap();
+    fs::write(src.join("config.json"), "{\"n\": 4}\n").unwrap();
+    fs::write(src.join("main.o"), "object").unwrap();
+    // a `.c` file a source includes is a source: migrated, not copied as data
+    fs::write(src.join("table.c"), "static float4 table[2];\n").unwrap();
+    fs::write(src.join("use_table.cu"), "#include \"table.c\"\n__global__ void t(float *p) { p[0] = table[0].x; }\n").unwrap();
+    let mut elf = b"\x7fELF".to_vec();
+    elf.extend_from_slice(&[0; 60]);
+    fs::write(src.join("prog"), &elf).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for f in ["run.sh", "prog"] {
+            fs::set_permissions(src.join(f), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    let before = tree_snapshot(&src);
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(and 3 other files: data, scripts)"), "{}", stderr(&o));
+    assert_eq!(fs::read(out.join("data/input.bin")).unwrap(), data);
+    assert_eq!(fs::read_to_string(out.join("config.json")).unwrap(), "{\"n\": 4}\n");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert!(fs::metadata(out.join("run.sh")).unwrap().permissions().mode() & 0o111 != 0, "the script stays executable");
+    }
+    assert!(!out.join("main.o").exists() && !out.join("prog").exists(), "products of the CUDA build are not copied");
+    let table = fs::read_to_string(out.join("table.c")).unwrap();
+    assert!(table.contains("syclify::float4"), "{table}");
+    // again: nothing to copy
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(stderr(&o).contains("nothing changed"), "{}", stderr(&o));
+    // turned off
+    let bare = t.path().join("bare");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", bare.to_str().unwrap(), "--no-copy-others"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(bare.join("main.dp.cpp").is_file() && !bare.join("run.sh").exists() && !bare.join("data").exists());
+    assert_eq!(tree_snapshot(&src), before, "inputs unchanged");
 }
 
 /// A shared helper header included with angle brackets (`#include

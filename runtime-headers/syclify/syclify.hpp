@@ -857,6 +857,54 @@ inline unsigned activemask(const sycl::nd_item<3> &item) {
   return ballot(item, detail::full_mask, 1);
 #endif
 }
+// __reduce_add/min/max/and/or/xor_sync(mask, v) (sm_80's redux.sync): every
+// lane in mask gets the reduction of their values. On NVIDIA a partial mask
+// reduces with shfl.sync over the members; elsewhere (and for the full mask)
+// SYCL's reduce_over_group, lanes outside mask contributing the identity.
+namespace detail {
+template <class T, class Op> T reduce_sync(const sycl::nd_item<3> &item, unsigned mask, T v, Op op, T identity) {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  if (mask != full_mask) {
+    T r = identity;
+    for (int l = 0; l < 32; ++l)
+      if ((mask >> l) & 1u)
+        r = op(r, shfl(item, mask, v, l));
+    return r;
+  }
+  return sycl::reduce_over_group(item.get_sub_group(), v, op);
+#else
+  unsigned lane = lane_id(item);
+  return sycl::reduce_over_group(item.get_sub_group(), ((mask >> lane) & 1u) ? v : identity, op);
+#endif
+}
+} // namespace detail
+template <class T> T reduce_add_sync(const sycl::nd_item<3> &item, unsigned mask, T v) {
+  return detail::reduce_sync(item, mask, v, sycl::plus<T>(), T(0));
+}
+template <class T> T reduce_min_sync(const sycl::nd_item<3> &item, unsigned mask, T v) {
+  return detail::reduce_sync(item, mask, v, sycl::minimum<T>(), std::numeric_limits<T>::max());
+}
+template <class T> T reduce_max_sync(const sycl::nd_item<3> &item, unsigned mask, T v) {
+  return detail::reduce_sync(item, mask, v, sycl::maximum<T>(), std::numeric_limits<T>::lowest());
+}
+inline unsigned reduce_and_sync(const sycl::nd_item<3> &item, unsigned mask, unsigned v) {
+  return detail::reduce_sync(item, mask, v, sycl::bit_and<unsigned>(), ~0u);
+}
+inline unsigned reduce_or_sync(const sycl::nd_item<3> &item, unsigned mask, unsigned v) {
+  return detail::reduce_sync(item, mask, v, sycl::bit_or<unsigned>(), 0u);
+}
+inline unsigned reduce_xor_sync(const sycl::nd_item<3> &item, unsigned mask, unsigned v) {
+  return detail::reduce_sync(item, mask, v, sycl::bit_xor<unsigned>(), 0u);
+}
+// __nanosleep(ns): the hardware's nanosleep on NVIDIA (sm_70+), else nothing
+// (a hint: CUDA sleeps "approximately" ns, between 0 and 2 * ns).
+inline void nanosleep(unsigned ns) {
+#if defined(SYCLIFY_NVPTX_DEVICE) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700)
+  asm volatile("nanosleep.u32 %0;" ::"r"(ns));
+#else
+  (void)ns;
+#endif
+}
 // __match_any_sync(mask, v): the lanes in mask whose v equals the caller's.
 template <class T> unsigned match_any(const sycl::nd_item<3> &item, unsigned mask, T v) {
 #if defined(SYCLIFY_NVPTX_DEVICE) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700)
@@ -1978,7 +2026,10 @@ template <unsigned N> struct thread_block_tile {
 };
 template <unsigned N> thread_block_tile<N> tiled_partition(const thread_block &g) { return thread_block_tile<N>{g.item}; }
 
-// The lanes active where coalesced_threads() was called.
+// The lanes active where coalesced_threads() was called. Ranks count the
+// member lanes in order; a shuffle's source is a rank (shfl) or a rank
+// offset (shfl_up/down), and a source outside the group returns the caller's
+// own value, as CUDA's coalesced groups do.
 struct coalesced_group {
   const sycl::nd_item<3> &item;
   unsigned mask;
@@ -1986,12 +2037,89 @@ struct coalesced_group {
   unsigned size() const { return static_cast<unsigned>(sycl::popcount(mask)); }
   unsigned num_threads() const { return size(); }
   unsigned thread_rank() const { return static_cast<unsigned>(sycl::popcount(mask & ((1u << lane()) - 1u))); }
+  unsigned meta_group_rank() const { return 0; }
+  unsigned meta_group_size() const { return 1; }
   void sync() const { syncwarp(item, mask); }
-  unsigned ballot(int pred) const { return syclify::ballot(item, mask, pred); }
-  int any(int pred) const { return ballot(pred) != 0; }
-  int all(int pred) const { return ballot(pred) == mask; }
+  unsigned ballot(int pred) const {
+    // bit i for member rank i (CUDA packs a coalesced group's ballot by rank)
+    unsigned lanes = syclify::ballot(item, mask, pred), out = 0, rank = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if ((mask >> l) & 1u)
+        out |= ((lanes >> l) & 1u) << rank++;
+    return out;
+  }
+  int any(int pred) const { return syclify::ballot(item, mask, pred) != 0; }
+  int all(int pred) const { return syclify::ballot(item, mask, pred) == mask; }
+  // the lane of member rank r (r < size())
+  unsigned lane_of(unsigned r) const {
+    unsigned m = mask;
+    for (unsigned i = 0; i < r; ++i)
+      m &= m - 1u;
+    return static_cast<unsigned>(sycl::popcount((m & (0u - m)) - 1u)); // the lowest set bit's index
+  }
+  template <class T> T shfl(T v, unsigned rank) const {
+    unsigned src = rank < size() ? lane_of(rank) : lane();
+    return syclify::shfl(item, mask, v, static_cast<int>(src));
+  }
+  template <class T> T shfl_down(T v, unsigned d) const {
+    unsigned r = thread_rank() + d;
+    T got = syclify::shfl(item, mask, v, static_cast<int>(r < size() ? lane_of(r) : lane()));
+    return r < size() ? got : v;
+  }
+  template <class T> T shfl_up(T v, unsigned d) const {
+    unsigned me = thread_rank();
+    T got = syclify::shfl(item, mask, v, static_cast<int>(me >= d ? lane_of(me - d) : lane()));
+    return me >= d ? got : v;
+  }
+  template <class T> unsigned match_any(T v) const { return syclify::match_any(item, mask, v); }
+  template <class T> unsigned match_all(T v, int &pred) const { return syclify::match_all(item, mask, v, &pred); }
 };
 inline coalesced_group coalesced_threads(const sycl::nd_item<3> &item) { return coalesced_group{item, activemask(item)}; }
+
+// thread_group: any of the groups above, chosen at run time (what
+// tiled_partition(g, n) returns, and what a function taking "a group"
+// receives): a block, or a set of lanes of one warp (a tile of n lanes or a
+// coalesced group).
+struct thread_group {
+  const sycl::nd_item<3> &item;
+  bool block;
+  unsigned mask; // the member lanes, for a warp-level group
+  thread_group(const thread_block &b) : item(b.item), block(true), mask(0) {}
+  template <unsigned N> thread_group(const thread_block_tile<N> &t) : item(t.item), block(false), mask(t.tile_mask()) {}
+  thread_group(const coalesced_group &c) : item(c.item), block(false), mask(c.mask) {}
+  thread_group(const sycl::nd_item<3> &i, unsigned m) : item(i), block(false), mask(m) {}
+  unsigned lane() const { return detail::lane_id(item); }
+  void sync() const {
+    if (block)
+      sycl::group_barrier(item.get_group());
+    else
+      syncwarp(item, mask);
+  }
+  unsigned size() const { return block ? static_cast<unsigned>(item.get_local_range().size()) : static_cast<unsigned>(sycl::popcount(mask)); }
+  unsigned num_threads() const { return size(); }
+  unsigned thread_rank() const {
+    return block ? static_cast<unsigned>(item.get_local_linear_id()) : static_cast<unsigned>(sycl::popcount(mask & ((1u << lane()) - 1u)));
+  }
+};
+// tiled_partition(parent, n) with n known only at run time: a thread_group
+// of n lanes (n a power of two up to 32, as CUDA requires).
+inline thread_group tiled_partition(const thread_block &g, unsigned n) {
+  unsigned lane = detail::lane_id(g.item);
+  unsigned m = n >= 32 ? detail::full_mask : ((1u << n) - 1u) << (lane / n * n);
+  return thread_group(g.item, m);
+}
+inline thread_group tiled_partition(const thread_group &g, unsigned n) {
+  if (g.block)
+    return tiled_partition(thread_block{g.item}, n);
+  unsigned lane = g.lane();
+  unsigned m = n >= 32 ? detail::full_mask : ((1u << n) - 1u) << (lane / n * n);
+  return thread_group(g.item, m & g.mask);
+}
+// a tile of a tile (tiled_partition<4>(tile32))
+template <unsigned M, unsigned N> thread_block_tile<M> tiled_partition(const thread_block_tile<N> &t) {
+  static_assert(M <= N, "a tile's partition is smaller than the tile");
+  return thread_block_tile<M>{t.item};
+}
 // cg::sync(g) for a block, a tile or a coalesced group
 template <class Group> void sync(const Group &g) { g.sync(); }
 
@@ -2020,6 +2148,44 @@ template <unsigned N, class T, class Op> T reduce(const thread_block_tile<N> &g,
   for (unsigned offset = N / 2; offset > 0; offset /= 2)
     v = op(v, g.shfl_xor(v, static_cast<int>(offset)));
   return v;
+}
+// cg::reduce over a coalesced group: every member gets op over the members'
+// values in rank order.
+template <class T, class Op> T reduce(const coalesced_group &g, T v, Op op) {
+  T r = g.shfl(v, 0u);
+  for (unsigned k = 1; k < g.size(); ++k)
+    r = op(r, g.shfl(v, k));
+  return r;
+}
+// cg::inclusive_scan / cg::exclusive_scan over a tile or a coalesced group
+// (ranks in order; op defaults to plus). An exclusive scan gives rank 0 the
+// value-initialised T, or init where one is given.
+namespace detail {
+template <class G, class T, class Op> T inclusive_scan_of(const G &g, T v, Op op) {
+  unsigned rank = g.thread_rank(), n = g.size();
+  for (unsigned d = 1; d < n; d *= 2) {
+    T t = g.shfl_up(v, d);
+    if (rank >= d)
+      v = op(t, v);
+  }
+  return v;
+}
+} // namespace detail
+template <unsigned N, class T, class Op = plus<T>> T inclusive_scan(const thread_block_tile<N> &g, T v, Op op = Op()) {
+  return detail::inclusive_scan_of(g, v, op);
+}
+template <class T, class Op = plus<T>> T inclusive_scan(const coalesced_group &g, T v, Op op = Op()) {
+  return detail::inclusive_scan_of(g, v, op);
+}
+template <unsigned N, class T, class Op = plus<T>> T exclusive_scan(const thread_block_tile<N> &g, T v, Op op = Op()) {
+  T inc = detail::inclusive_scan_of(g, v, op);
+  T prev = g.shfl_up(inc, 1);
+  return g.thread_rank() == 0 ? T{} : prev;
+}
+template <class T, class Op = plus<T>> T exclusive_scan(const coalesced_group &g, T v, Op op = Op()) {
+  T inc = detail::inclusive_scan_of(g, v, op);
+  T prev = g.shfl_up(inc, 1u);
+  return g.thread_rank() == 0 ? T{} : prev;
 }
 } // namespace cg
 
@@ -2658,11 +2824,21 @@ inline error_t get_device_properties(device_prop *p, int dev) {
     p->maxGridSize[2] = 65535;
     p->clockRate = static_cast<int>(d.get_info<sycl::info::device::max_clock_frequency>()) * 1000;
     p->totalConstMem = p->totalGlobalMem;
+    // the compute capability: DPC++'s CUDA backend reports "9.0",
+    // AdaptiveCpp's the architecture, "sm_90" (the last digit the minor)
     std::string ver = d.get_info<sycl::info::device::version>();
     if (ver.size() >= 3 && ver[0] >= '0' && ver[0] <= '9' && (ver[1] == '.' || (ver[2] == '.' && ver[1] >= '0' && ver[1] <= '9'))) {
       std::size_t dot = ver.find('.');
       p->major = std::atoi(ver.substr(0, dot).c_str());
       p->minor = std::atoi(ver.substr(dot + 1).c_str());
+    } else if (ver.rfind("sm_", 0) == 0 && ver.size() >= 5) {
+      std::size_t digits = 3;
+      while (digits < ver.size() && ver[digits] >= '0' && ver[digits] <= '9')
+        ++digits;
+      if (digits >= 5) {
+        p->major = std::atoi(ver.substr(3, digits - 4).c_str());
+        p->minor = ver[digits - 1] - '0';
+      }
     }
     p->multiProcessorCount = static_cast<int>(d.get_info<sycl::info::device::max_compute_units>());
     p->maxThreadsPerMultiProcessor = 2 * p->maxThreadsPerBlock;
@@ -2740,6 +2916,46 @@ inline error_t device_get_attribute(int *v, device_attr a, int dev) {
   case dev_attr_memory_pools_supported: *v = 1; break; // stream-ordered allocation is emulated (see mem pools)
   default: return detail::record(error_invalid_value);
   }
+  return success;
+}
+
+// L2 access-policy windows (cudaAccessPolicyWindow in a cudaStreamAttrValue,
+// set by cudaStreamSetAttribute): a cache hint with no SYCL 2020 equivalent;
+// the types exist so the code that fills them compiles, the call is removed.
+enum access_property { access_property_normal = 0, access_property_streaming = 1, access_property_persisting = 2 };
+enum stream_attr_id { stream_attribute_access_policy_window = 1, stream_attribute_synchronization_policy = 3 };
+struct access_policy_window {
+  void *base_ptr = nullptr;
+  std::size_t num_bytes = 0;
+  float hitRatio = 0.0f;
+  access_property hitProp = access_property_normal, missProp = access_property_normal;
+};
+struct stream_attr_value {
+  access_policy_window accessPolicyWindow;
+  int syncPolicy = 0;
+};
+
+// cudaFuncAttributes / cudaFuncGetAttributes: SYCL 2020 reports no
+// per-kernel resources, so a kernel reads as the device allows: its
+// work-group limit, its local memory as the dynamic limit; registers and
+// static sizes are 0 (not reported), versions the device's compute
+// capability as CUDA writes it (90 for 9.0).
+struct func_attributes {
+  std::size_t sharedSizeBytes = 0, constSizeBytes = 0, localSizeBytes = 0;
+  int maxThreadsPerBlock = 0, numRegs = 0, ptxVersion = 0, binaryVersion = 0, cacheModeCA = 0;
+  int maxDynamicSharedSizeBytes = 0, preferredShmemCarveout = -1, clusterDimMustBeSet = 0;
+  int requiredClusterWidth = 0, requiredClusterHeight = 0, requiredClusterDepth = 0;
+  int clusterSchedulingPolicyPreference = 0, nonPortableClusterSizeAllowed = 0;
+};
+template <class F> error_t func_get_attributes(func_attributes *a, F) {
+  device_prop p;
+  error_t e = get_device_properties(&p, detail::current_device_index());
+  if (e != success)
+    return e;
+  *a = func_attributes{};
+  a->maxThreadsPerBlock = p.maxThreadsPerBlock;
+  a->maxDynamicSharedSizeBytes = static_cast<int>(p.sharedMemPerBlock);
+  a->ptxVersion = a->binaryVersion = p.major * 10 + p.minor;
   return success;
 }
 

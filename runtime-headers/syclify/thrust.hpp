@@ -420,6 +420,10 @@ template <class F, class... A> decltype(auto) with_args(F &&f, const A &...a) {
 
 } // namespace detail
 
+// thrust::system_error: what Thrust throws when a device algorithm fails;
+// oneDPL's device algorithms throw SYCL's exception (what(), code()).
+using system_error = sycl::exception;
+
 // Each algorithm comes with a Thrust policy first, or without one (chosen
 // from the arguments). Both forward to oneDPL's algorithm of the name.
 #define SYCLIFY_THRUST_ALGORITHM(name, impl)                                                                           \
@@ -446,6 +450,8 @@ SYCLIFY_THRUST_ALGORITHM(copy, oneapi::dpl::copy)
 SYCLIFY_THRUST_ALGORITHM(copy_n, oneapi::dpl::copy_n)
 SYCLIFY_THRUST_ALGORITHM(fill, oneapi::dpl::fill)
 SYCLIFY_THRUST_ALGORITHM(fill_n, oneapi::dpl::fill_n)
+SYCLIFY_THRUST_ALGORITHM(generate, oneapi::dpl::generate)
+SYCLIFY_THRUST_ALGORITHM(generate_n, oneapi::dpl::generate_n)
 SYCLIFY_THRUST_ALGORITHM(uninitialized_fill, oneapi::dpl::uninitialized_fill)
 SYCLIFY_THRUST_ALGORITHM(unique, oneapi::dpl::unique)
 SYCLIFY_THRUST_ALGORITHM(unique_copy, oneapi::dpl::unique_copy)

@@ -28,10 +28,13 @@ use tree_sitter::Node;
 pub const RULE: &str = "cuda-header-macros";
 
 pub fn run(ctx: &mut FileCtx) {
-    let macros = &ctx.project.mappings.macros;
-    if macros.is_empty() {
+    let all = &ctx.project.mappings.macros;
+    if all.is_empty() {
         return;
     }
+    // (guards of headers syclify does not replace stay as written: the
+    // headers that define them stay too; see inactive_branches.rs)
+    let macros: std::collections::BTreeMap<&str, &crate::mapping::MacroRule> = all.iter().filter(|(_, r)| !r.is_kept()).map(|(k, r)| (k.as_str(), r)).collect();
     let own = |ctx: &FileCtx, name: &str| ctx.project.index.macros.names.contains(name);
     // the tests, with their note: conditions of `#if`/`#elif`, `#ifdef` names
     for n in ctx.main_of(&["preproc_ifdef", "preproc_if", "preproc_elif"]) {
@@ -44,7 +47,7 @@ pub fn run(ctx: &mut FileCtx) {
             continue;
         }
         for id in &tested {
-            let rule = &macros[ctx.text(*id)];
+            let rule = macros[ctx.text(*id)];
             ctx.edits.replace_text(RULE, id.byte_range(), &rule.sycl);
             ctx.count(RULE);
             // (a version is defined by the helper header: the file includes it)
@@ -56,7 +59,7 @@ pub fn run(ctx: &mut FileCtx) {
     }
     // versions read by code (`printf("%d", CUDART_VERSION)`, `#define V CUDART_VERSION`)
     for id in ctx.all_of(&["identifier"]) {
-        let Some(rule) = macros.get(ctx.text(id)).filter(|r| r.value.is_some()) else {
+        let Some(rule) = macros.get(ctx.text(id)).filter(|r| r.value.is_some()).copied() else {
             continue;
         };
         if own(ctx, &rule.cuda) || in_condition(ctx, id) || ctx.in_error(id) {
@@ -129,7 +132,7 @@ fn evaluate(ctx: &FileCtx, e: Node, ifdef: bool) -> Option<bool> {
 /// reads it; the SYCL compiler's own macro), rather than where a helper
 /// header is included (a guard)?
 fn always_defined(r: &crate::mapping::MacroRule) -> bool {
-    r.value.is_some() || !r.defined_by.contains('/')
+    !r.is_kept() && (r.value.is_some() || !r.defined_by.contains('/'))
 }
 
 fn value(ctx: &FileCtx, e: Node, macros: &std::collections::BTreeMap<String, crate::mapping::MacroRule>) -> Option<i64> {

@@ -8,6 +8,7 @@
 //! | [`launch_bounds`] | `__launch_bounds__` |
 //! | [`member_alias`] | `using T = T<…>;` in a class: `::T`, which GCC needs |
 //! | [`cuda_arch_macro`] | `__CUDA_ARCH__` in preprocessor conditions |
+//! | [`inactive_branches`] | CUDA kept in a branch no configuration of the program compiles (a guard of a header no file includes, a macro nothing defines) |
 //! | [`cuda_header_macros`] | CUDA's header guards and version macros (`__DRIVER_TYPES_H__`, `CUDART_VERSION`; data: `rules/cuda_macros.yaml`) |
 //! | [`device_function_parameters`] | the `nd_item` and local-memory parameters of kernels and device functions, and their call sites |
 //! | [`device_globals`] | `__constant__`/`__device__`/`__managed__` variables |
@@ -37,6 +38,7 @@ pub mod dim3;
 pub mod execution_space_qualifiers;
 pub mod extern_shared_memory;
 pub mod fences;
+pub mod inactive_branches;
 pub mod includes;
 pub mod kernel_launch;
 pub mod launch_bounds;
@@ -75,6 +77,11 @@ pub struct ProjectCtx<'a> {
     pub outside_includes: &'a std::collections::BTreeMap<(String, String), crate::project::OutsideInclude>,
     /// `-I` directories, in-root-relative.
     pub include_dirs: &'a [String],
+    /// Every name the build files mention (`-DUSE_MPI`, `add_definitions`,
+    /// a make variable that sets one) and every macro a compilation
+    /// database's `-D`/`-U` names: the macros the build may define, which
+    /// no source `#define`s ([`inactive_branches`]).
+    pub configured: &'a BTreeSet<String>,
     /// The sources of this index's files (one program part), by path.
     pub cluster_sources: Vec<(&'a str, &'a str)>,
     /// The names those sources define by their shape
@@ -154,6 +161,10 @@ pub struct FileCtx<'a> {
     pub counts: BTreeMap<&'static str, usize>,
     /// Set when the output uses SYCL or the helper header.
     pub needs_sycl: bool,
+    /// Branches no build of the program compiles ([`inactive_branches`]):
+    /// (the conditional's range through the branch, what the SY0112 warning
+    /// says before the names): CUDA left only inside one is reported there.
+    pub inactive: Vec<(Range<usize>, String)>,
     /// The function scopes, in document order (set by `collect_scopes`).
     pub functions: Vec<FnScope>,
     /// `scope_parent[i]`: the scope around `functions[i]`.
@@ -220,6 +231,7 @@ impl<'a> FileCtx<'a> {
             diags: Vec::new(),
             counts: BTreeMap::new(),
             needs_sycl: false,
+            inactive: Vec::new(),
             functions: Vec::new(),
             scope_parent: Vec::new(),
             file_dim3_vars: BTreeSet::new(),
@@ -646,6 +658,7 @@ pub fn run_all(ctx: &mut FileCtx) {
     member_alias::run(ctx);
     cuda_arch_macro::run(ctx);
     cuda_header_macros::run(ctx);
+    inactive_branches::run(ctx);
     device_function_parameters::run(ctx);
     device_globals::run(ctx);
     thread_builtins::run(ctx);

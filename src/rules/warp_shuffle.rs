@@ -2,28 +2,31 @@
 //! `__shfl_xor_sync`, and the legacy unsynchronised `__shfl*` forms.
 //!
 //! What it does: with the full member mask and the full width (none, 32 or
-//! `warpSize`) a shuffle maps straight to the SYCL 2020 group algorithm on
-//! the sub-group:
+//! `warpSize`), where no lane's source can leave the warp, a shuffle maps
+//! straight to the SYCL 2020 group algorithm on the sub-group:
 //!
 //! | CUDA | SYCL |
 //! |---|---|
-//! | `__shfl_sync(FULL, v, src)` | `sycl::select_from_group(sg, v, src)` |
-//! | `__shfl_up_sync(FULL, v, d)` | `sycl::shift_group_right(sg, v, d)` |
-//! | `__shfl_down_sync(FULL, v, d)` | `sycl::shift_group_left(sg, v, d)` |
-//! | `__shfl_xor_sync(FULL, v, m)` | `sycl::permute_group_by_xor(sg, v, m)` |
+//! | `__shfl_sync(FULL, v, 5)` (a literal lane below 32) | `sycl::select_from_group(sg, v, 5)` |
+//! | `__shfl_xor_sync(FULL, v, 16)` (a literal mask below 32) | `sycl::permute_group_by_xor(sg, v, 16)` |
 //!
-//! Any other mask or width goes to the helper header's `syclify::shfl*`,
-//! which keep CUDA's semantics (segment-relative source lanes; a source
-//! outside the segment returns the caller's own value) and use the hardware's
-//! `shfl.sync` on NVIDIA; a partial mask also gets note SY0601, which says
-//! what the portable fallback assumes. The legacy forms are the full-mask
+//! Every other shuffle — `__shfl_up_sync`/`__shfl_down_sync` by a non-zero
+//! delta, a computed source lane or lane mask, any other mask or width —
+//! goes to the helper header's `syclify::shfl*`, which keep CUDA's semantics
+//! at the edges (a lane whose source leaves its segment gets its own value;
+//! `__shfl_sync` reads lane `src % width`), where SYCL's `shift_group_left`
+//! and `shift_group_right` leave that value unspecified (scans and segmented
+//! reductions read every lane's result). On NVIDIA the helpers are the
+//! hardware's `shfl.sync`, the instruction the SYCL algorithms compile to; a
+//! partial mask also gets note SY0601, which says what the portable fallback
+//! assumes. The legacy forms are the full-mask
 //! ones. Kernels using shuffles are launched with a required sub-group size
 //! of 32.
 //!
 //! Why: SYCL group algorithms have no mask and no width.
 //!
 //! Example: `v += __shfl_down_sync(0xffffffff, v, 16);` →
-//! `v += sycl::shift_group_left(item.get_sub_group(), v, 16);`
+//! `v += syclify::shfl_down(item, 0xffffffff, v, 16);`
 
 use super::FileCtx;
 use crate::diagnostics::Code;
@@ -53,6 +56,12 @@ pub const WARP_FUNCTIONS: &[&str] = &[
     "__activemask",
     "__match_any_sync",
     "__match_all_sync",
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
     "__syncwarp",
 ];
 
@@ -70,6 +79,18 @@ fn is_full_mask(text: &str) -> bool {
     let t: String = text.chars().filter(|c| !c.is_whitespace() && *c != '(' && *c != ')').collect::<String>().to_ascii_lowercase();
     let t = t.trim_end_matches(['u', 'l']);
     matches!(t, "0xffffffff" | "~0" | "-1" | "4294967295" | "~0x0" | "0xffffffffffffffff")
+}
+
+/// The value of an integer literal argument (or an object-like macro that
+/// stands for one).
+fn literal(ctx: &FileCtx, a: Node) -> Option<u64> {
+    let t = ctx.text(a).trim();
+    let t = ctx.project.index.macros.values.get(t).map_or(t, |v| v.trim());
+    let t = t.trim_start_matches('(').trim_end_matches(')').trim().trim_end_matches(['u', 'U', 'l', 'L']);
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
+    }
 }
 
 /// Is this width the full warp (absent, 32 or `warpSize`)?
@@ -122,7 +143,17 @@ pub fn run(ctx: &mut FileCtx) {
         }
         let full_mask = mask.is_none_or(|m| is_full_mask_in(ctx, ctx.text(m)));
         let full_width = is_full_width(rest.get(2).map(|w| ctx.text(*w)));
-        let rep = if full_mask && full_width {
+        // SYCL's algorithms leave a source lane outside the sub-group
+        // unspecified, where CUDA defines it (up/down: the caller's own
+        // value; `__shfl_sync`: `src % 32`; xor: the caller's own value): the
+        // SYCL algorithm only where no lane's source can leave the warp
+        let in_warp = |a: Node| literal(ctx, a).is_some_and(|v| v < 32);
+        let exact_in_sycl = match kind {
+            "shfl" | "shfl_xor" => in_warp(rest[1]),
+            // (a shift by 0 is every lane's own value)
+            _ => literal(ctx, rest[1]) == Some(0),
+        };
+        let rep = if full_mask && full_width && exact_in_sycl {
             let algo = match kind {
                 "shfl" => "sycl::select_from_group",
                 "shfl_up" => "sycl::shift_group_right",

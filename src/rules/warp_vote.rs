@@ -1,11 +1,11 @@
 //! Warp votes and masks: `__all_sync`, `__any_sync`, `__ballot_sync` (and the
 //! legacy `__all`/`__any`/`__ballot`), `__activemask`, `__match_any_sync`,
-//! `__match_all_sync`.
+//! `__match_all_sync`, and the warp reductions `__reduce_add/min/max/and/or/xor_sync`.
 //!
 //! What it does: with the full mask, `__all_sync`/`__any_sync` map to
 //! `sycl::all_of_group`/`sycl::any_of_group` on the sub-group. Everything else
 //! goes to the helper header (`syclify::ballot/all/any/activemask/match_any/
-//! match_all`), which uses the hardware vote/match instructions on NVIDIA —
+//! match_all/reduce_*_sync`), which uses the hardware vote/match instructions on NVIDIA —
 //! so `__activemask()` reports the lanes really active, also in divergent
 //! branches — and a portable fallback elsewhere; where that fallback assumes
 //! converged lanes, note SY0601/SY0602 says so.
@@ -35,6 +35,12 @@ pub fn run(ctx: &mut FileCtx) {
             "__any" => ("any", false),
             "__ballot" => ("ballot", false),
             "__activemask" => ("activemask", false),
+            "__reduce_add_sync" => ("reduce_add_sync", true),
+            "__reduce_min_sync" => ("reduce_min_sync", true),
+            "__reduce_max_sync" => ("reduce_max_sync", true),
+            "__reduce_and_sync" => ("reduce_and_sync", true),
+            "__reduce_or_sync" => ("reduce_or_sync", true),
+            "__reduce_xor_sync" => ("reduce_xor_sync", true),
             _ => continue,
         };
         let Some(item) = ctx.item_at(n.start_byte()) else {

@@ -196,6 +196,8 @@ pub fn validate(o: &ValidateOptions) -> Result<ValidateResult, String> {
                 mappings: o.mappings.clone(),
                 include_dirs: vec![],
                 unit_defines: Default::default(),
+                // the run may read the program's data files where it runs
+                copy_others: true,
             };
             let m = crate::project::migrate(&opts).map_err(|e| e.0)?;
             let failures = crate::emit::emit(&m);

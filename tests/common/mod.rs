@@ -33,6 +33,7 @@ pub fn migrate(inputs: &[&Path]) -> Migration {
         mappings: Mappings::builtin(),
         include_dirs: vec![],
         unit_defines: Default::default(),
+        copy_others: true,
     };
     project::migrate(&opts).expect("valid options")
 }

@@ -122,6 +122,22 @@ static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float
   cg::coalesced_group active = cg::coalesced_threads(item);
   t += static_cast<int>(active.size() + active.num_threads() + active.thread_rank() + active.ballot(1)) + active.any(1) + active.all(1);
   active.sync();
+  t += active.shfl(t, 0u) + active.shfl_up(t, 1u) + active.shfl_down(t, 1u) + static_cast<int>(active.meta_group_rank() + active.meta_group_size());
+  t += cg::reduce(active, t, cg::plus<int>()) + cg::inclusive_scan(tile, t) + cg::exclusive_scan(tile, t, cg::bit_or<int>()) +
+       cg::inclusive_scan(active, t, cg::greater<int>()) + cg::exclusive_scan(active, t);
+  int matched = 0;
+  t += static_cast<int>(active.match_any(t) + active.match_all(t, matched));
+  cg::thread_group any_group = cg::tiled_partition(block, 8u);
+  cg::thread_group whole = block;
+  cg::thread_group from_tile = tile;
+  any_group.sync();
+  t += static_cast<int>(any_group.thread_rank() + any_group.size() + whole.num_threads() + from_tile.size() + cg::tiled_partition(any_group, 4u).size());
+  cg::thread_block_tile<4> small = cg::tiled_partition<4>(tile);
+  t += static_cast<int>(small.thread_rank());
+  // warp reductions (__reduce_*_sync) and __nanosleep
+  t += syclify::reduce_add_sync(item, 0xffffffffu, t) + syclify::reduce_min_sync(item, 0xffu, t) + syclify::reduce_max_sync(item, 0xffffffffu, 3u) +
+       static_cast<int>(syclify::reduce_and_sync(item, 0xffffffffu, 1u) | syclify::reduce_or_sync(item, 0xffu, 2u) | syclify::reduce_xor_sync(item, 0xffffffffu, 4u));
+  syclify::nanosleep(100);
   // 13. device printf and assert
   SYCLIFY_PRINTF("%d %f %f %d\n", t, f4.x + f3.z + c4.w + d2.y + static_cast<float>(q) + static_cast<float>(r.x) + bf + static_cast<float>(hs) + static_cast<float>(x), s, static_cast<int>(v));
   SYCLIFY_ASSERT(t >= 0);
@@ -249,6 +265,13 @@ int main() {
   int grid, block;
   syclify::occupancy_max_potential_block_size(&grid, &block, device_side, 0, 0);
   syclify::occupancy_max_active_blocks_per_multiprocessor(&n, device_side, 256, 0);
+  syclify::func_attributes fa;
+  syclify::func_get_attributes(&fa, device_side);
+  n += fa.maxThreadsPerBlock + fa.numRegs + static_cast<int>(fa.sharedSizeBytes);
+  syclify::stream_attr_value av = {};
+  av.accessPolicyWindow.base_ptr = &n;
+  av.accessPolicyWindow.hitProp = syclify::access_property_persisting;
+  n += static_cast<int>(syclify::stream_attribute_access_policy_window) + syclify::stream_non_blocking + syclify::device_blocking_sync;
   // 15. device globals
   float host_table[4];
   syclify::memcpy_to_symbol(table, host_table, sizeof(host_table));

@@ -36,6 +36,13 @@ int all(syclify::stream_t s, int *raw, int n) {
   thrust::tabulate(keys.begin(), keys.end(), thrust::negate<int>());
   thrust::fill(d.begin(), d.end(), 3.0f);
   thrust::fill_n(thrust::device, vals.begin(), n, 7);
+  thrust::generate(h.begin(), h.end(), [] { return 1.0f; });
+  thrust::generate_n(thrust::device, vals.begin(), n, [] { return 2; });
+  try {
+    thrust::fill(d.begin(), d.end(), 1.0f);
+  } catch (thrust::system_error &e) {
+    sum += static_cast<float>(e.code().value()) + (e.what()[0] != 0);
+  }
   thrust::sort(keys.begin(), keys.end());
   thrust::sort(thrust::device, keys.begin(), keys.end(), thrust::greater<int>());
   thrust::stable_sort(h.begin(), h.end());
