@@ -72,6 +72,13 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
+    // a file written over keeps its mode; a new one is readable by all, as
+    // a compiler's or an editor's output is (the temporary file is 0600)
+    let mode = std::fs::metadata(path).map(|m| m.permissions()).unwrap_or_else(|_| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::Permissions::from_mode(0o644)
+    });
+    tmp.as_file().set_permissions(mode)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

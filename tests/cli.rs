@@ -423,6 +423,8 @@ fn other_files_are_copied_into_the_out_root() {
     {
         use std::os::unix::fs::PermissionsExt;
         assert!(fs::metadata(out.join("run.sh")).unwrap().permissions().mode() & 0o111 != 0, "the script stays executable");
+        // a migrated output is readable by all, as a compiler's output is
+        assert_eq!(fs::metadata(out.join("main.dp.cpp")).unwrap().permissions().mode() & 0o777, 0o644);
     }
     assert!(!out.join("main.o").exists() && !out.join("prog").exists(), "products of the CUDA build are not copied");
     let table = fs::read_to_string(out.join("table.c")).unwrap();

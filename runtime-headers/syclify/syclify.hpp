@@ -993,22 +993,114 @@ unsigned short cas16(unsigned short *p, unsigned short expected, unsigned short 
 }
 } // namespace detail
 
-#define SYCLIFY_ATOMIC_RMW(name, op)                                                                                    \
+// System scope on NVIDIA (atomicX_system: the host or another GPU touches
+// the same managed or pinned memory at once): the hardware's atom.sys. (LLVM's
+// NVPTX backend lowers every atomic_ref to the GPU scope's atom, whatever its
+// memory_scope: host and device updates would then be lost.)
+namespace detail {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+// (integers: CUDA's *_system operations on them all have an atom.sys form;
+// a float's system-scope add keeps the portable form)
+template <class T> constexpr bool sys_atomic_v = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+#define SYCLIFY_SYS_ATOM(op, t32, t64, f32, f64)                                                                       \
+  template <class T> T sys_##op(T *p, T v) {                                                                          \
+    if constexpr (std::is_floating_point_v<T> && sizeof(T) == 4) {                                                    \
+      T r;                                                                                                            \
+      asm volatile("atom.sys." #op "." f32 " %0, [%1], %2;" : "=f"(r) : "l"(p), "f"(v) : "memory");                   \
+      return r;                                                                                                       \
+    } else if constexpr (std::is_floating_point_v<T>) {                                                               \
+      T r;                                                                                                            \
+      asm volatile("atom.sys." #op "." f64 " %0, [%1], %2;" : "=d"(r) : "l"(p), "d"(v) : "memory");                   \
+      return r;                                                                                                       \
+    } else if constexpr (sizeof(T) == 4) {                                                                            \
+      T r;                                                                                                            \
+      asm volatile("atom.sys." #op "." t32 " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");                   \
+      return r;                                                                                                       \
+    } else {                                                                                                          \
+      T r;                                                                                                            \
+      asm volatile("atom.sys." #op "." t64 " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");                   \
+      return r;                                                                                                       \
+    }                                                                                                                 \
+  }
+SYCLIFY_SYS_ATOM(add, "u32", "u64", "f32", "f64")
+SYCLIFY_SYS_ATOM(exch, "b32", "b64", "b32", "b64")
+SYCLIFY_SYS_ATOM(and, "b32", "b64", "b32", "b64")
+SYCLIFY_SYS_ATOM(or, "b32", "b64", "b32", "b64")
+SYCLIFY_SYS_ATOM(xor, "b32", "b64", "b32", "b64")
+#undef SYCLIFY_SYS_ATOM
+template <class T> T sys_minmax(T *p, T v, bool is_max) {
+  T r;
+  if constexpr (sizeof(T) == 4 && std::is_signed_v<T>) {
+    if (is_max)
+      asm volatile("atom.sys.max.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+    else
+      asm volatile("atom.sys.min.s32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  } else if constexpr (sizeof(T) == 4) {
+    if (is_max)
+      asm volatile("atom.sys.max.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+    else
+      asm volatile("atom.sys.min.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  } else if constexpr (std::is_signed_v<T>) {
+    if (is_max)
+      asm volatile("atom.sys.max.s64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+    else
+      asm volatile("atom.sys.min.s64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+  } else {
+    if (is_max)
+      asm volatile("atom.sys.max.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+    else
+      asm volatile("atom.sys.min.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+  }
+  return r;
+}
+template <class T> T sys_cas(T *p, T expected, T desired) {
+  T r;
+  if constexpr (sizeof(T) == 4)
+    asm volatile("atom.sys.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  else
+    asm volatile("atom.sys.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  return r;
+}
+// the system-scope form where the hardware has one for T
+template <sycl::memory_scope S, class T> constexpr bool use_sys_v = S == sycl::memory_scope::system && sys_atomic_v<T>;
+#else
+template <sycl::memory_scope S, class T> constexpr bool use_sys_v = false;
+#endif
+} // namespace detail
+
+#if defined(SYCLIFY_NVPTX_DEVICE)
+#define SYCLIFY_SYS_CALL(name, call)                                                                                    \
+  if constexpr (detail::use_sys_v<S, T>) {                                                                            \
+    return call;                                                                                                      \
+  } else
+#else
+#define SYCLIFY_SYS_CALL(name, call)
+#endif
+#define SYCLIFY_ATOMIC_RMW(name, op, sys)                                                                               \
   template <sycl::memory_scope S = sycl::memory_scope::device, class T, class U> T atomic_##name(T *p, U v) {         \
+    SYCLIFY_SYS_CALL(name, sys)                                                                                       \
     return detail::atomic<T, S>(*p).op(static_cast<T>(v));                                                            \
   }
-SYCLIFY_ATOMIC_RMW(add, fetch_add)
-SYCLIFY_ATOMIC_RMW(sub, fetch_sub)
-SYCLIFY_ATOMIC_RMW(exch, exchange)
-SYCLIFY_ATOMIC_RMW(min, fetch_min)
-SYCLIFY_ATOMIC_RMW(max, fetch_max)
-SYCLIFY_ATOMIC_RMW(and, fetch_and)
-SYCLIFY_ATOMIC_RMW(or, fetch_or)
-SYCLIFY_ATOMIC_RMW(xor, fetch_xor)
+SYCLIFY_ATOMIC_RMW(add, fetch_add, detail::sys_add(p, static_cast<T>(v)))
+SYCLIFY_ATOMIC_RMW(sub, fetch_sub, detail::sys_add(p, static_cast<T>(T(0) - static_cast<T>(v))))
+SYCLIFY_ATOMIC_RMW(exch, exchange, detail::sys_exch(p, static_cast<T>(v)))
+SYCLIFY_ATOMIC_RMW(min, fetch_min, detail::sys_minmax(p, static_cast<T>(v), false))
+SYCLIFY_ATOMIC_RMW(max, fetch_max, detail::sys_minmax(p, static_cast<T>(v), true))
+SYCLIFY_ATOMIC_RMW(and, fetch_and, detail::sys_and(p, static_cast<T>(v)))
+SYCLIFY_ATOMIC_RMW(or, fetch_or, detail::sys_or(p, static_cast<T>(v)))
+SYCLIFY_ATOMIC_RMW(xor, fetch_xor, detail::sys_xor(p, static_cast<T>(v)))
 #undef SYCLIFY_ATOMIC_RMW
 
 // atomicInc: old >= limit ? 0 : old + 1 (wraps at limit, as CUDA).
 template <sycl::memory_scope S = sycl::memory_scope::device> unsigned int atomic_inc(unsigned int *p, unsigned int limit) {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  if constexpr (S == sycl::memory_scope::system) {
+    unsigned int old = *static_cast<volatile unsigned int *>(p), seen;
+    while ((seen = detail::sys_cas(p, old, old >= limit ? 0u : old + 1u)) != old)
+      old = seen;
+    return old;
+  }
+#endif
   detail::atomic<unsigned int, S> ref(*p);
   unsigned int old = ref.load();
   while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1u)) {
@@ -1017,6 +1109,14 @@ template <sycl::memory_scope S = sycl::memory_scope::device> unsigned int atomic
 }
 // atomicDec: (old == 0 || old > limit) ? limit : old - 1 (as CUDA).
 template <sycl::memory_scope S = sycl::memory_scope::device> unsigned int atomic_dec(unsigned int *p, unsigned int limit) {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  if constexpr (S == sycl::memory_scope::system) {
+    unsigned int old = *static_cast<volatile unsigned int *>(p), seen;
+    while ((seen = detail::sys_cas(p, old, (old == 0u || old > limit) ? limit : old - 1u)) != old)
+      old = seen;
+    return old;
+  }
+#endif
   detail::atomic<unsigned int, S> ref(*p);
   unsigned int old = ref.load();
   while (!ref.compare_exchange_weak(old, (old == 0u || old > limit) ? limit : old - 1u)) {
@@ -1029,6 +1129,10 @@ template <sycl::memory_scope S = sycl::memory_scope::device, class T, class U, c
     return static_cast<T>(detail::cas16<S>(reinterpret_cast<unsigned short *>(p), static_cast<unsigned short>(expected),
                                             static_cast<unsigned short>(desired)));
   } else {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+    if constexpr (detail::use_sys_v<S, T>)
+      return detail::sys_cas(p, static_cast<T>(expected), static_cast<T>(desired));
+#endif
     T old = static_cast<T>(expected);
     detail::atomic<T, S>(*p).compare_exchange_strong(old, static_cast<T>(desired));
     return old;

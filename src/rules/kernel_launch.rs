@@ -16,7 +16,10 @@
 //!   `T *` parameter), and the dynamic local buffer sized by the third launch
 //!   argument when the kernel uses `extern __shared__`;
 //! - evaluates on the host every argument that is not a plain name or literal
-//!   (`auto k_arg1 = d_a + off;`), so nothing host-side runs in the kernel;
+//!   (`auto k_arg1 = d_a + off;`), so nothing host-side runs in the kernel,
+//!   and every plain name of a non-constant variable at namespace scope
+//!   (`auto k_arg2 = N;`): the lambda's `[=]` does not capture a global, and
+//!   device code would read its own, uninitialised copy of it;
 //! - runs `parallel_for(syclify::launch_range(grid, block), ...)` — the
 //!   `sycl::nd_range<3>(grid * block, block)`, checked against the device's
 //!   work-group limits as CUDA checks a launch — with both ranges already in
@@ -616,7 +619,34 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     let first_directive = directives.iter().position(|d| !d.is_empty()).unwrap_or(real.len());
     let args = real;
-    let hoisted = |a: &Node| !is_simple_arg(*a) || view.macro_params.iter().any(|p| p == ctx.text(*a));
+    // a variable at namespace scope (`int N;` beside main, or declared in a
+    // header) is not captured by the kernel lambda's `[=]`: device code would
+    // read its own, uninitialised copy of the global. CUDA passes its value:
+    // read it on the host, as for any expression
+    let host_globals: Vec<usize> = args
+        .iter()
+        .filter(|a| {
+            let name = ctx.text(**a);
+            // (a macro is a constant or the launch macro's `__VA_ARGS__`)
+            a.kind_str() == "identifier"
+                && !name.starts_with("__")
+                && !ctx.project.index.macros.names.contains(name)
+                && match ctx.declaration_in_scope(**a, name) {
+                    // (declared outside the function that launches, and not
+                    // a constant, which device code reads as its value)
+                    Some((decl, _)) => {
+                        let constant =
+                            syntax::named_children(decl).iter().any(|c| c.kind_str() == "type_qualifier" && matches!(ctx.text(*c), "const" | "constexpr"));
+                        !constant && ctx.scope_at(a.start_byte()).is_none_or(|f| !f.range.contains(&decl.start_byte()))
+                    }
+                    // (not found: declared in a header, or a local the lookup
+                    // does not see — those the function's declarations name)
+                    None => !ctx.declared_in_function(name, a.start_byte()),
+                }
+        })
+        .map(|a| a.id())
+        .collect();
+    let hoisted = |a: &Node| !is_simple_arg(*a) || view.macro_params.iter().any(|p| p == ctx.text(*a)) || host_globals.contains(&a.id());
     // the directives matter on the host only around an argument evaluated there
     let host_directives = args.iter().skip(first_directive).any(hoisted);
     let mut call_args: Vec<Replacement> = Vec::new();

@@ -495,6 +495,12 @@ impl<'a> FileCtx<'a> {
     }
 
     /// Is `name` declared (with a type other than `dim3`) where `offset` is?
+    /// Does the function around `offset` declare `name` (a parameter or a
+    /// local, of any type)?
+    pub fn declared_in_function(&self, name: &str, offset: usize) -> bool {
+        self.scope_at(offset).is_some_and(|s| s.other_vars.contains(name) || s.dim3_vars.contains(name))
+    }
+
     pub fn is_other_var(&self, name: &str, offset: usize) -> bool {
         match self.scope_at(offset) {
             Some(s) if s.other_vars.contains(name) => true,
