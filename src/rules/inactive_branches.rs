@@ -31,11 +31,14 @@ use tree_sitter::Node;
 pub const RULE: &str = "inactive-branches";
 
 pub fn run(ctx: &mut FileCtx) {
+    // the headers the program part includes, by file name (read once, where
+    // a guard of the table is tested)
+    let included: std::cell::OnceCell<std::collections::BTreeSet<&str>> = std::cell::OnceCell::new();
     for n in ctx.main_of(&["preproc_ifdef", "preproc_if"]) {
         let Some((name, branch)) = tested_branch(ctx, n) else {
             continue;
         };
-        let Some(why) = never_defined(ctx, name) else {
+        let Some(why) = never_defined(ctx, name, &included) else {
             continue;
         };
         if ctx.in_error(n) {
@@ -84,16 +87,21 @@ fn line_after(src: &str, at: usize) -> usize {
 }
 
 /// Why `name` is defined in no build of the program, if it is not.
-fn never_defined(ctx: &FileCtx, name: &str) -> Option<String> {
+fn never_defined<'a>(ctx: &FileCtx<'a>, name: &str, included: &std::cell::OnceCell<std::collections::BTreeSet<&'a str>>) -> Option<String> {
     let p = &ctx.project;
     if let Some(r) = p.mappings.macros.get(name) {
         if !r.is_kept() {
             return None;
         }
-        let included = p.cluster_sources.iter().any(|(_, text)| {
-            text.lines().filter_map(crate::project::include_directive).any(|inc| r.included_by.iter().any(|h| inc.name.rsplit('/').next() == Some(h.as_str())))
+        let included = included.get_or_init(|| {
+            p.cluster_sources
+                .iter()
+                .flat_map(|(_, text)| text.lines().filter_map(crate::project::include_directive))
+                .map(|inc| inc.name.rsplit('/').next().unwrap_or(inc.name))
+                .collect()
         });
-        return (!included).then(|| format!("the guard of {}, which no file of the program includes", r.defined_by));
+        let any = r.included_by.iter().any(|h| included.contains(h.as_str()));
+        return (!any).then(|| format!("the guard of {}, which no file of the program includes", r.defined_by));
     }
     // a program's own macro: not reserved (`_WIN32`, `__linux__` are the
     // compiler's), defined by no source, named by no build file
