@@ -227,6 +227,35 @@ pub struct EmitStats {
     pub failures: Vec<(String, String)>,
 }
 
+/// What an incremental emit did with one file.
+enum Done {
+    Written,
+    Unchanged,
+    KeptEdit,
+    OverwroteEdit,
+    Failed(String),
+}
+
+/// One file of an incremental emit, by content hashes: the new bytes' hash
+/// `new`, the out-root's file's (`on_disk`, none when absent) and the one the
+/// last migration wrote there (`before`): nothing to do where the bytes are
+/// already there; a hand edit kept where the new bytes are what the last
+/// migration wrote; else `write`, telling whether it overwrote an edit.
+fn decide(new: &str, on_disk: Option<String>, before: Option<&String>, write: impl FnOnce() -> std::io::Result<()>) -> Done {
+    if on_disk.as_deref() == Some(new) {
+        return Done::Unchanged;
+    }
+    if on_disk.is_some() && before.map(String::as_str) == Some(new) {
+        return Done::KeptEdit;
+    }
+    let edited = on_disk.is_some() && before.is_some() && on_disk.as_ref() != before;
+    match write() {
+        Ok(()) if edited => Done::OverwroteEdit,
+        Ok(()) => Done::Written,
+        Err(e) => Done::Failed(e.to_string()),
+    }
+}
+
 /// Writes the migration into its out-root, touching only what changed
 /// since the last migration there (by the manifest at [`MANIFEST_REL`]):
 /// every output (`extra` adds the reports), the helper header, the CMake
@@ -245,13 +274,6 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
     for (rel, text) in extra {
         outputs.push((rel.clone(), text.as_bytes().into()));
     }
-    enum Done {
-        Written,
-        Unchanged,
-        KeptEdit,
-        OverwroteEdit,
-        Failed(String),
-    }
     let root = OutRoot::open(&m.out_root);
     let done: Vec<(String, String, Done)> = outputs
         .par_iter()
@@ -262,19 +284,7 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
                 Err(e) => return (rel.clone(), new, Done::Failed(e)),
             };
             let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
-            let before = old.outputs.get(rel);
-            let outcome = if on_disk.as_ref() == Some(&new) {
-                Done::Unchanged
-            } else if on_disk.is_some() && before == Some(&new) {
-                Done::KeptEdit
-            } else {
-                let edited = on_disk.is_some() && before.is_some() && on_disk.as_ref() != before;
-                match write_atomic_bytes(&path, bytes) {
-                    Ok(()) if edited => Done::OverwroteEdit,
-                    Ok(()) => Done::Written,
-                    Err(e) => Done::Failed(e.to_string()),
-                }
-            };
+            let outcome = decide(&new, on_disk, old.outputs.get(rel), || write_atomic_bytes(&path, bytes));
             (rel.clone(), new, outcome)
         })
         .collect();
@@ -294,20 +304,7 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
                 Ok(path) => path,
                 Err(e) => return (rel.clone(), new, Done::Failed(e)),
             };
-            let on_disk = hash_file(&path).ok();
-            let before = old.outputs.get(rel);
-            let outcome = if on_disk.as_ref() == Some(&new) {
-                Done::Unchanged
-            } else if on_disk.is_some() && before == Some(&new) {
-                Done::KeptEdit
-            } else {
-                let edited = on_disk.is_some() && before.is_some() && on_disk.as_ref() != before;
-                match copy_atomic(&src, &path) {
-                    Ok(()) if edited => Done::OverwroteEdit,
-                    Ok(()) => Done::Written,
-                    Err(e) => Done::Failed(e.to_string()),
-                }
-            };
+            let outcome = decide(&new, hash_file(&path).ok(), old.outputs.get(rel), || copy_atomic(&src, &path));
             (rel.clone(), new, outcome)
         })
         .collect();
