@@ -205,10 +205,7 @@ pub fn condition_value(line: &str, defines: &Defines) -> Option<bool> {
     let rest = rest.split("//").next().unwrap_or("").split("/*").next().unwrap_or("").trim();
     let is_name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !s.starts_with(|c: char| c.is_ascii_digit());
     let defined = |x: &str| -> Option<bool> { is_name(x).then(|| defines.get(x).map(|v| v.is_some()))? };
-    let int = |s: &str| -> Option<i64> {
-        let s = s.trim().trim_end_matches(['L', 'l', 'U', 'u']);
-        s.parse().ok().or_else(|| s.strip_prefix("0x").and_then(|h| i64::from_str_radix(h, 16).ok()))
-    };
+    let int = crate::syntax::integer_value;
     let value = |x: &str| -> Option<i64> {
         match defines.get(x)? {
             None => Some(0),

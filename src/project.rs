@@ -270,13 +270,14 @@ pub fn collect_inputs(opts: &Options) -> Result<Collected, UsageError> {
             if is_file_like {
                 let path = entry.into_path();
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                // the directory made canonical, not the file: a file that
+                // is a link keeps its place in the tree (its output is
+                // written there, never where it points)
+                let placed = || path.parent().map(|d| canonical_or_absolute(d).join(path.file_name().unwrap_or_default())).unwrap_or(path.clone());
                 if is_source_name(name) || crate::build::is_build_file_name(name) {
-                    // the directory made canonical, not the file: a file
-                    // that is a link keeps its place in the tree (its
-                    // output is written there, never where it points)
-                    files.insert(path.parent().map(|d| canonical_or_absolute(d).join(path.file_name().unwrap_or_default())).unwrap_or(path));
+                    files.insert(placed());
                 } else if opts.copy_others && is_other_to_copy(&path, name) {
-                    others.insert(path.parent().map(|d| canonical_or_absolute(d).join(path.file_name().unwrap_or_default())).unwrap_or(path));
+                    others.insert(placed());
                 }
             }
         }

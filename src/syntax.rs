@@ -500,6 +500,16 @@ pub fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The value of a C integer literal (`256`, `0x100`, `0X1F`, `256u`,
+/// `4096UL`), blanks around it ignored; None for anything else.
+pub fn integer_value(t: &str) -> Option<i64> {
+    let t = t.trim().trim_end_matches(['u', 'U', 'l', 'L']);
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => i64::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
+
 /// Identifier tokens of a piece of C/C++ text (skipping comments, strings and
 /// character literals), with their byte ranges.
 pub fn identifiers(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {

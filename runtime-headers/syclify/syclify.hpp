@@ -1069,16 +1069,16 @@ template <sycl::memory_scope S, class T> constexpr bool use_sys_v = false;
 } // namespace detail
 
 #if defined(SYCLIFY_NVPTX_DEVICE)
-#define SYCLIFY_SYS_CALL(name, call)                                                                                    \
+#define SYCLIFY_SYS_CALL(call)                                                                                        \
   if constexpr (detail::use_sys_v<S, T>) {                                                                            \
     return call;                                                                                                      \
   } else
 #else
-#define SYCLIFY_SYS_CALL(name, call)
+#define SYCLIFY_SYS_CALL(call)
 #endif
 #define SYCLIFY_ATOMIC_RMW(name, op, sys)                                                                               \
   template <sycl::memory_scope S = sycl::memory_scope::device, class T, class U> T atomic_##name(T *p, U v) {         \
-    SYCLIFY_SYS_CALL(name, sys)                                                                                       \
+    SYCLIFY_SYS_CALL(sys)                                                                                             \
     return detail::atomic<T, S>(*p).op(static_cast<T>(v));                                                            \
   }
 SYCLIFY_ATOMIC_RMW(add, fetch_add, detail::sys_add(p, static_cast<T>(v)))

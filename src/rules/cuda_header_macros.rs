@@ -137,13 +137,7 @@ fn always_defined(r: &crate::mapping::MacroRule) -> bool {
 
 fn value(ctx: &FileCtx, e: Node, macros: &std::collections::BTreeMap<String, crate::mapping::MacroRule>) -> Option<i64> {
     match e.kind_str() {
-        "number_literal" => {
-            let t = ctx.text(e).trim_end_matches(['u', 'U', 'l', 'L']);
-            match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                Some(h) => i64::from_str_radix(h, 16).ok(),
-                None => t.parse().ok(),
-            }
-        }
+        "number_literal" => crate::syntax::integer_value(ctx.text(e)),
         "identifier" => macros.get(ctx.text(e)).and_then(|r| r.value),
         "preproc_defined" => {
             let id = e.named_child(0)?;

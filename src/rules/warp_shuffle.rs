@@ -83,14 +83,10 @@ fn is_full_mask(text: &str) -> bool {
 
 /// The value of an integer literal argument (or an object-like macro that
 /// stands for one).
-fn literal(ctx: &FileCtx, a: Node) -> Option<u64> {
+fn literal(ctx: &FileCtx, a: Node) -> Option<i64> {
     let t = ctx.text(a).trim();
     let t = ctx.project.index.macros.values.get(t).map_or(t, |v| v.trim());
-    let t = t.trim_start_matches('(').trim_end_matches(')').trim().trim_end_matches(['u', 'U', 'l', 'L']);
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => t.parse().ok(),
-    }
+    syntax::integer_value(t.trim_start_matches('(').trim_end_matches(')'))
 }
 
 /// Is this width the full warp (absent, 32 or `warpSize`)?
@@ -147,7 +143,7 @@ pub fn run(ctx: &mut FileCtx) {
         // unspecified, where CUDA defines it (up/down: the caller's own
         // value; `__shfl_sync`: `src % 32`; xor: the caller's own value): the
         // SYCL algorithm only where no lane's source can leave the warp
-        let in_warp = |a: Node| literal(ctx, a).is_some_and(|v| v < 32);
+        let in_warp = |a: Node| literal(ctx, a).is_some_and(|v| (0..32).contains(&v));
         let exact_in_sycl = match kind {
             "shfl" | "shfl_xor" => in_warp(rest[1]),
             // (a shift by 0 is every lane's own value)
