@@ -156,7 +156,8 @@ impl MacroTable {
                 self.functions.insert(name.clone(), (params, body[close + 1..].trim().to_string()));
             }
             let warp = crate::rules::warp_shuffle::WARP_FUNCTIONS;
-            if BUILTIN_VARS.iter().chain(BARRIERS).chain(warp).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
+            let groups = crate::rules::cooperative_groups::CG_ITEM_FUNCTIONS;
+            if BUILTIN_VARS.iter().chain(BARRIERS).chain(warp).chain(groups).chain(["warpSize"].iter()).any(|w| syntax::contains_word(&body, w)) {
                 self.builtin_users.insert(name);
             }
         }
@@ -290,6 +291,9 @@ pub struct FileFacts {
     pub shared_globals: Vec<SharedArray>,
     /// `extern __shared__` arrays declared at namespace scope (dims empty).
     pub extern_shared_globals: Vec<SharedArray>,
+    /// Classes whose member functions declare `extern __shared__` arrays
+    /// (see [`ProjectIndex::dynamic_local_classes`]).
+    pub dynamic_local_classes: Vec<String>,
 }
 
 /// A static `__shared__` variable.
@@ -342,6 +346,11 @@ pub struct FunctionFacts {
     /// A member function (declared in a class body, or defined as `X::f`).
     pub is_method: bool,
     pub static_shared: Vec<SharedArray>,
+    /// The unnamed class types of its `__shared__` variables (`__shared__
+    /// union { … } temp_storage;`, CUB's idiom), named for the launch that
+    /// allocates them: (name, definition at namespace scope, a template
+    /// over the function's template parameters where it has them).
+    pub shared_types: Vec<(String, String)>,
     pub uses_extern_shared: bool,
     pub callees: Vec<String>,
     /// Member functions called through an object (`obj.f()`, `p->f()`), by
@@ -427,6 +436,7 @@ impl FunctionFacts {
             }
         }
         self.uses_extern_shared |= o.uses_extern_shared;
+        extend_unique(&mut self.shared_types, o.shared_types);
         extend_unique(&mut self.callees, o.callees);
         self.identifiers.extend(o.identifiers);
         for (k, v) in o.template_uses {
@@ -534,6 +544,12 @@ pub struct ProjectIndex {
     /// function that uses one takes the dynamic local buffer and declares
     /// it from that (element type migrated).
     pub extern_shared_globals: BTreeMap<String, SharedArray>,
+    /// Classes whose member functions declare `extern __shared__` arrays
+    /// (the `SharedMemory<T>` idiom: a conversion operator returning the
+    /// dynamic shared memory as `T *`), by name: each holds the dynamic
+    /// local buffer, given by its construction, and a function that
+    /// constructs one takes the buffer (`rules/extern_shared_memory.rs`).
+    pub dynamic_local_classes: BTreeSet<String>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: std::sync::Arc<MacroTable>,
     /// Where each function's `__shared__` arrays are in its
@@ -551,8 +567,10 @@ impl ProjectIndex {
         let mut globals = BTreeMap::new();
         let mut shared_globals = BTreeMap::new();
         let mut extern_shared_globals = BTreeMap::new();
+        let mut dynamic_local_classes = BTreeSet::new();
         let mut all = Vec::new();
         for ff in files {
+            dynamic_local_classes.extend(ff.dynamic_local_classes);
             for mut a in ff.shared_globals {
                 a.elem_type = mappings.migrate_type_text(&a.elem_type);
                 shared_globals.entry(a.name.clone()).or_insert(a);
@@ -581,7 +599,8 @@ impl ProjectIndex {
             }
         }
         let shared_at = functions.values().flat_map(|f| f.static_shared.iter().enumerate().map(|(i, a)| ((f.name.clone(), a.name.clone()), i))).rev().collect();
-        let mut idx = ProjectIndex { functions, globals, shared_globals, extern_shared_globals, needs: BTreeMap::new(), macros, shared_at };
+        let mut idx =
+            ProjectIndex { functions, globals, shared_globals, extern_shared_globals, dynamic_local_classes, needs: BTreeMap::new(), macros, shared_at };
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -607,6 +626,10 @@ impl ProjectIndex {
             self.needs.insert(name.to_string(), Needs::default());
             return Needs::default();
         }
+        // what the bodies of the macros it uses read and call (`#define
+        // LOOKUP(i) lookup(i)`): the macros expand here
+        let through_macros = self.macro_identifiers(&f.identifiers);
+        let identifiers = || f.identifiers.iter().chain(through_macros.iter());
         let mut needs = Needs {
             item: f.uses_item || f.is_kernel,
             warp: f.uses_warp,
@@ -614,13 +637,16 @@ impl ProjectIndex {
                 .static_shared
                 .iter()
                 .map(|s| LocalRef { owner: f.name.clone(), name: s.name.clone() })
-                .chain(f.identifiers.iter().filter(|i| self.shared_globals.contains_key(*i)).map(|i| LocalRef { owner: String::new(), name: i.clone() }))
+                .chain(identifiers().filter(|i| self.shared_globals.contains_key(*i)).map(|i| LocalRef { owner: String::new(), name: i.clone() }))
                 .collect(),
-            dynamic_local: f.uses_extern_shared || f.identifiers.iter().any(|i| self.extern_shared_globals.contains_key(i)),
-            globals: f.identifiers.iter().filter(|i| self.globals.contains_key(*i)).cloned().collect(),
+            dynamic_local: f.uses_extern_shared
+                || identifiers().any(|i| self.extern_shared_globals.contains_key(i))
+                || f.callees.iter().chain(through_macros.iter()).any(|c| self.dynamic_local_classes.contains(c)),
+            globals: identifiers().filter(|i| self.globals.contains_key(*i)).cloned().collect(),
         };
         let methods: Vec<&String> = f.method_callees.iter().filter(|m| self.functions.get(*m).is_some_and(|g| g.is_method)).collect();
-        for c in f.callees.iter().chain(methods) {
+        let macro_callees: Vec<&String> = through_macros.iter().filter(|c| self.functions.contains_key(*c)).collect();
+        for c in f.callees.iter().chain(methods).chain(macro_callees) {
             if c == name || !self.functions.contains_key(c) {
                 continue;
             }
@@ -644,6 +670,34 @@ impl ProjectIndex {
         }
         self.needs.insert(name.to_string(), needs.clone());
         needs
+    }
+
+    /// The identifiers of the bodies of the macros among `identifiers`, and
+    /// of the macros those use (each macro read once): what a function
+    /// using them calls and reads once they expand (`#define LOOKUP(i)
+    /// lookup(i)`, `#define T(i) table[i]`).
+    fn macro_identifiers(&self, identifiers: &BTreeSet<String>) -> BTreeSet<String> {
+        let macros = &self.macros;
+        let mut out: BTreeSet<String> = BTreeSet::new();
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut stack: Vec<&str> = identifiers.iter().map(String::as_str).filter(|i| macros.names.contains(*i)).collect();
+        while let Some(m) = stack.pop() {
+            if !seen.insert(m) {
+                continue;
+            }
+            let (params, body) = match macros.functions.get(m) {
+                Some((p, b)) => (p.as_slice(), b.as_str()),
+                None => (&[][..], macros.values.get(m).map_or("", String::as_str)),
+            };
+            for (_, w) in syntax::identifiers(body) {
+                if macros.names.contains(w) {
+                    stack.push(w);
+                } else if !identifiers.contains(w) && !params.iter().any(|p| p == w) {
+                    out.insert(w.to_string());
+                }
+            }
+        }
+        out
     }
 
     /// Does code of the project construct `class` with a number of
@@ -973,6 +1027,50 @@ pub fn array_declarator(decl: Node, d: Node, src: &str) -> Option<(String, Strin
     Some((text(d, src).to_string(), elem, dims))
 }
 
+/// The unnamed class type of the `__shared__` declaration `decl` (of
+/// variable `var` in function `function`, defined by `def`), named: its
+/// name as the launch and the parameter write it (`f_temp_storage_t<T,
+/// N>`: with the function's template parameters) and its definition at
+/// namespace scope (`template <typename T, int N> union f_temp_storage_t {
+/// … };`, the function's local type aliases and constants not yet inlined).
+pub fn unnamed_shared_type<'t>(
+    parents: &dyn syntax::Parents<'t>,
+    def: Node<'t>,
+    decl: Node<'t>,
+    function: &str,
+    var: &str,
+    src: &str,
+) -> Option<(String, String)> {
+    let t = decl.field("type").filter(|t| matches!(t.kind_str(), "struct_specifier" | "union_specifier" | "class_specifier"))?;
+    if t.field("name").is_some() {
+        return None;
+    }
+    let body = t.field("body")?;
+    let keyword = t.child(0).map(|k| text(k, src)).unwrap_or("struct");
+    let base = format!("{}_{var}_t", function.trim_start_matches('~'));
+    let template = parents.parent_of(def).filter(|p| p.kind_str() == "template_declaration");
+    let (name, header) = match template.and_then(|tpl| tpl.field("parameters")) {
+        Some(params) => {
+            let names: Vec<String> = syntax::named_children(params)
+                .iter()
+                .filter_map(|p| {
+                    // the parameter's name: its last identifier (a pack as `Ts...`)
+                    let pack = p.kind_str().starts_with("variadic");
+                    let id = p
+                        .field("name")
+                        .or_else(|| p.field("declarator"))
+                        .or_else(|| syntax::named_children(*p).into_iter().find(|c| matches!(c.kind_str(), "type_identifier" | "identifier")))?;
+                    let id = syntax::descendants(id).into_iter().find(|c| matches!(c.kind_str(), "type_identifier" | "identifier"))?;
+                    Some(format!("{}{}", text(id, src), if pack { "..." } else { "" }))
+                })
+                .collect();
+            (format!("{base}<{}>", names.join(", ")), format!("template {}\n", syntax::one_line(text(params, src))))
+        }
+        None => (base.clone(), String::new()),
+    };
+    Some((name, format!("{header}{keyword} {base} {};", text(body, src))))
+}
+
 /// `static` or `inline` on a declaration.
 fn is_internal(decl: Node, src: &str) -> bool {
     syntax::children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier" && matches!(text(*c, src), "static" | "inline"))
@@ -1048,7 +1146,48 @@ pub fn index_file<'t>(nodes: &syntax::Preorder<'t>, names: &syntax::FileNames<'t
             }
         }
     }
-    FileFacts { functions: index_functions(nodes, names, src, rel, masks, macros), globals, shared_globals, extern_shared_globals }
+    let dynamic_local_classes = dynamic_local_classes(nodes, src);
+    FileFacts { functions: index_functions(nodes, names, src, rel, masks, macros), globals, shared_globals, extern_shared_globals, dynamic_local_classes }
+}
+
+/// The class whose member function declares the `extern __shared__` array
+/// `decl`, if it is one: the name of the class specifier around the
+/// function's body (`template <> struct SharedMemory<double>` is
+/// `SharedMemory`).
+pub fn dynamic_local_class<'t>(parents: &dyn syntax::Parents<'t>, decl: Node<'t>, src: &'t str) -> Option<(Node<'t>, &'t str)> {
+    // (climbs from a rare declaration: the function body, then the class)
+    let mut p = parents.parent_of(decl);
+    let mut in_function = false;
+    while let Some(x) = p {
+        match x.kind_str() {
+            "function_definition" => in_function = true,
+            "field_declaration_list" if in_function => {
+                let class = parents.parent_of(x).filter(|c| matches!(c.kind_str(), "struct_specifier" | "class_specifier"))?;
+                let name = class.field("name")?;
+                let name = if name.kind_str() == "template_type" { name.field("name")? } else { name };
+                return Some((class, text(name, src)));
+            }
+            "translation_unit" => return None,
+            _ => {}
+        }
+        p = parents.parent_of(x);
+    }
+    None
+}
+
+/// The names of the classes of this file whose member functions declare
+/// `extern __shared__` arrays ([`dynamic_local_class`]).
+fn dynamic_local_classes(nodes: &syntax::Preorder, src: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in nodes.iter().filter(|n| n.kind_str() == "declaration") {
+        if shared_declaration(*n, src) == Some(true)
+            && let Some((_, name)) = dynamic_local_class(nodes, *n, src)
+            && !out.iter().any(|o| o == name)
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
 }
 
 /// Is `n` in the branch of a `__CUDACC__` test taken when CUDA is *not*
@@ -1336,7 +1475,13 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
                     }
                     let mut c = n.walk();
                     for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
-                        if let Some((vname, elem, dims)) = array_declarator(n, d, src) {
+                        if let Some((vname, mut elem, dims)) = array_declarator(n, d, src) {
+                            // an unnamed class type: named, defined before the function
+                            if let Some((name, definition)) = unnamed_shared_type(nodes, def, n, &f.name, &vname, src) {
+                                let definition = macros.expand_undefined(&inline_constants(&inline_aliases(&definition, &aliases), &constants));
+                                elem = name.clone();
+                                f.shared_types.push((name, definition));
+                            }
                             // the launch allocates it, where the function's local constants are not in scope
                             let elem_type = macros.expand_undefined(&inline_constants(&inline_aliases(&elem, &aliases), &constants));
                             let dims = dims.iter().map(|d| macros.expand_undefined(&inline_constants(d, &constants))).collect();

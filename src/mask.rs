@@ -248,8 +248,11 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
             b'\n' => {
                 // a backslash before the newline (or its \r) continues the line
                 let continued = (i > 0 && b[i - 1] == b'\\') || (i > 1 && b[i - 1] == b'\r' && b[i - 2] == b'\\');
-                if !continued {
+                if !continued && in_directive {
                     in_directive = false;
+                    // a directive's last byte (`#define T(i) table[i]`) is not
+                    // what the code after it follows
+                    last_sig = b';';
                 }
                 line_start = true;
                 i += 1;

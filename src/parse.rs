@@ -317,6 +317,8 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     // rounds whose tries mended their windows but not the file
     let mut failed_rounds = 0;
     let mut tried: BTreeSet<(usize, u8)> = BTreeSet::new();
+    // every try on stderr (a debugging aid: ARCHITECTURE.md)
+    let debug = std::env::var_os("SYCLIFY_DEBUG_RECOVERY").is_some();
     // first, every macro use in statement position without `;` at once
     let mut first = Some(statement_macro_ends(&parsed.masked, macro_names)).filter(|v| !v.is_empty());
     // after a specifier-like use was hidden, every such use of that name
@@ -327,14 +329,17 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
     let mut window_costs: std::collections::HashMap<std::ops::Range<usize>, usize> = std::collections::HashMap::new();
     'outer: while cost > 0 && parses < RECOVERY_PARSES {
         let regions = error_regions(&parsed.tree);
+        if debug {
+            eprintln!("round: cost {cost}, {parses} parses, regions {regions:?}");
+        }
         // (kind, masks, the region it is for)
         let mut candidates: Vec<(u8, Vec<Mask>, Option<usize>)> = first.take().map(|v| vec![(3, v, None)]).unwrap_or_default();
         candidates.extend(every_use.take().map(|v| (7, v, None)));
-        let splitting = splitting_groups(&parsed.masked);
+        let (splitting, inner) = choice_groups(&parsed.masked, defines);
         // (the masked text's directive lines and line spans, for every region's candidates)
         let mut scan = RoundScan::new(&parsed.masked, &line_starts);
         for (r, region) in regions.iter().enumerate() {
-            let mut tries = recovery_candidates(text, &parsed.masked, &mut scan, region.clone(), macro_names, defines, &splitting);
+            let mut tries = recovery_candidates(text, &parsed.masked, &mut scan, region.clone(), macro_names, defines, [&splitting, &inner]);
             // a region over most of the file (a conditional group that splits
             // braces, unread, swallows what follows): its configurations
             // first, before the macro uses in it, each a whole re-parse
@@ -357,6 +362,9 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         // and its conditional configurations come after them
         let mut uses_tried: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
         for (kind, cand, region) in candidates {
+            if debug {
+                eprintln!("try kind {kind} region {region:?} masks {:?}", cand.iter().map(|m| m.range.clone()).collect::<Vec<_>>());
+            }
             if region.is_some_and(|r| mended.contains(&r)) {
                 continue;
             }
@@ -410,7 +418,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
             // without an error, while another region fails
             if c < cost || (kind == 3 && c == cost) {
                 cost = c;
-                accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs);
+                accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs, &mut tried);
                 continue 'outer;
             }
             if parses >= RECOVERY_PARSES {
@@ -425,7 +433,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         parses += 1;
         if c < cost {
             cost = c;
-            accept(text, parsed, batch.into_iter().map(|(_, k, c)| (k, c)).collect(), trial, tree, &mut every_use, &mut window_costs);
+            accept(text, parsed, batch.into_iter().map(|(_, k, c)| (k, c)).collect(), trial, tree, &mut every_use, &mut window_costs, &mut tried);
             continue;
         }
         // a try that mends its window but not the file: the next rounds'
@@ -450,7 +458,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         parses += 1;
         if c < cost {
             cost = c;
-            accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs);
+            accept(text, parsed, vec![(kind, cand)], trial, tree, &mut every_use, &mut window_costs, &mut tried);
         }
     }
 }
@@ -458,6 +466,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
 /// Keeps recovery tries: their masks, the text and tree with them; after a
 /// specifier-like use hidden, every such use of the same names is the next
 /// try; the window costs over text they changed are dropped.
+#[allow(clippy::too_many_arguments)]
 fn accept(
     text: &str,
     parsed: &mut Parsed,
@@ -466,7 +475,14 @@ fn accept(
     tree: Tree,
     every_use: &mut Option<Vec<Mask>>,
     window_costs: &mut std::collections::HashMap<std::ops::Range<usize>, usize>,
+    tried: &mut BTreeSet<(usize, u8)>,
 ) {
+    // a conditional configuration that failed before may mend its region
+    // now (a conditional around a call, once the one in the parameter list
+    // above it is read; its window may span most of the file, so every one)
+    if tries.iter().any(|(kind, _)| *kind != 3) {
+        tried.retain(|(_, kind)| !(7..=12).contains(kind));
+    }
     parsed.masked = masked;
     parsed.tree = tree;
     let changed: Vec<std::ops::Range<usize>> = tries.iter().flat_map(|(_, c)| c.iter().map(|m| m.range.clone())).collect();
@@ -718,6 +734,11 @@ struct ConditionalGroup {
     branches: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
     /// The `#endif` line.
     end: std::ops::Range<usize>,
+    /// Only the configuration the known macros select is tried (a group
+    /// between statements whose branches the grammar still cannot read:
+    /// `#ifdef _WIN32` / `if (fopen_s(…))` / `#else` / `if (!(fp = fopen(…)))`
+    /// / `#endif` / `{ … }`).
+    decided_only: bool,
 }
 
 /// Every conditional group of `masked` (nested ones too), in order of their
@@ -738,7 +759,9 @@ fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
             let word = d.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
             let line = pos..end;
             match word {
-                "if" | "ifdef" | "ifndef" => open.push(ConditionalGroup { head: line.clone(), branches: vec![(line, end + 1..end + 1)], end: 0..0 }),
+                "if" | "ifdef" | "ifndef" => {
+                    open.push(ConditionalGroup { head: line.clone(), branches: vec![(line, end + 1..end + 1)], end: 0..0, decided_only: false })
+                }
                 "elif" | "else" => {
                     if let Some(g) = open.last_mut() {
                         if let Some(last) = g.branches.last_mut() {
@@ -812,26 +835,110 @@ fn is_include_guard(masked: &str, g: &ConditionalGroup) -> bool {
     matches!(head.as_slice(), ["ifndef", name] if define.len() >= 2 && define[0] == "define" && define[1] == *name)
 }
 
-/// The conditional groups of `masked` whose branches split braces or
-/// parentheses (include guards left out): what [`branch_candidates`] chooses
-/// among. Computed once per recovery round, not per error region: a large
-/// header has thousands of regions and groups that span most of it.
-fn splitting_groups(masked: &str) -> Vec<ConditionalGroup> {
-    conditional_groups(masked)
+/// The conditional groups of `masked` that recovery may parse in one
+/// configuration (include guards left out), in two lists: those whose
+/// branches split braces or parentheses, and the
+/// others — a group inside a declaration or an argument list
+/// (`f(a\n#if X\n| b\n#endif\n)`, a branch choosing between two parameter
+/// lists or two declarators of one function, `#ifdef _WIN32 __stdcall
+/// #endif` before a function's name), which the grammar has no place for.
+/// Computed once per recovery round, not per error region: a large header
+/// has thousands of regions and groups that span most of it. The second
+/// list's configurations are tried before the tries that hide macro uses
+/// (which would leave their code unmigrated), the first's last.
+fn choice_groups(masked: &str, defines: &Defines) -> (Vec<ConditionalGroup>, Vec<ConditionalGroup>) {
+    let (splitting, rest): (Vec<ConditionalGroup>, Vec<ConditionalGroup>) = conditional_groups(masked)
         .into_iter()
-        .filter(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)))
         .filter(|g| !is_include_guard(masked, g))
-        .collect()
+        .partition(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)));
+    // (a group between statements or declarations is the grammar's own
+    // `preproc_if`, whose branches it reads: none of these)
+    let mut heads: Vec<usize> = rest.iter().map(|g| g.head.start).collect();
+    heads.sort_unstable();
+    let inside = directives_inside_constructs(masked, &heads);
+    // (and one between statements whose condition the known macros decide:
+    // that configuration only)
+    let inner = rest
+        .into_iter()
+        .filter_map(|mut g| {
+            if heads.binary_search(&g.head.start).is_ok_and(|i| inside[i]) {
+                return Some(g);
+            }
+            g.decided_only = true;
+            condition_value(&masked[g.head.clone()], defines).is_some().then_some(g)
+        })
+        .collect();
+    (splitting, inner)
+}
+
+/// For each directive line starting at `heads` (sorted): does it stand
+/// inside a construct — within parentheses or brackets (not in a brace
+/// block inside them: a lambda's body), or after a token that cannot
+/// end a statement or declaration (`static void` / `#ifdef _WIN32`, `x =` /
+/// `#if`)? One pass over the text, comments, literals and directive lines
+/// skipped.
+fn directives_inside_constructs(s: &str, heads: &[usize]) -> Vec<bool> {
+    let b = s.as_bytes();
+    let mut out = vec![false; heads.len()];
+    // the open brackets (a lambda's body inside a call's parentheses holds
+    // statements again)
+    let mut open: Vec<u8> = Vec::new();
+    let (mut last, mut i, mut next) = (0u8, 0usize, 0usize);
+    let mut line_start = true;
+    while i < b.len() && next < heads.len() {
+        if line_start && s[i..].trim_start_matches([' ', '\t']).starts_with('#') {
+            let at = i + (s[i..].len() - s[i..].trim_start_matches([' ', '\t']).len());
+            while next < heads.len() && heads[next] < at {
+                next += 1;
+            }
+            if next < heads.len() && heads[next] == at {
+                out[next] = matches!(open.last(), Some(b'(' | b'[')) || !matches!(last, 0 | b';' | b'{' | b'}' | b')' | b':');
+                next += 1;
+            }
+            // to the end of the directive, continuation lines included
+            while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
+                i += 1;
+            }
+        }
+        if i >= b.len() {
+            break;
+        }
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => i = s[i..].find('\n').map_or(b.len(), |x| i + x),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1);
+            }
+            b'"' | b'\'' => {
+                i = mask::literal_end(b, i);
+                last = b'"';
+            }
+            c @ (b'(' | b'[' | b'{') => {
+                open.push(c);
+                last = c;
+            }
+            c @ (b')' | b']' | b'}') => {
+                open.pop();
+                last = c;
+            }
+            c if !c.is_ascii_whitespace() => last = c,
+            _ => {}
+        }
+        line_start = b.get(i) == Some(&b'\n');
+        i += 1;
+    }
+    out
 }
 
 /// Candidates that parse one configuration of the conditional groups in
-/// `region` whose branches split braces or parentheses (`splitting`, from
-/// [`splitting_groups`]): groups with the same
+/// `region` among `splitting` (one list of [`choice_groups`]): groups with the same
 /// condition line are decided together (`#ifdef FUSED` / `} else {` /
-/// `#endif` … `#ifdef FUSED` / `}` / `#endif`). First the last branch of
-/// each (the `#else`, or none: the usual default of a debugging switch),
-/// then the first. The other branches and the directive lines are hidden.
-fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup]) -> Vec<(u8, Vec<Mask>)> {
+/// `#endif` … `#ifdef FUSED` / `}` / `#endif`). First the configuration
+/// `defines` select where they decide every such condition (the known
+/// macros, `project::known_defines`), then the last branch of each (the
+/// `#else`, or none: the usual default of a debugging switch), then the
+/// first. The other branches and the directive lines are hidden. `inner`:
+/// the groups are [`choice_groups`]' second list (kinds 10-12, not 7-9).
+fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup], inner: bool) -> Vec<(u8, Vec<Mask>)> {
     let groups: Vec<&ConditionalGroup> = splitting.iter().filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start).collect();
     let key = |g: &ConditionalGroup| crate::syntax::one_line(&masked[g.head.clone()]);
     // each condition once, in order of first appearance (a repeated one,
@@ -857,8 +964,9 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &De
             }
         };
         let selected: Option<Vec<Option<usize>>> = same.iter().map(|g| decided(g)).collect();
+        let decided_only = same.iter().all(|g| g.decided_only);
         for choice in [2u8, 0, 1] {
-            if choice == 2 && selected.is_none() {
+            if (choice == 2 && selected.is_none()) || (choice != 2 && decided_only) {
                 continue;
             }
             let mut masks = Vec::new();
@@ -880,7 +988,8 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &De
                 masks.push(Mask { range: g.end.clone(), kind: MaskKind::InactiveBranch });
             }
             masks.sort_by_key(|m| m.range.start);
-            out.push((if choice == 2 { 9 } else { 7 + choice }, masks));
+            let kind = if choice == 2 { 9 } else { 7 + choice };
+            out.push((if inner { kind + 3 } else { kind }, masks));
         }
     }
     out
@@ -888,8 +997,9 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &De
 
 /// Candidate masks for one error region, in the order they are tried, each
 /// with a kind tag (0 statement, 4 type arguments, 1 arguments, 2 whole use,
-/// 5 `defined(…)` parentheses, 6 misplaced qualifiers, 7/8 one configuration (9: the one a compilation database selects)
-/// of conditional branches).
+/// 5 `defined(…)` parentheses, 6 misplaced qualifiers, 7/8 one configuration (9: the one the known macros select)
+/// of conditional branches that split brackets, 10/11/12 the same of the
+/// other conditional groups in the region, last).
 fn recovery_candidates(
     text: &str,
     masked: &str,
@@ -897,7 +1007,7 @@ fn recovery_candidates(
     region: std::ops::Range<usize>,
     macro_names: &BTreeSet<String>,
     defines: &Defines,
-    splitting: &[ConditionalGroup],
+    [splitting, inner]: [&[ConditionalGroup]; 2],
 ) -> Vec<(u8, Vec<Mask>)> {
     let b = masked.as_bytes();
     // from the start of the line before the region's line to its end (a
@@ -951,8 +1061,18 @@ fn recovery_candidates(
     if !misplaced.is_empty() {
         out.push((6, misplaced));
     }
-    out.extend(span.macro_uses.iter().cloned());
-    out.extend(branch_candidates(masked, &region, defines, splitting));
+    // a configuration of a conditional group inside a declaration or an
+    // argument list comes before the tries that hide a macro use's
+    // arguments or the whole use (which would leave the code in them
+    // unmigrated: `CHECK(f(a` / `#if V` / `| b` / `#endif` / `))`)
+    let hiding = span.macro_uses.iter().position(|(kind, _)| matches!(kind, 1 | 2)).unwrap_or(span.macro_uses.len());
+    out.extend(span.macro_uses[..hiding].iter().cloned());
+    // (from the line before the region's: a missing `)` is reported after
+    // the `#endif` of the group that hid it)
+    let near = from.min(region.start)..region.end;
+    out.extend(branch_candidates(masked, &near, defines, inner, true));
+    out.extend(span.macro_uses[hiding..].iter().cloned());
+    out.extend(branch_candidates(masked, &near, defines, splitting, false));
     out
 }
 
@@ -1080,7 +1200,7 @@ pub fn inactive_branch_diagnostics(masks: &[Mask], text: &str) -> Vec<Diagnostic
                 range,
                 "parse",
                 format!(
-                    "this conditional branch ({lines} line{}) was kept as written, not migrated: the branches of its `#if` split braces, so the other configuration was parsed",
+                    "this conditional branch ({lines} line{}) was kept as written (CUDA type and enumerator names migrated): the grammar cannot read its `#if` here, so another configuration was parsed",
                     if lines == 1 { "" } else { "s" }
                 ),
             )
@@ -1199,14 +1319,14 @@ mod tests {
         assert!(!is_include_guard(src, inner));
         assert!(is_include_guard(src, &groups[1]));
         // hiding one configuration of the inner group parses
-        let cands = branch_candidates(src, &(0..src.len()), &Defines::new(), &splitting_groups(src));
+        let cands = branch_candidates(src, &(0..src.len()), &Defines::new(), &choice_groups(src, &Defines::new()).0, false);
         assert_eq!(cands.len(), 2);
         assert!(cands.iter().all(|(_, m)| m.iter().all(|m| m.kind == MaskKind::InactiveBranch)));
         // a condition repeated through a file, between others: one candidate
         // per configuration over all its groups, not one per group
         let part = "void f() {\n#ifdef A\nfor (;;) {\n#else\nwhile (1) {\n#endif\n}\n#if B\nif (x) {\n#endif\n}\n}\n";
         let src = part.repeat(5);
-        let cands = branch_candidates(&src, &(0..src.len()), &Defines::new(), &splitting_groups(&src));
+        let cands = branch_candidates(&src, &(0..src.len()), &Defines::new(), &choice_groups(&src, &Defines::new()).0, false);
         assert_eq!(cands.len(), 4);
         assert!(cands.iter().all(|(_, m)| m.iter().filter(|m| src[m.range.clone()].starts_with("#if")).count() == 5));
     }

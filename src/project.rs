@@ -120,7 +120,9 @@ impl Migration {
 }
 
 const MIGRATE_EXT: &[&str] = &["cu", "cuh"];
-const MAYBE_EXT: &[&str] = &["h", "hpp", "hh", "hxx", "cpp", "cc", "cxx", "inl", "inc"];
+// (`.c` too: nvcc compiles a `.c` file as C++, and programs call the
+// runtime API from one; one without CUDA constructs is copied unchanged)
+const MAYBE_EXT: &[&str] = &["h", "hpp", "hh", "hxx", "cpp", "cc", "cxx", "c", "inl", "inc"];
 
 /// The output name of a migrated file: `x.cu` → `x.dp.cpp`, `x.cuh` → `x.dp.hpp`.
 pub fn output_rel(rel: &str, migrated: bool) -> String {
@@ -1050,7 +1052,16 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     }
     progress.start(2 * migrate.len());
     // a compilation database's -D/-U per unit, by in-root-relative path
-    let no_defines = parse::Defines::new();
+    // over the macros whose values syclify knows (`known_defines`)
+    let no_defines = known_defines(mappings);
+    let unit_defines: BTreeMap<String, parse::Defines> = unit_defines
+        .into_iter()
+        .map(|(rel, d)| {
+            let mut all = no_defines.clone();
+            all.extend(d);
+            (rel, all)
+        })
+        .collect();
     // Files connected by includes form one program part whose functions may
     // call each other, and so do files of one directory that one links
     // against the other (a kernel or device function declared in one, as
@@ -1333,7 +1344,7 @@ type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
 /// may become a directive only once a rule has rewritten its line
 /// (`__device__#include "k.cuh"`).
 fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, renames: &BTreeMap<String, String>, include_dirs: &[String]) {
-    const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
+    const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C", "c"];
     let out_rel: Vec<&str> = sources.iter().map(|s| renames.get(&s.rel).unwrap_or(&s.rel).as_str()).collect();
     let by_out: BTreeMap<&str, usize> = out_rel.iter().enumerate().map(|(i, r)| (*r, i)).collect();
     // (a file not rewritten in this run still names its includes' sources)
@@ -1414,7 +1425,7 @@ fn load_notes(s: &SourceFile) -> Vec<Diagnostic> {
 /// header but defined and called in one unit does not count, nor a `.cu`
 /// file `#include`d into another.)
 fn device_calls_across_units(sources: &[SourceFile], units: &[(usize, UnitFunctions)], includes: &[Vec<usize>]) -> bool {
-    const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C"];
+    const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C", "c"];
     let included: BTreeSet<usize> = includes.iter().flatten().copied().collect();
     let mut defined_in: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
     for (i, u) in units {
@@ -1536,7 +1547,7 @@ pub fn rewrite_file<'a>(
     names: &'a crate::syntax::FileNames<'a>,
     project: &'a ProjectCtx<'a>,
 ) -> Rewritten {
-    let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings);
+    let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings, &|w| project.index.needs_of(w).is_some());
     let names = names.read(&main, &s.text);
     let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, names, &macro_trees, project);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
@@ -1544,6 +1555,13 @@ pub fn rewrite_file<'a>(
     rules::run_all(&mut ctx);
     for e in ctx.take_edits_dropping_unparsed() {
         let msg = format!("not rewritten by rule `{}`: the rewrite would drop code that did not parse; left as is", e.rule);
+        ctx.diags.push(Diagnostic::new(Code::SyntaxError, e.range.clone(), "edit", msg));
+    }
+    for e in ctx.take_edits_dropping_hidden() {
+        let msg = format!(
+            "not rewritten by rule `{}`: the rewrite would drop a conditional branch or directive that the parse did not read (SY0005); left as is",
+            e.rule
+        );
         ctx.diags.push(Diagnostic::new(Code::SyntaxError, e.range.clone(), "edit", msg));
     }
     let mut diags = std::mem::take(&mut ctx.diags);
@@ -1727,6 +1745,31 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
             ctx.edits.insert(COMMENT_RULE, anchor, text);
         }
     }
+}
+
+/// The macros whose values syclify knows for every file, where a compilation
+/// database's `-D`/`-U` do not say otherwise: the versions of the CUDA API
+/// syclify migrates from (`rules/cuda_macros.yaml`'s `value`s:
+/// `CUDART_VERSION` 12080), the CUDA compiler's own macros (`__CUDACC__`,
+/// `__NVCC__`: the CUDA build a program was written for defines them), and
+/// the platform: Linux, so Windows' and macOS's macros are undefined. Error
+/// recovery parses a conditional group inside a declaration or an argument
+/// list in the configuration these select (`parse::condition_value`); the
+/// other branches are kept as written (SY0005).
+pub fn known_defines(mappings: &Mappings) -> parse::Defines {
+    let mut d = parse::Defines::new();
+    for m in mappings.macros.values() {
+        if let Some(v) = m.value {
+            d.insert(m.cuda.clone(), Some(v.to_string()));
+        }
+    }
+    for name in ["__CUDACC__", "__NVCC__", "__linux__", "__unix__"] {
+        d.insert(name.to_string(), Some("1".to_string()));
+    }
+    for name in ["_WIN32", "_WIN64", "WIN32", "_MSC_VER", "__MINGW32__", "__APPLE__", "__CYGWIN__"] {
+        d.insert(name.to_string(), None);
+    }
+    d
 }
 
 /// The lines just above `anchor` are syclify comments, one of them `comment`:

@@ -10,7 +10,8 @@
 //   2. Error codes          error_t, success, get_last_error, get_error_string;
 //                           data_type_t (cudaDataType)
 //   3. Memory               malloc_device/shared/host, free, memcpy, memset
-//   4. Launch support       as_range3, pointee_t, local_ptr, dynamic_local_memory, local_bytes
+//   4. Launch support       as_range3, pointee_t, local_ptr, dynamic_local_memory, local_bytes,
+//                           call_with_local
 //   5. Barriers             syncthreads_count/and/or
 //   6. Function attributes  SYCLIFY_FORCEINLINE, SYCLIFY_NOINLINE, SYCLIFY_EXTERNAL
 //   7. Warp primitives      shfl/shfl_up/shfl_down/shfl_xor with masks and widths,
@@ -688,10 +689,24 @@ template <class T> T *local_ptr(const local_array<T> &a) {
 // Dynamic shared memory (`extern __shared__`): one buffer of `bytes` bytes
 // per work-group, 16-byte aligned like CUDA's.
 inline sycl::local_accessor<local_chunk, 1> dynamic_local_memory(std::size_t bytes, sycl::handler &cgh) {
-  return sycl::local_accessor<local_chunk, 1>(sycl::range<1>((bytes + sizeof(local_chunk) - 1) / sizeof(local_chunk)), cgh);
+  // (at least one chunk: a launch may give size 0 to a kernel that takes the buffer)
+  const std::size_t chunks = (bytes + sizeof(local_chunk) - 1) / sizeof(local_chunk);
+  return sycl::local_accessor<local_chunk, 1>(sycl::range<1>(chunks > 0 ? chunks : 1), cgh);
 }
 inline unsigned char *local_bytes(const sycl::local_accessor<local_chunk, 1> &acc) {
   return assume_local_aligned(reinterpret_cast<unsigned char *>(local_ptr(acc)));
+}
+// A launch whose kernel is a macro parameter and whose configuration gives
+// dynamic local memory (`k<<<g, b, smem, s>>>(__VA_ARGS__)` in a macro):
+// `call` is the kernel call with its extra arguments left open; the buffer
+// is passed where the kernel takes one (an `extern __shared__` user),
+// else only the nd_item. Decided by the compiler for each use.
+template <class Call> inline void call_with_local(Call &&call, const sycl::nd_item<3> &item, unsigned char *local) {
+  if constexpr (std::is_invocable_v<Call &, const sycl::nd_item<3> &, unsigned char *>) {
+    call(item, local);
+  } else {
+    call(item);
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -57,6 +57,38 @@ pub fn run(ctx: &mut FileCtx) {
         let head = n.start_byte()..cond.end_byte();
         ctx.diag(Code::CudaHeaderMacro, head, RULE, note);
     }
+    // the directive lines of a conditional that error recovery parsed in one
+    // configuration (one inside a declaration or an argument list): no node
+    // holds them, their words are renamed as written
+    let hidden: Vec<std::ops::Range<usize>> = ctx
+        .parsed
+        .masks
+        .iter()
+        .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && is_condition_line(&ctx.src[m.range.clone()]))
+        .map(|m| m.range.clone())
+        .collect();
+    for line in hidden {
+        let text = &ctx.src[line.clone()];
+        let tested: Vec<(std::ops::Range<usize>, &str)> =
+            crate::syntax::identifiers(text).into_iter().filter(|(_, w)| macros.contains_key(w) && !own(ctx, w)).collect();
+        if tested.is_empty() {
+            continue;
+        }
+        let mut became: Vec<String> = Vec::new();
+        for (r, w) in &tested {
+            let rule = macros[w];
+            ctx.edits.replace_text(RULE, line.start + r.start..line.start + r.end, &rule.sycl);
+            ctx.count(RULE);
+            ctx.needs_sycl |= rule.value.is_some();
+            let what = format!("`{}` became `{}`", rule.cuda, rule.sycl);
+            if !became.contains(&what) {
+                became.push(what);
+            }
+        }
+        let directive = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let note = format!("`{directive}`: {}; the configuration the known macros select was parsed (SY0005)", became.join("; "));
+        ctx.diag(Code::CudaHeaderMacro, line.start..line.start + text.trim_end().len(), RULE, note);
+    }
     // versions read by code (`printf("%d", CUDART_VERSION)`, `#define V CUDART_VERSION`)
     for id in ctx.all_of(&["identifier"]) {
         let Some(rule) = macros.get(ctx.text(id)).filter(|r| r.value.is_some()).copied() else {
@@ -69,6 +101,13 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
+}
+
+/// `#if …`, `#ifdef …`, `#ifndef …`, `#elif …` (a line as written).
+fn is_condition_line(line: &str) -> bool {
+    let Some(d) = line.trim_start().strip_prefix('#') else { return false };
+    let word = d.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    matches!(word, "if" | "ifdef" | "ifndef" | "elif")
 }
 
 /// Is `id` in the condition of a conditional directive (the first loop's)?

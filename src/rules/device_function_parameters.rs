@@ -294,6 +294,44 @@ pub fn run(ctx: &mut FileCtx) {
             _ => {}
         }
     }
+    macro_body_calls(ctx);
+}
+
+/// Calls in the bodies of macros (parsed on their own: `#define LOOKUP(i)
+/// lookup(i)`) of functions that take extra parameters: the call passes
+/// them under the names every function that takes them gives them (`item`,
+/// `dyn_local_mem`, a device global's own name), which is what the
+/// functions where the macro expands have. Local memory owned by one
+/// function has a name that depends on the caller: such a call is
+/// reported, not rewritten.
+fn macro_body_calls(ctx: &mut FileCtx) {
+    let index = ctx.project.index;
+    let calls: Vec<Node> = ctx.all_of(&["call_expression"]).into_iter().filter(|n| ctx.in_macro(n.start_byte())).collect();
+    for n in calls {
+        if ctx.in_error(n) || n.child(1).is_some_and(|c| c.kind_str() == "kernel_call_syntax") {
+            continue;
+        }
+        let Some((_, callee)) = callee_name(n, ctx.src) else { continue };
+        let Some(needs) = index.needs_of(callee).cloned() else { continue };
+        if index.is_kernel(callee) || !index.functions.get(callee).is_some_and(|f| f.is_device) {
+            continue;
+        }
+        if needs.locals.iter().any(|l| !l.owner.is_empty()) {
+            ctx.diag(
+                Code::ExtraArgumentsUnavailable,
+                n.byte_range(),
+                RULE,
+                format!("`{callee}` needs {}, whose names depend on the function where this macro expands; left as is", needs.describe()),
+            );
+            continue;
+        }
+        let required = index.functions.get(callee).map(|f| f.required_params).unwrap_or(usize::MAX);
+        let extra = extra_args(&needs, callee, "item").join(", ");
+        if let Some(args) = n.field("arguments") {
+            insert_into_list(ctx, RULE, args, required, &extra);
+            ctx.count(RULE);
+        }
+    }
 }
 
 /// When `call` stands in a constructor of `class` that no construction in

@@ -15,6 +15,9 @@
 //! uses it (not a local of the same name) takes the buffer and starts with
 //! that declaration.
 //!
+//! A class whose member functions declare one (the `SharedMemory<T>`
+//! idiom of CUDA's samples) holds the buffer: see [`dynamic_local_classes`].
+//!
 //! Example: `extern __shared__ int ivals[];` → `int *ivals = reinterpret_cast<int *>(dyn_local_mem);`
 
 use super::FileCtx;
@@ -37,6 +40,12 @@ pub fn run(ctx: &mut FileCtx) {
         if shared_declaration(n, ctx.src) != Some(true) {
             continue;
         }
+        // in a member function of a class that holds the buffer
+        let class = crate::index::dynamic_local_class(ctx.parents(), n, ctx.src).map(|(_, name)| name);
+        if class.is_some_and(|c| ctx.project.index.dynamic_local_classes.contains(c)) {
+            declare_from_buffer(ctx, n);
+            continue;
+        }
         let Some(scope) = ctx.scope_at(n.start_byte()) else {
             let namespace_scope =
                 at_namespace_scope.get_or_insert_with(|| crate::index::namespace_scope_declarations(ctx.root()).iter().map(|d| d.id()).collect());
@@ -54,6 +63,15 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.project.index.needs_of(&scope.name).is_none() {
             continue;
         }
+        declare_from_buffer(ctx, n);
+    }
+    namespace_scope_uses(ctx);
+    dynamic_local_classes(ctx);
+}
+
+/// `extern __shared__ T name[];` → `T *name = reinterpret_cast<T *>(dyn_local_mem);`
+fn declare_from_buffer(ctx: &mut FileCtx, n: tree_sitter::Node) {
+    {
         for c in syntax::children(n) {
             let t = ctx.text(c);
             if (c.kind_str() == "storage_class_specifier" && t == "extern") || (c.kind_str() == "type_qualifier" && t == "__shared__") {
@@ -62,7 +80,7 @@ pub fn run(ctx: &mut FileCtx) {
             }
         }
         let Some(elem) = crate::index::element_type(n, ctx.src).map(|t| ctx.project.mappings.migrate_type_text(&t)) else {
-            continue;
+            return;
         };
         let mut c = n.walk();
         let decls: Vec<_> = n.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
@@ -75,7 +93,61 @@ pub fn run(ctx: &mut FileCtx) {
         }
         ctx.needs_sycl = true;
     }
-    namespace_scope_uses(ctx);
+}
+
+/// The `SharedMemory<T>` idiom: a class whose member functions declare
+/// `extern __shared__` arrays (`operator T *() { extern __shared__ int
+/// s[]; return (T *)s; }`) holds the dynamic local buffer: it gains a
+/// member and a constructor that takes it (each of its specialisations),
+/// its members declare their arrays from it, and every construction in a
+/// function passes that function's buffer (`SharedMemory<T>()` →
+/// `SharedMemory<T>(dyn_local_mem)`), which the function receives as any
+/// function using `extern __shared__` does.
+fn dynamic_local_classes(ctx: &mut FileCtx) {
+    let index = ctx.project.index;
+    if index.dynamic_local_classes.is_empty() {
+        return;
+    }
+    let nl = if ctx.src.contains("\r\n") { "\r\n" } else { "\n" };
+    for class in ctx.main_of(&["struct_specifier", "class_specifier"]) {
+        let Some(body) = class.field("body").filter(|b| b.kind_str() == "field_declaration_list") else {
+            continue;
+        };
+        let Some(name) = class.field("name") else { continue };
+        let name = if name.kind_str() == "template_type" { name.field("name").unwrap_or(name) } else { name };
+        let name = ctx.text(name).to_string();
+        if !index.dynamic_local_classes.contains(&name) || ctx.in_error(class) {
+            continue;
+        }
+        let members = format!(
+            "public:{nl}  // syclify: the dynamic local buffer of the function that constructs it{nl}  unsigned char *{DYN_LOCAL};{nl}  explicit {name}(unsigned char *{DYN_LOCAL}) : {DYN_LOCAL}({DYN_LOCAL}) {{}}{nl}"
+        );
+        ctx.edits.insert(RULE, body.end_byte() - 1, members);
+        ctx.count(RULE);
+    }
+    // constructions, in functions that take the buffer
+    let takes_buffer = |ctx: &FileCtx, at: usize| ctx.scope_at(at).is_some_and(|s| index.needs_of(&s.name).is_some_and(|x| x.dynamic_local));
+    for call in ctx.main_of(&["call_expression"]) {
+        let Some((_, callee)) = syntax::callee_name(call, ctx.src) else { continue };
+        let Some(args) = call.field("arguments") else { continue };
+        if index.dynamic_local_classes.contains(callee) && syntax::items(args).is_empty() && !ctx.in_error(call) && takes_buffer(ctx, call.start_byte()) {
+            ctx.edits.insert(RULE, args.start_byte() + 1, DYN_LOCAL);
+            ctx.count(RULE);
+        }
+    }
+    for decl in ctx.main_of(&["declaration"]) {
+        let Some(t) = decl.field("type") else { continue };
+        let t = if t.kind_str() == "template_type" { t.field("name").unwrap_or(t) } else { t };
+        if !index.dynamic_local_classes.contains(ctx.text(t)) || ctx.in_error(decl) || !takes_buffer(ctx, decl.start_byte()) {
+            continue;
+        }
+        let mut c = decl.walk();
+        let plain: Vec<_> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).filter(|d| d.kind_str() == "identifier").collect();
+        for d in plain {
+            ctx.edits.insert(RULE, d.end_byte(), format!("({DYN_LOCAL})"));
+            ctx.count(RULE);
+        }
+    }
 }
 
 /// Functions of this file that use an `extern __shared__` array declared at

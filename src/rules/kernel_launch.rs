@@ -99,7 +99,7 @@ pub fn run(ctx: &mut FileCtx) {
             if is_launch(n) && !ctx.in_error(n) && !macro_dispatch(ctx, &view, n, &mname) {
                 launch(ctx, &view, n);
                 if let Some(pos) = callee_name(n, ctx.src).and_then(|(_, k)| view.macro_params.iter().position(|p| p == k)) {
-                    kernel_params.push((pos, n.byte_range()));
+                    kernel_params.push((pos, n.byte_range(), gives_local_size(ctx, n)));
                 }
             }
         }
@@ -238,12 +238,13 @@ fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bo
 /// For a macro whose launches name the kernel through parameter `k` (at
 /// `(position, launch range)`) and were migrated as usual: every kernel its
 /// uses pass must need no local memory or device globals.
-fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std::ops::Range<usize>)]) {
+fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std::ops::Range<usize>, bool)]) {
     let index = ctx.project.index;
-    let needs_more = |k: &str| index.needs.get(k).is_some_and(Needs::memory);
     let message =
         |k: &str| format!("kernel `{k}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them");
-    for (pos, launch) in kernel_params {
+    for (pos, launch, gives_local) in kernel_params {
+        // (dynamic local memory alone is passed by a launch that gives its size)
+        let needs_more = |k: &str| index.needs.get(k).is_some_and(|n| n.memory() && !(*gives_local && n.locals.is_empty() && n.globals.is_empty()));
         let mut reported: Vec<String> = Vec::new();
         // at the uses in code
         let uses: Vec<Node> = ctx.calls_of(mname).to_vec();
@@ -264,6 +265,13 @@ fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std
             }
         }
     }
+}
+
+/// Does the launch `call` give a local-memory size (a third configuration
+/// argument other than `0`)?
+fn gives_local_size(ctx: &FileCtx, call: Node) -> bool {
+    let Some(config) = syntax::children(call).into_iter().find(|c| c.kind_str() == "kernel_call_syntax") else { return false };
+    syntax::items(config).get(2).is_some_and(|s| !matches!(ctx.text(*s).trim(), "0" | "0u" | "0U"))
 }
 
 /// Is this a plain name or literal, safe to capture by value in the kernel lambda?
@@ -546,16 +554,31 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     let is_macro_param = view.macro_params.contains(&kname);
     let facts = index.functions.get(&kname).filter(|f| f.is_kernel);
+    // a macro parameter's kernel, launched with a local-memory size: the
+    // buffer is allocated and passed where the kernel takes one
+    // (`syclify::call_with_local`, decided by the compiler at each use)
+    let probe_local = facts.is_none() && is_macro_param && gives_local_size(ctx, call);
     let needs = match facts {
         Some(_) => index.needs.get(&kname).cloned().unwrap_or_default(),
         None => {
-            if is_macro_param {
+            if probe_local {
+                ctx.diag(
+                    Code::MacroLaunchKernel,
+                    call_range.clone(),
+                    RULE,
+                    format!(
+                        "the kernel is macro parameter `{kname}`; migrated for a kernel without static local memory or device globals, its dynamic local memory passed where the kernel takes it"
+                    ),
+                );
+                Needs { item: true, dynamic_local: true, ..Default::default() }
+            } else if is_macro_param {
                 ctx.diag(
                     Code::MacroLaunchKernel,
                     call_range.clone(),
                     RULE,
                     format!("the kernel is macro parameter `{kname}`; migrated for a kernel without local memory"),
                 );
+                Needs { item: true, ..Default::default() }
             } else {
                 ctx.diag(
                     Code::UnknownKernel,
@@ -563,8 +586,8 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
                     RULE,
                     format!("kernel `{kname}` is not defined in the migrated sources; migrated assuming it needs no local memory"),
                 );
+                Needs { item: true, ..Default::default() }
             }
-            Needs { item: true, ..Default::default() }
         }
     };
     let required = facts.map(|f| f.required_params).unwrap_or(usize::MAX);
@@ -651,6 +674,12 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     let host_directives = args.iter().skip(first_directive).any(hoisted);
     let mut call_args: Vec<Replacement> = Vec::new();
     let mut arg_names: Vec<String> = Vec::new();
+    // text of a conditional group inside the argument list that the parse
+    // did not read (a configuration was parsed; the other branches are kept
+    // as written, SY0005): the kernel call keeps the list as written
+    let list = call.field("arguments").map(|l| l.start_byte() + 1..l.end_byte().saturating_sub(1));
+    let hidden_list = list.clone().filter(|l| ctx.hidden_branch_in(l.clone()));
+    let host_evaluated: Vec<bool> = args.iter().map(hoisted).collect();
     for (i, a) in args.iter().enumerate() {
         for d in directives[i].iter().filter(|_| host_directives) {
             r.push_text(&format!("{d}{nl}"));
@@ -824,18 +853,75 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
+    let mut callee = Replacement::new();
     if function.kind_str() == "identifier" && ctx.text(function) != kname {
         // a pointer's launch of one of the kernels it may hold
-        r.push_text(&kname);
+        callee.push_text(&kname);
     } else {
-        r.push_source(function.byte_range());
+        callee.push_source(function.byte_range());
     }
-    r.push_text("(");
+    if !probe_local {
+        r.extend(callee.clone());
+        r.push_text("(");
+    }
     let mut extras: Vec<String> = vec![item.to_string()];
     extras.extend(local_args);
     // the extra arguments go where the kernel's parameters got them: never
     // after a directive (see syntax::extra_position)
     let at = required.min(call_args.len()).min(first_directive);
+    if probe_local {
+        // `syclify::call_with_local([&](auto... e) -> decltype(k(args, e...)) { return k(args, e...); }, item, buffer)`
+        let mut kcall = callee;
+        kcall.push_text("(");
+        for (i, a) in call_args.iter().enumerate() {
+            if i > 0 {
+                kcall.push_text(", ");
+            }
+            kcall.extend(a.clone());
+        }
+        kcall.push_text(if call_args.is_empty() { "syclify_extra...)" } else { ", syclify_extra...)" });
+        r.push_text("syclify::call_with_local([&](auto... syclify_extra) -> decltype(");
+        r.extend(kcall.clone());
+        r.push_text(") { return ");
+        r.extend(kcall);
+        r.push_text(&format!("; }}, {})", extras.join(", ")));
+        r.push_text(&format!(";{nl}{i1}}});{nl}{i0}}})"));
+        for d in dropped {
+            r.push_discard(d);
+        }
+        return Some(r);
+    }
+    if let Some(list) = hidden_list {
+        // the list as written (its edits with it), the host-evaluated
+        // arguments by their names, the extra arguments after argument `at`
+        let extras = extras.join(", ");
+        let mut pos = list.start;
+        if at == 0 {
+            r.push_text(&extras);
+            if !args.is_empty() {
+                r.push_text(", ");
+            }
+        }
+        for (i, a) in args.iter().enumerate() {
+            if host_evaluated[i] {
+                r.push_source(pos..a.start_byte());
+                r.push_text(&arg_names[i]);
+                r.push_discard(a.byte_range());
+                pos = a.end_byte();
+            }
+            if at > 0 && i + 1 == at {
+                r.push_source(pos..a.end_byte().max(pos));
+                r.push_text(&format!(", {extras}"));
+                pos = a.end_byte().max(pos);
+            }
+        }
+        r.push_source(pos..list.end);
+        r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
+        for d in dropped {
+            r.push_discard(d);
+        }
+        return Some(r);
+    }
     let mut all: Vec<(Vec<String>, Replacement)> = Vec::new();
     for (i, a) in call_args.into_iter().enumerate() {
         if i == at {

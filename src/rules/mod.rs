@@ -406,6 +406,64 @@ impl<'a> FileCtx<'a> {
         self.edits.take_where(|e| !e.is_insertion() && overlapping(e).into_iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)))
     }
 
+    /// Does `range` hold text of a conditional group that error recovery
+    /// parsed in one configuration (a directive line or an inactive branch
+    /// of a group inside a declaration or an argument list,
+    /// [`crate::mask::MaskKind::InactiveBranch`])? A rule that rebuilds such
+    /// a range from its nodes would drop that text: it copies the range as
+    /// written instead.
+    pub fn hidden_branch_in(&self, range: Range<usize>) -> bool {
+        let masks = &self.parsed.masks;
+        // (sorted by start: the first that starts in the range)
+        let first = masks.partition_point(|m| m.range.start < range.start);
+        masks[first..].iter().take_while(|m| m.range.start < range.end).any(|m| m.kind == crate::mask::MaskKind::InactiveBranch && m.range.end <= range.end)
+    }
+
+    /// Takes back the edits that would drop the text of a conditional group
+    /// that error recovery parsed in one configuration (a directive line or
+    /// an inactive branch, [`crate::mask::MaskKind::InactiveBranch`]) without
+    /// writing it again: a call rebuilt from the arguments the parse read
+    /// would lose the other configuration's arguments, or an `#endif` inside
+    /// it. (An edit inside such text — a type name in it — is kept.)
+    pub fn take_edits_dropping_hidden(&mut self) -> Vec<crate::edit::Edit> {
+        use crate::mask::MaskKind;
+        let hidden: Vec<Range<usize>> = self.parsed.masks.iter().filter(|m| m.kind == MaskKind::InactiveBranch).map(|m| m.range.clone()).collect();
+        if hidden.is_empty() {
+            return Vec::new();
+        }
+        let src = self.src;
+        // (masks are sorted by start and do not overlap)
+        self.edits.take_where(|e| {
+            if e.is_insertion() {
+                return false;
+            }
+            let first = hidden.partition_point(|r| r.end <= e.range.start);
+            let dropped: Vec<&Range<usize>> = hidden[first..]
+                .iter()
+                .take_while(|r| r.start < e.range.end)
+                .filter(|r| !(r.is_empty() || (r.start <= e.range.start && e.range.end <= r.end)) && e.drops(r))
+                .collect();
+            // dropping whole groups whose other branches are empty (`f(a` /
+            // `#if CUDART_VERSION >= 4000` / `| b` / `#endif` / `)` rewritten
+            // as a whole) loses no code; a branch's code or half a group does
+            let mut depth = 0i64;
+            for r in &dropped {
+                let t = src[(*r).clone()].trim_start();
+                match t.strip_prefix('#').map(|d| d.trim_start()) {
+                    Some(d) if d.starts_with("if") => depth += 1,
+                    Some(d) if d.starts_with("endif") => depth -= 1,
+                    Some(_) => {}
+                    None if t.trim().is_empty() => {}
+                    None => return true,
+                }
+                if depth < 0 {
+                    return true;
+                }
+            }
+            depth != 0
+        })
+    }
+
     /// Is `n` inside a region that did not parse (rules leave those alone)?
     /// A macro body is parsed on its own, as top-level code: an expression
     /// without `;` there is a top-level ERROR around a well-formed node, which
@@ -623,7 +681,10 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 
 /// Parses, each on its own, the macro bodies that hold CUDA code (also a
 /// name the mapping tables migrate: `#define F4(p) ((float4 *)(p))`).
-pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings: &Mappings) -> Vec<(Range<usize>, Tree)> {
+/// Also a call of a function that takes extra parameters (`needs`: the
+/// nd_item, local memory, device globals): `#define LOOKUP(i) lookup(i)`
+/// expands in a kernel, where the call passes them.
+pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings: &Mappings, needs: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, Tree)> {
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
@@ -637,6 +698,7 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings
         let worth = body.contains("<<<")
             || syntax::identifiers(body).iter().any(|(_, w)| {
                 WORTH.contains(w)
+                    || cooperative_groups::CG_ITEM_FUNCTIONS.contains(w)
                     || w.starts_with("cuda")
                     || w.starts_with("atomic")
                     || (w.starts_with("__") && !PLAIN.contains(w))
@@ -645,6 +707,7 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings
                     || mappings.enums.contains_key(*w)
                     || mappings.macros.get(*w).is_some_and(|m| m.value.is_some())
                     || mappings.functions.contains_key(*w)
+                    || needs(w)
             });
         if worth {
             // from the masked text: token pasting and stringizing read as names

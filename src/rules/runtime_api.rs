@@ -481,21 +481,32 @@ fn misparsed_template_argument<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> bool {
     ctx.parent(p).is_some_and(|g| op(g, ">") && g.field("left").is_some_and(|l| l.id() == p.id()))
 }
 
-/// Type names inside macro uses the parser could not read (hidden by error
-/// recovery, [`crate::mask::MaskKind::Unparsed`]): `DEFINE_ALIGN(short4, 8)`
-/// keeps its shape with the type migrated. Other CUDA in such text is left
-/// and reported by the leftover scan.
+/// Type names inside text the parser did not read: macro uses hidden by
+/// error recovery ([`crate::mask::MaskKind::Unparsed`]: `DEFINE_ALIGN(short4,
+/// 8)` keeps its shape with the type migrated) and the branches of a
+/// conditional parsed in another configuration
+/// ([`crate::mask::MaskKind::InactiveBranch`], SY0005: `#ifdef USE_STREAM` /
+/// `cudaStream_t s,` / `#endif` in a parameter list), there with the
+/// enumerators too (`cudaMemcpyHostToDevice`). Other CUDA in such text is
+/// left: reported by the leftover scan, or by SY0005 in a branch.
 fn unparsed_type_names(ctx: &mut FileCtx) {
+    use crate::mask::MaskKind;
     let mappings = ctx.project.mappings;
-    let ranges: Vec<std::ops::Range<usize>> = ctx.parsed.masks.iter().filter(|m| m.kind == crate::mask::MaskKind::Unparsed).map(|m| m.range.clone()).collect();
-    for r in ranges {
+    let ranges: Vec<(std::ops::Range<usize>, bool)> = ctx
+        .parsed
+        .masks
+        .iter()
+        .filter(|m| matches!(m.kind, MaskKind::Unparsed | MaskKind::InactiveBranch) && !crate::mask::in_directive(ctx.src, m.range.start))
+        .map(|m| (m.range.clone(), m.kind == MaskKind::InactiveBranch))
+        .collect();
+    for (r, branch) in ranges {
         let text = &ctx.src[r.clone()];
         for (w, name) in crate::syntax::identifiers(text) {
             let before = text[..w.start].trim_end();
             if before.ends_with("::") || before.ends_with('.') || before.ends_with("->") {
                 continue;
             }
-            if let Some(rep) = mappings.types.get(name) {
+            if let Some(rep) = mappings.types.get(name).or_else(|| mappings.enums.get(name).filter(|_| branch)) {
                 ctx.edits.replace_text(RULE, r.start + w.start..r.start + w.end, rep);
                 ctx.count(RULE);
                 ctx.needs_sycl = true;

@@ -56,10 +56,12 @@ pub fn run(ctx: &mut FileCtx) {
             None => {}
         }
         // an unnamed class type (`__shared__ union { A::TempStorage a; … } t;`,
-        // CUB's idiom) has no name the launch and the parameter could write
+        // CUB's idiom) has no name the launch and the parameter could write:
+        // the index named it (`k_t_t<T, N>`), defined here before the function
         if let Some(t) = n.field("type").filter(|t| {
             matches!(t.kind_str(), "struct_specifier" | "union_specifier" | "class_specifier") && t.field("name").is_none() && t.field("body").is_some()
-        }) {
+        }) && !hoist_unnamed_type(ctx, n)
+        {
             ctx.diag(
                 crate::diagnostics::Code::LocalMemoryUnresolved,
                 t.byte_range(),
@@ -74,6 +76,38 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
+}
+
+/// Defines the named type of each declarator of the `__shared__`
+/// declaration `decl` of an unnamed class type before its function
+/// ([`crate::index::unnamed_shared_type`]; the definition as the index
+/// read it, the function's type aliases and constants inlined, its types
+/// migrated). False where the function is not a plain function definition
+/// at namespace scope (a member, a lambda) or the index lacks the type.
+fn hoist_unnamed_type(ctx: &mut FileCtx, decl: tree_sitter::Node) -> bool {
+    // (climbs from a rare declaration)
+    let Some(def) = crate::syntax::ancestor_of_kind(decl, &["function_definition", "lambda_expression"]).filter(|d| d.kind_str() == "function_definition")
+    else {
+        return false;
+    };
+    let Some(scope) = ctx.scope_at(decl.start_byte()) else { return false };
+    let Some(facts) = ctx.project.index.functions.get(&scope.name) else { return false };
+    let outer = def.parent().filter(|p| p.kind_str() == "template_declaration").unwrap_or(def);
+    if outer.parent().is_some_and(|p| !matches!(p.kind_str(), "translation_unit" | "declaration_list")) {
+        return false;
+    }
+    let mut c = decl.walk();
+    let declarators: Vec<_> = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
+    let mut text = String::from("// syclify: the unnamed type of a `__shared__` variable, named for the launch that allocates it\n");
+    for d in declarators {
+        let Some((_, var)) = crate::syntax::declarator_name(d, ctx.src) else { return false };
+        let Some((name, _)) = crate::index::unnamed_shared_type(ctx.parents(), def, decl, &scope.name, var, ctx.src) else { return false };
+        let Some((_, definition)) = facts.shared_types.iter().find(|(n, _)| *n == name) else { return false };
+        text.push_str(&ctx.project.mappings.migrate_type_text(definition));
+        text.push('\n');
+    }
+    ctx.edits.insert(RULE, outer.start_byte(), text);
+    true
 }
 
 /// Is `decl` at namespace scope (not in a function or a class)?
