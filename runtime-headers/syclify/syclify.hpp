@@ -2875,6 +2875,51 @@ inline error_t get_device(int *i) {
 // cudaDeviceReset: waits for all work; allocations are not released.
 inline error_t device_reset() { return device_synchronize(); }
 
+// cudaLimit and cudaDeviceGetLimit: SYCL 2020 has no device limits (stack,
+// printf FIFO, heap); the values CUDA starts with are reported.
+enum limit {
+  limit_stack_size = 0,
+  limit_printf_fifo_size = 1,
+  limit_malloc_heap_size = 2,
+  limit_dev_runtime_sync_depth = 3,
+  limit_dev_runtime_pending_launch_count = 4,
+  limit_max_l2_fetch_granularity = 5,
+  limit_persisting_l2_cache_size = 6
+};
+inline error_t device_get_limit(std::size_t *value, limit what) {
+  if (!value)
+    return detail::record(error_invalid_value);
+  switch (what) {
+  case limit_stack_size: *value = 1024; break;
+  case limit_printf_fifo_size: *value = 1048576; break;
+  case limit_malloc_heap_size: *value = 8388608; break;
+  case limit_dev_runtime_sync_depth: *value = 2; break;
+  case limit_dev_runtime_pending_launch_count: *value = 2048; break;
+  case limit_max_l2_fetch_granularity: *value = 64; break;
+  case limit_persisting_l2_cache_size: *value = 0; break;
+  default: return detail::record(error_invalid_value);
+  }
+  return success;
+}
+
+// cudaDeviceP2PAttr and cudaDeviceGetP2PAttribute: access as
+// device_can_access_peer answers; no performance rank, atomics or arrays.
+enum device_p2p_attr {
+  dev_p2p_attr_performance_rank = 1,
+  dev_p2p_attr_access_supported = 2,
+  dev_p2p_attr_native_atomic_supported = 3,
+  dev_p2p_attr_cuda_array_access_supported = 4
+};
+inline error_t device_get_p2p_attribute(int *value, device_p2p_attr attr, int src, int dst) {
+  if (!value)
+    return detail::record(error_invalid_value);
+  int can = 0;
+  if (error_t e = device_can_access_peer(&can, src, dst); e != success)
+    return e;
+  *value = attr == dev_p2p_attr_access_supported ? can : 0;
+  return success;
+}
+
 // cudaDeviceProp, with CUDA's field names, filled from SYCL device queries.
 // Fields SYCL cannot report are 0 (noted per field).
 struct device_prop {
