@@ -97,7 +97,8 @@ pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
         upper_after(w, "atomic")
             || upper_after(w, "cuda")
             || (upper_after(w, "cu") && w.len() > 4)
-            || LIBRARY_PREFIXES.iter().any(|p| w.starts_with(p) && w.len() > p.len())
+            // (`cublasCreate`, `curand_init`; not `nvtxs`, METIS's vertex count)
+            || LIBRARY_PREFIXES.iter().any(|p| upper_after(w, p) || w.strip_prefix(p).is_some_and(|t| t.len() > 1 && t.starts_with('_')))
             || (w.starts_with("make_") && is_cuda_vector_type(&w[5..]))
             || is_cuda_vector_type(w)
             || known_cuda_function(w)
@@ -489,6 +490,8 @@ mod tests {
         // a `__name` is CUDA's only if CUDA has it
         assert!(names("__my_helper(x); __rand_x = __getopt_initialized;").is_empty());
         assert_eq!(names("__vabs2(x); __nv_fp8_e4m3 f; __sinf(y);"), vec!["__vabs2", "__nv_fp8_e4m3", "__sinf"]);
+        // a library prefix counts before an upper-case letter or `_name`
+        assert_eq!(names("nvtxs = ncclx + nvtxRangePop(); curand_init(1, 0, 0, &s); cublasHandle_t h;"), vec!["nvtxRangePop", "curand_init", "cublasHandle_t"]);
     }
 
     #[test]

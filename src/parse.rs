@@ -939,7 +939,21 @@ fn directives_inside_constructs(s: &str, heads: &[usize]) -> Vec<bool> {
 /// first. The other branches and the directive lines are hidden. `inner`:
 /// the groups are [`choice_groups`]' second list (kinds 10-12, not 7-9).
 fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup], inner: bool) -> Vec<(u8, Vec<Mask>)> {
-    let groups: Vec<&ConditionalGroup> = splitting.iter().filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start).collect();
+    let groups: Vec<&ConditionalGroup> = splitting
+        .iter()
+        .filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start)
+        // a group between statements only where the parse failed at one of
+        // its directive lines, not in a region around all of it (hiding a
+        // branch would lower the errors of any region holding it)
+        .filter(|g| {
+            !g.decided_only
+                || (!(region.start <= g.head.start && g.end.end <= region.end)
+                    && std::iter::once(&g.head)
+                        .chain(g.branches.iter().map(|(l, _)| l))
+                        .chain(std::iter::once(&g.end))
+                        .any(|l| l.start < region.end && region.start < l.end.max(l.start + 1)))
+        })
+        .collect();
     let key = |g: &ConditionalGroup| crate::syntax::one_line(&masked[g.head.clone()]);
     // each condition once, in order of first appearance (a repeated one,
     // `#ifdef DEBUG` in every part of a large file, would otherwise give as

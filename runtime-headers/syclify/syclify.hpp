@@ -873,11 +873,51 @@ inline unsigned activemask(const sycl::nd_item<3> &item) {
 #endif
 }
 // __reduce_add/min/max/and/or/xor_sync(mask, v) (sm_80's redux.sync): every
-// lane in mask gets the reduction of their values. On NVIDIA a partial mask
-// reduces with shfl.sync over the members; elsewhere (and for the full mask)
-// SYCL's reduce_over_group, lanes outside mask contributing the identity.
+// lane in mask gets the reduction of their values. On NVIDIA sm_80 and later
+// the hardware's redux.sync itself (so a call by lanes outside mask behaves
+// as under CUDA: the threads that execute it take part); on older NVIDIA a
+// partial mask reduces with shfl.sync over the members; elsewhere (and for
+// the full mask) SYCL's reduce_over_group, lanes outside mask contributing
+// the identity.
 namespace detail {
+#if defined(SYCLIFY_NVPTX_DEVICE) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+#define SYCLIFY_REDUX 1
+#define SYCLIFY_REDUX_OP(NAME, INSN)                                                                                   \
+  inline unsigned NAME(unsigned mask, unsigned v) {                                                                     \
+    unsigned r;                                                                                                         \
+    asm volatile(INSN " %0, %1, %2;" : "=r"(r) : "r"(v), "r"(mask));                                                   \
+    return r;                                                                                                           \
+  }
+SYCLIFY_REDUX_OP(redux_add, "redux.sync.add.u32")
+SYCLIFY_REDUX_OP(redux_min_u, "redux.sync.min.u32")
+SYCLIFY_REDUX_OP(redux_max_u, "redux.sync.max.u32")
+SYCLIFY_REDUX_OP(redux_min_s, "redux.sync.min.s32")
+SYCLIFY_REDUX_OP(redux_max_s, "redux.sync.max.s32")
+SYCLIFY_REDUX_OP(redux_and, "redux.sync.and.b32")
+SYCLIFY_REDUX_OP(redux_or, "redux.sync.or.b32")
+SYCLIFY_REDUX_OP(redux_xor, "redux.sync.xor.b32")
+#undef SYCLIFY_REDUX_OP
+#endif
 template <class T, class Op> T reduce_sync(const sycl::nd_item<3> &item, unsigned mask, T v, Op op, T identity) {
+#if defined(SYCLIFY_REDUX)
+  if constexpr (sizeof(T) == 4 && std::is_integral_v<T>) {
+    const unsigned u = static_cast<unsigned>(v);
+    unsigned r;
+    if constexpr (std::is_same_v<Op, sycl::plus<T>>)
+      r = redux_add(mask, u);
+    else if constexpr (std::is_same_v<Op, sycl::minimum<T>>)
+      r = std::is_signed_v<T> ? redux_min_s(mask, u) : redux_min_u(mask, u);
+    else if constexpr (std::is_same_v<Op, sycl::maximum<T>>)
+      r = std::is_signed_v<T> ? redux_max_s(mask, u) : redux_max_u(mask, u);
+    else if constexpr (std::is_same_v<Op, sycl::bit_and<T>>)
+      r = redux_and(mask, u);
+    else if constexpr (std::is_same_v<Op, sycl::bit_or<T>>)
+      r = redux_or(mask, u);
+    else
+      r = redux_xor(mask, u);
+    return static_cast<T>(r);
+  }
+#endif
 #if defined(SYCLIFY_NVPTX_DEVICE)
   if (mask != full_mask) {
     T r = identity;
