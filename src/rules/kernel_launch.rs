@@ -36,7 +36,15 @@
 //! (directly or through other macros) pass kernels that need local memory or
 //! device globals, the launch chooses among a launch of each
 //! ([`macro_dispatch`]); otherwise it is migrated for a kernel that needs
-//! only the nd_item (SY0202 where a use passes one that needs more).
+//! only the nd_item (SY0202 where a use passes one that needs more) — but
+//! for a launch that gives a local-memory size, whose buffer is allocated
+//! and passed where the kernel takes one (`syclify::call_with_local`:
+//! decided by the compiler at each use, whatever the kernels' parameters).
+//!
+//! An argument list holding a conditional group that error recovery parsed
+//! in one configuration (`d,` / `#ifdef USE_DOUBLE` / `2.0,` / `#else` /
+//! `2.0f,` / `#endif` / `n`) is copied into the kernel call as written, with
+//! the host-evaluated arguments by their names: every configuration compiles.
 //!
 //! Why: SYCL launches are command groups submitted to a queue; the global
 //! size is in work-items, not in blocks.

@@ -19,6 +19,12 @@
 //! kernel that uses it, directly or through device functions, allocates it
 //! and passes it down under its own name.
 //!
+//! A variable of an unnamed struct or union type (CUB's `__shared__ union {
+//! typename BlockScanT::TempStorage scan; … } temp_storage;`) gets the name
+//! the index gave its type (`k_temp_storage_t<T, N>`, a template over the
+//! kernel's template parameters), defined before the kernel, so the launch
+//! can allocate it.
+//!
 //! Example: `__shared__ float tile[TILE][TILE + 1];` disappears from the
 //! kernel, whose signature gains `float (*tile)[TILE + 1]`.
 
