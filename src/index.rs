@@ -550,6 +550,10 @@ pub struct ProjectIndex {
     /// local buffer, given by its construction, and a function that
     /// constructs one takes the buffer (`rules/extern_shared_memory.rs`).
     pub dynamic_local_classes: BTreeSet<String>,
+    /// Each macro's body as the identifiers it names, its parameters left
+    /// out but for those named like macros (read once: [`ProjectIndex::macro_identifiers`] walks them for
+    /// every function).
+    macro_words: std::collections::HashMap<String, Vec<String>>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: std::sync::Arc<MacroTable>,
     /// Where each function's `__shared__` arrays are in its
@@ -599,8 +603,32 @@ impl ProjectIndex {
             }
         }
         let shared_at = functions.values().flat_map(|f| f.static_shared.iter().enumerate().map(|(i, a)| ((f.name.clone(), a.name.clone()), i))).rev().collect();
-        let mut idx =
-            ProjectIndex { functions, globals, shared_globals, extern_shared_globals, dynamic_local_classes, needs: BTreeMap::new(), macros, shared_at };
+        let macro_words = macros
+            .functions
+            .iter()
+            .map(|(m, (params, body))| (m, params.as_slice(), body))
+            .chain(macros.values.iter().map(|(m, body)| (m, &[][..], body)))
+            .map(|(m, params, body)| {
+                let words = syntax::identifiers(body)
+                    .into_iter()
+                    .map(|(_, w)| w)
+                    .filter(|w| macros.names.contains(*w) || !params.iter().any(|p| p == w))
+                    .map(str::to_string)
+                    .collect();
+                (m.clone(), words)
+            })
+            .collect();
+        let mut idx = ProjectIndex {
+            functions,
+            globals,
+            shared_globals,
+            extern_shared_globals,
+            dynamic_local_classes,
+            macro_words,
+            needs: BTreeMap::new(),
+            macros,
+            shared_at,
+        };
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -677,23 +705,19 @@ impl ProjectIndex {
     /// using them calls and reads once they expand (`#define LOOKUP(i)
     /// lookup(i)`, `#define T(i) table[i]`).
     fn macro_identifiers(&self, identifiers: &BTreeSet<String>) -> BTreeSet<String> {
-        let macros = &self.macros;
+        let names = &self.macros.names;
         let mut out: BTreeSet<String> = BTreeSet::new();
         let mut seen: BTreeSet<&str> = BTreeSet::new();
-        let mut stack: Vec<&str> = identifiers.iter().map(String::as_str).filter(|i| macros.names.contains(*i)).collect();
+        let mut stack: Vec<&str> = identifiers.iter().map(String::as_str).filter(|i| names.contains(*i)).collect();
         while let Some(m) = stack.pop() {
             if !seen.insert(m) {
                 continue;
             }
-            let (params, body) = match macros.functions.get(m) {
-                Some((p, b)) => (p.as_slice(), b.as_str()),
-                None => (&[][..], macros.values.get(m).map_or("", String::as_str)),
-            };
-            for (_, w) in syntax::identifiers(body) {
-                if macros.names.contains(w) {
+            for w in self.macro_words.get(m).into_iter().flatten() {
+                if names.contains(w) {
                     stack.push(w);
-                } else if !identifiers.contains(w) && !params.iter().any(|p| p == w) {
-                    out.insert(w.to_string());
+                } else if !identifiers.contains(w) {
+                    out.insert(w.clone());
                 }
             }
         }

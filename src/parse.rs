@@ -787,42 +787,64 @@ fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
     out
 }
 
-/// The net count of `{`/`}` and `(`/`)` in `s` (comments, strings,
-/// character literals and directives skipped: a macro body is not code of
-/// the branch): nonzero when a branch opens what another one, or the code
-/// after the group, closes.
-fn bracket_balance(s: &str) -> (i64, i64) {
+/// What [`walk_code`] meets.
+enum CodeItem {
+    /// The start of a directive line (which is then skipped, continuation
+    /// lines included).
+    Directive(usize),
+    /// Any other byte outside comments; a string or character literal as
+    /// its opening quote only.
+    Byte(u8),
+}
+
+/// Walks the code of `s` in one pass, calling `on` for each directive line
+/// and each byte of code (comments and literals skipped).
+fn walk_code(s: &str, mut on: impl FnMut(CodeItem)) {
     let b = s.as_bytes();
-    let (mut braces, mut parens, mut i) = (0i64, 0i64, 0);
+    let mut i = 0;
     let mut line_start = true;
     while i < b.len() {
-        if line_start && s[i..].trim_start_matches([' ', '\t']).starts_with('#') {
-            // to the end of the directive, continuation lines included
-            while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
-                i += 1;
+        if line_start {
+            let indent = s[i..].len() - s[i..].trim_start_matches([' ', '\t']).len();
+            if b.get(i + indent) == Some(&b'#') {
+                on(CodeItem::Directive(i + indent));
+                // to the end of the directive, continuation lines included
+                while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
+                    i += 1;
+                }
             }
         }
         if i >= b.len() {
             break;
         }
         match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = s[i..].find('\n').map_or(b.len(), |x| i + x);
+            b'/' if b.get(i + 1) == Some(&b'/') => i = s[i..].find('\n').map_or(b.len(), |x| i + x),
+            b'/' if b.get(i + 1) == Some(&b'*') => i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1),
+            c @ (b'"' | b'\'') => {
+                on(CodeItem::Byte(c));
+                i = mask::literal_end(b, i);
             }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1);
-            }
-            b'"' | b'\'' => i = mask::literal_end(b, i),
-            b'{' => braces += 1,
-            b'}' => braces -= 1,
-            b'(' => parens += 1,
-            b')' => parens -= 1,
-            _ => {}
+            c => on(CodeItem::Byte(c)),
         }
         // (a `//` comment or a directive leaves `i` at its newline)
         line_start = b.get(i) == Some(&b'\n');
         i += 1;
     }
+}
+
+/// The net count of `{`/`}` and `(`/`)` in `s` (comments, strings,
+/// character literals and directives skipped: a macro body is not code of
+/// the branch): nonzero when a branch opens what another one, or the code
+/// after the group, closes.
+fn bracket_balance(s: &str) -> (i64, i64) {
+    let (mut braces, mut parens) = (0i64, 0i64);
+    walk_code(s, |code| match code {
+        CodeItem::Byte(b'{') => braces += 1,
+        CodeItem::Byte(b'}') => braces -= 1,
+        CodeItem::Byte(b'(') => parens += 1,
+        CodeItem::Byte(b')') => parens -= 1,
+        _ => {}
+    });
     (braces, parens)
 }
 
@@ -878,16 +900,14 @@ fn choice_groups(masked: &str, defines: &Defines) -> (Vec<ConditionalGroup>, Vec
 /// `#if`)? One pass over the text, comments, literals and directive lines
 /// skipped.
 fn directives_inside_constructs(s: &str, heads: &[usize]) -> Vec<bool> {
-    let b = s.as_bytes();
     let mut out = vec![false; heads.len()];
     // the open brackets (a lambda's body inside a call's parentheses holds
-    // statements again)
+    // statements again), and the last byte of code before
     let mut open: Vec<u8> = Vec::new();
-    let (mut last, mut i, mut next) = (0u8, 0usize, 0usize);
-    let mut line_start = true;
-    while i < b.len() && next < heads.len() {
-        if line_start && s[i..].trim_start_matches([' ', '\t']).starts_with('#') {
-            let at = i + (s[i..].len() - s[i..].trim_start_matches([' ', '\t']).len());
+    let mut last = 0u8;
+    let mut next = 0usize;
+    walk_code(s, |code| match code {
+        CodeItem::Directive(at) => {
             while next < heads.len() && heads[next] < at {
                 next += 1;
             }
@@ -895,37 +915,18 @@ fn directives_inside_constructs(s: &str, heads: &[usize]) -> Vec<bool> {
                 out[next] = matches!(open.last(), Some(b'(' | b'[')) || !matches!(last, 0 | b';' | b'{' | b'}' | b')' | b':');
                 next += 1;
             }
-            // to the end of the directive, continuation lines included
-            while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
-                i += 1;
-            }
         }
-        if i >= b.len() {
-            break;
+        CodeItem::Byte(c @ (b'(' | b'[' | b'{')) => {
+            open.push(c);
+            last = c;
         }
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => i = s[i..].find('\n').map_or(b.len(), |x| i + x),
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1);
-            }
-            b'"' | b'\'' => {
-                i = mask::literal_end(b, i);
-                last = b'"';
-            }
-            c @ (b'(' | b'[' | b'{') => {
-                open.push(c);
-                last = c;
-            }
-            c @ (b')' | b']' | b'}') => {
-                open.pop();
-                last = c;
-            }
-            c if !c.is_ascii_whitespace() => last = c,
-            _ => {}
+        CodeItem::Byte(c @ (b')' | b']' | b'}')) => {
+            open.pop();
+            last = c;
         }
-        line_start = b.get(i) == Some(&b'\n');
-        i += 1;
-    }
+        CodeItem::Byte(c) if !c.is_ascii_whitespace() => last = c,
+        CodeItem::Byte(_) => {}
+    });
     out
 }
 

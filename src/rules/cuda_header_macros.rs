@@ -69,15 +69,14 @@ pub fn run(ctx: &mut FileCtx) {
         .collect();
     for line in hidden {
         let text = &ctx.src[line.clone()];
+        let words = crate::syntax::identifiers(text);
         // (`__CUDACC__` too, as rules/cuda_arch_macro.rs renames it)
-        let compiler: Vec<std::ops::Range<usize>> =
-            crate::syntax::identifiers(text).into_iter().filter(|(_, w)| *w == "__CUDACC__" && !own(ctx, w)).map(|(r, _)| r).collect();
+        let compiler: Vec<std::ops::Range<usize>> = words.iter().filter(|(_, w)| *w == "__CUDACC__" && !own(ctx, w)).map(|(r, _)| r.clone()).collect();
         for r in compiler {
             ctx.edits.replace_text(RULE, line.start + r.start..line.start + r.end, "SYCL_LANGUAGE_VERSION");
             ctx.count(RULE);
         }
-        let tested: Vec<(std::ops::Range<usize>, &str)> =
-            crate::syntax::identifiers(text).into_iter().filter(|(_, w)| macros.contains_key(w) && !own(ctx, w)).collect();
+        let tested: Vec<(std::ops::Range<usize>, &str)> = words.into_iter().filter(|(_, w)| macros.contains_key(w) && !own(ctx, w)).collect();
         if tested.is_empty() {
             continue;
         }

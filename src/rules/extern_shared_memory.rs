@@ -71,28 +71,26 @@ pub fn run(ctx: &mut FileCtx) {
 
 /// `extern __shared__ T name[];` → `T *name = reinterpret_cast<T *>(dyn_local_mem);`
 fn declare_from_buffer(ctx: &mut FileCtx, n: tree_sitter::Node) {
-    {
-        for c in syntax::children(n) {
-            let t = ctx.text(c);
-            if (c.kind_str() == "storage_class_specifier" && t == "extern") || (c.kind_str() == "type_qualifier" && t == "__shared__") {
-                let end = skip_spaces(ctx.src, c.end_byte());
-                ctx.edits.delete(RULE, c.start_byte()..end);
-            }
+    for c in syntax::children(n) {
+        let t = ctx.text(c);
+        if (c.kind_str() == "storage_class_specifier" && t == "extern") || (c.kind_str() == "type_qualifier" && t == "__shared__") {
+            let end = skip_spaces(ctx.src, c.end_byte());
+            ctx.edits.delete(RULE, c.start_byte()..end);
         }
-        let Some(elem) = crate::index::element_type(n, ctx.src).map(|t| ctx.project.mappings.migrate_type_text(&t)) else {
-            return;
-        };
-        let mut c = n.walk();
-        let decls: Vec<_> = n.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
-        for d in decls {
-            let Some((_, name)) = declarator_name(d, ctx.src) else {
-                continue;
-            };
-            ctx.edits.replace_text(RULE, d.byte_range(), format!("*{name} = reinterpret_cast<{elem} *>({DYN_LOCAL})"));
-            ctx.count(RULE);
-        }
-        ctx.needs_sycl = true;
     }
+    let Some(elem) = crate::index::element_type(n, ctx.src).map(|t| ctx.project.mappings.migrate_type_text(&t)) else {
+        return;
+    };
+    let mut c = n.walk();
+    let decls: Vec<_> = n.children_by_field_id(crate::syntax::declarator_field(), &mut c).collect();
+    for d in decls {
+        let Some((_, name)) = declarator_name(d, ctx.src) else {
+            continue;
+        };
+        ctx.edits.replace_text(RULE, d.byte_range(), format!("*{name} = reinterpret_cast<{elem} *>({DYN_LOCAL})"));
+        ctx.count(RULE);
+    }
+    ctx.needs_sycl = true;
 }
 
 /// The `SharedMemory<T>` idiom: a class whose member functions declare

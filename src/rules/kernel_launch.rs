@@ -693,7 +693,7 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
             r.push_text(&format!("{d}{nl}"));
         }
         // a macro parameter may expand to any expression: evaluate it on the host too
-        if !hoisted(a) {
+        if !host_evaluated[i] {
             call_args.push(Replacement::new().source(a.byte_range()));
             arg_names.push(ctx.text(*a).to_string());
         } else {
