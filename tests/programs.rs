@@ -156,6 +156,15 @@ fn every_helper_host_compiles() {
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// The per-thread default streams (`--default-stream per-thread`,
+/// CUDA_API_PER_THREAD_DEFAULT_STREAM) host-compile too
+/// (tests/helper-header/per_thread_default_stream.cpp).
+#[test]
+fn per_thread_default_stream_host_compiles() {
+    let file = common::root().join("tests/helper-header/per_thread_default_stream.cpp");
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
 /// Every CUB collective and device-wide algorithm of `syclify/cub.hpp`,
 /// instantiated with CUB's operators and with a user's operator and pair type
 /// (tests/helper-header/cub_helpers.cpp), host-compiles against Intel's SYCL headers.

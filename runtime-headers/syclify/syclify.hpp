@@ -294,6 +294,12 @@ inline const char *get_error_name(error_t e) {
 
 // ---------------------------------------------------------------------------
 // 1. Queues and streams
+// Per-thread default streams (nvcc --default-stream per-thread, or
+// CUDA_API_PER_THREAD_DEFAULT_STREAM defined before CUDA's headers): every
+// translation unit of a program must agree, as the build flag makes them.
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM) && !defined(SYCLIFY_PER_THREAD_DEFAULT_STREAM)
+#define SYCLIFY_PER_THREAD_DEFAULT_STREAM 1
+#endif
 // CUDA streams are ordered, so every queue here is in-order. The default
 // queue stands for the default stream; it uses SYCL's default device
 // selection (set ONEAPI_DEVICE_SELECTOR or ACPP_VISIBILITY_MASK to choose).
@@ -307,9 +313,30 @@ inline void async_handler(sycl::exception_list errors) {
     }
   }
 }
+// A stream that synchronises with the legacy default stream (created
+// without cudaStreamNonBlocking): the default stream's next work waits for
+// the stream's work so far when `pending`, and the stream's next work waits
+// for the default stream's work when `followed` is not the default stream's
+// current generation (see default_queue and queue_of).
+struct blocking_stream {
+  sycl::queue *q;
+  int device;
+  std::uint64_t followed;
+  bool pending;
+};
 struct stream_registry {
   std::mutex m;
+  // every live stream, for cudaDeviceSynchronize and cudaFree
   std::vector<sycl::queue *> queues;
+  // the blocking ones (their count is read without the lock)
+  std::vector<blocking_stream> blocking;
+  std::atomic<int> blocking_count{0};
+  // bumped whenever the legacy default stream may have received work
+  std::uint64_t default_generation = 1;
+  // the default stream's tail at default_tail_generation (streams that follow
+  // the same generation share it)
+  std::vector<sycl::event> default_tail;
+  std::uint64_t default_tail_generation = 0;
 };
 inline stream_registry &streams() {
   static stream_registry r;
@@ -363,16 +390,36 @@ struct default_queue_holder {
   // lock on the fast path of default_queue)
   std::atomic<int> device{-1};
 };
+// CUDA loads a kernel at its first launch (CUDA_MODULE_LOADING=LAZY, the
+// driver's default since CUDA 12.2), and loading waits for the kernels
+// running on the device. A CUDA kernel is one kernel wherever it is
+// launched; migrated, every launch site is a kernel of its own, so a site's
+// first launch beside a running kernel would wait for it (a kernel that
+// spins until a kernel on another stream sets a flag would never see it).
+// So the CUDA driver is asked to load a module's kernels together (EAGER),
+// unless the environment chose already; SYCL implementations initialise the
+// driver after static initialisation.
+inline const bool module_loading_chosen = [] {
+  if (!std::getenv("CUDA_MODULE_LOADING")) {
+#if defined(_WIN32)
+    _putenv_s("CUDA_MODULE_LOADING", "EAGER");
+#else
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+#endif
+  }
+  return true;
+}();
 inline default_queue_holder &default_holder() {
   static default_queue_holder h;
   return h;
 }
 } // namespace detail
 
-// The default stream: an in-order queue on the current device.
-// Called before every launch and copy: the queue for the current device is
-// looked up without a lock once it exists.
-inline sycl::queue &default_queue() {
+namespace detail {
+// The legacy default stream of the current device: an in-order queue, made
+// when first asked for (called before every launch and copy: looked up
+// without a lock once it exists).
+inline sycl::queue &legacy_queue() {
   auto &h = detail::default_holder();
   int dev = detail::current_device_index();
   if (h.device.load(std::memory_order_acquire) == dev)
@@ -386,6 +433,128 @@ inline sycl::queue &default_queue() {
     h.device.store(dev, std::memory_order_release);
   }
   return *h.q;
+}
+// Events that complete when the work submitted to `q` so far has; no new
+// command where the implementation can tell (AdaptiveCpp: the queue's wait
+// list, empty when its last command is known to be done; DPC++: a barrier).
+inline std::vector<sycl::event> tail_of(sycl::queue &q) {
+#if defined(ACPP_EXT_QUEUE_WAIT_LIST) || defined(HIPSYCL_EXT_QUEUE_WAIT_LIST)
+  return q.get_wait_list();
+#elif defined(SYCL_EXT_ONEAPI_ENQUEUE_BARRIER)
+  return {q.ext_oneapi_submit_barrier()};
+#else
+  return {q.single_task([] {})};
+#endif
+}
+// Later work on the in-order queue `q` waits for `evs`, without the host
+// waiting: a barrier or an empty operation that depends on them (a device-
+// side wait between the two queues, as cudaStreamWaitEvent is).
+inline void follow(sycl::queue &q, const std::vector<sycl::event> &evs) {
+  if (evs.empty())
+    return;
+#if defined(SYCL_EXT_ONEAPI_ENQUEUE_BARRIER)
+  q.ext_oneapi_submit_barrier(evs);
+#elif defined(ACPP_EXT_ENQUEUE_CUSTOM_OPERATION)
+  q.submit([&](sycl::handler &h) {
+    h.depends_on(evs);
+    h.AdaptiveCpp_enqueue_custom_operation([](sycl::interop_handle &) {});
+  });
+#else
+  q.submit([&](sycl::handler &h) {
+    h.depends_on(evs);
+    h.single_task([] {});
+  });
+#endif
+}
+// CUDA's legacy default stream: work on it waits for the work of every
+// blocking stream of its device submitted before it, and their later work
+// waits for it. Emulated with dependencies between queues only where work
+// crossed from one to the other since they last met: a program without
+// blocking streams pays one relaxed load per call, one whose streams are all
+// non-blocking the same.
+inline void default_follows_streams(sycl::queue &q, int dev) {
+  stream_registry &r = streams();
+  std::vector<sycl::event> deps;
+  std::lock_guard<std::mutex> lock(r.m);
+  for (blocking_stream &b : r.blocking)
+    if (b.pending && b.device == dev) {
+      for (sycl::event &e : tail_of(*b.q))
+        deps.push_back(std::move(e));
+      b.pending = false;
+    }
+  follow(q, deps);
+  ++r.default_generation;
+}
+inline void stream_follows_default(sycl::queue &s) {
+  stream_registry &r = streams();
+  std::lock_guard<std::mutex> lock(r.m);
+  for (blocking_stream &b : r.blocking)
+    if (b.q == &s) {
+      if (b.followed != r.default_generation) {
+        if (b.device == default_holder().device.load(std::memory_order_acquire)) {
+          if (r.default_tail_generation != r.default_generation) {
+            r.default_tail = tail_of(legacy_queue());
+            r.default_tail_generation = r.default_generation;
+          }
+          follow(s, r.default_tail);
+        }
+        b.followed = r.default_generation;
+      }
+      b.pending = true;
+      return;
+    }
+}
+#if defined(SYCLIFY_PER_THREAD_DEFAULT_STREAM)
+// nvcc --default-stream per-thread (CUDA_API_PER_THREAD_DEFAULT_STREAM): each
+// host thread's default stream is its own in-order queue, which synchronises
+// with no other stream; registered as a stream while the thread lives.
+struct per_thread_queue_holder {
+  std::unique_ptr<sycl::queue> q;
+  int device = -1;
+  void release() {
+    if (!q)
+      return;
+    q->wait();
+    std::lock_guard<std::mutex> lock(streams().m);
+    auto &v = streams().queues;
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (*it == q.get()) {
+        v.erase(it);
+        break;
+      }
+    q.reset();
+  }
+  ~per_thread_queue_holder() { release(); }
+};
+inline sycl::queue &per_thread_queue() {
+  static thread_local per_thread_queue_holder h;
+  int dev = current_device_index();
+  if (h.device != dev || !h.q) {
+    h.release();
+    sycl::queue &d = legacy_queue();
+    h.q = std::make_unique<sycl::queue>(make_queue(d.get_context(), d.get_device()));
+    h.device = dev;
+    std::lock_guard<std::mutex> lock(streams().m);
+    streams().queues.push_back(h.q.get());
+  }
+  return *h.q;
+}
+#endif
+} // namespace detail
+
+// The default stream, the queue of launches and copies without a stream.
+// CUDA's legacy default stream (see detail::default_follows_streams), or with
+// SYCLIFY_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread) the
+// calling thread's own queue.
+inline sycl::queue &default_queue() {
+#if defined(SYCLIFY_PER_THREAD_DEFAULT_STREAM)
+  return detail::per_thread_queue();
+#else
+  sycl::queue &q = detail::legacy_queue();
+  if (detail::streams().blocking_count.load(std::memory_order_acquire) != 0)
+    detail::default_follows_streams(q, detail::current_device_index());
+  return q;
+#endif
 }
 
 namespace detail {
@@ -401,18 +570,65 @@ inline void flush_async_errors() {
 // cudaStream_t: a pointer to an in-order queue; 0 is the default stream.
 using stream_t = sycl::queue *;
 
-// The queue a launch or copy on `s` goes to.
-inline sycl::queue &queue_of(stream_t s) { return s ? *s : default_queue(); }
+// The queue a launch or copy on `s` goes to (a blocking stream's first work
+// after the legacy default stream's waits for it).
+inline sycl::queue &queue_of(stream_t s) {
+  if (!s)
+    return default_queue();
+  if (detail::streams().blocking_count.load(std::memory_order_acquire) != 0)
+    detail::stream_follows_default(*s);
+  return *s;
+}
 
-// cudaStreamCreate: a new in-order queue on the default queue's device and context.
-inline error_t stream_create(stream_t *s) {
-  return detail::guarded([&] {
-    sycl::queue &d = default_queue();
-    *s = new sycl::queue(detail::make_queue(d.get_context(), d.get_device()));
-    std::lock_guard<std::mutex> lock(detail::streams().m);
-    detail::streams().queues.push_back(*s);
+// Stream flags with CUDA's values (cudaStreamDefault, cudaStreamNonBlocking).
+constexpr unsigned stream_default = 0, stream_non_blocking = 1;
+
+namespace detail {
+// A new in-order queue on the default stream's device and context, with a
+// priority where the implementation takes one (CUDA's convention: lower is
+// more urgent; 0 is the default).
+inline sycl::queue *new_stream_queue(int priority) {
+  sycl::queue &d = legacy_queue();
+#if defined(ACPP_EXT_QUEUE_PRIORITY)
+  if (priority != 0)
+    return new sycl::queue(d.get_context(), d.get_device(), async_handler,
+                           sycl::property_list{sycl::property::queue::in_order{}, sycl::property::queue::AdaptiveCpp_priority{priority}});
+#elif defined(SYCL_EXT_ONEAPI_QUEUE_PRIORITY)
+  if (priority < 0)
+    return new sycl::queue(d.get_context(), d.get_device(), async_handler,
+                           sycl::property_list{sycl::property::queue::in_order{}, sycl::ext::oneapi::property::queue::priority_high{}});
+  if (priority > 0)
+    return new sycl::queue(d.get_context(), d.get_device(), async_handler,
+                           sycl::property_list{sycl::property::queue::in_order{}, sycl::ext::oneapi::property::queue::priority_low{}});
+#endif
+  (void)priority;
+  return new sycl::queue(make_queue(d.get_context(), d.get_device()));
+}
+inline error_t create_stream(stream_t *s, unsigned flags, int priority) {
+  if (!s)
+    return record(error_invalid_value);
+  return guarded([&] {
+    *s = new_stream_queue(priority);
+    stream_registry &r = streams();
+    std::lock_guard<std::mutex> lock(r.m);
+    r.queues.push_back(*s);
+    if ((flags & stream_non_blocking) == 0) {
+      // follows the default stream's work so far at its first use
+      r.blocking.push_back(blocking_stream{*s, default_holder().device.load(std::memory_order_acquire), 0, false});
+      r.blocking_count.fetch_add(1, std::memory_order_release);
+    }
   });
 }
+} // namespace detail
+
+// cudaStreamCreate: a blocking stream (synchronises with the legacy default stream).
+inline error_t stream_create(stream_t *s) { return detail::create_stream(s, stream_default, 0); }
+// cudaStreamCreateWithFlags: cudaStreamNonBlocking streams do not synchronise
+// with the default stream.
+inline error_t stream_create_with_flags(stream_t *s, unsigned flags = stream_default) { return detail::create_stream(s, flags, 0); }
+// cudaStreamCreateWithPriority: the priority is passed on where the SYCL
+// implementation takes one (AdaptiveCpp on CUDA: the CUDA stream's priority).
+inline error_t stream_create_with_priority(stream_t *s, unsigned flags, int priority) { return detail::create_stream(s, flags, priority); }
 
 // cudaStreamDestroy: waits for the queue's work, then releases it.
 inline error_t stream_destroy(stream_t s) {
@@ -420,11 +636,19 @@ inline error_t stream_destroy(stream_t s) {
     return detail::record(error_invalid_value);
   error_t e = detail::guarded([&] { s->wait_and_throw(); });
   {
-    std::lock_guard<std::mutex> lock(detail::streams().m);
-    auto &v = detail::streams().queues;
+    detail::stream_registry &r = detail::streams();
+    std::lock_guard<std::mutex> lock(r.m);
+    auto &v = r.queues;
     for (auto it = v.begin(); it != v.end(); ++it)
       if (*it == s) {
         v.erase(it);
+        break;
+      }
+    auto &b = r.blocking;
+    for (auto it = b.begin(); it != b.end(); ++it)
+      if (it->q == s) {
+        b.erase(it);
+        r.blocking_count.fetch_sub(1, std::memory_order_release);
         break;
       }
   }
@@ -440,7 +664,7 @@ inline error_t stream_synchronize(stream_t s) {
 // cudaDeviceSynchronize: waits for the default queue and every live stream.
 inline error_t device_synchronize() {
   return detail::guarded([&] {
-    default_queue().wait_and_throw();
+    detail::legacy_queue().wait_and_throw();
     std::lock_guard<std::mutex> lock(detail::streams().m);
     for (sycl::queue *q : detail::streams().queues)
       q->wait_and_throw();
@@ -467,19 +691,19 @@ template <class T> error_t allocate(T **p, std::size_t bytes, void *mem) {
 // cudaMalloc
 template <class T> error_t malloc_device(T **p, std::size_t bytes) {
   void *mem = nullptr;
-  error_t e = detail::guarded([&] { mem = sycl::malloc_device(bytes, default_queue()); });
+  error_t e = detail::guarded([&] { mem = sycl::malloc_device(bytes, detail::legacy_queue()); });
   return e != success ? e : detail::allocate(p, bytes, mem);
 }
 // cudaMallocManaged (flags are ignored: shared USM is visible to the host and every device of the context)
 template <class T> error_t malloc_shared(T **p, std::size_t bytes, unsigned = 0) {
   void *mem = nullptr;
-  error_t e = detail::guarded([&] { mem = sycl::malloc_shared(bytes, default_queue()); });
+  error_t e = detail::guarded([&] { mem = sycl::malloc_shared(bytes, detail::legacy_queue()); });
   return e != success ? e : detail::allocate(p, bytes, mem);
 }
 // cudaMallocHost
 template <class T> error_t malloc_host(T **p, std::size_t bytes) {
   void *mem = nullptr;
-  error_t e = detail::guarded([&] { mem = sycl::malloc_host(bytes, default_queue()); });
+  error_t e = detail::guarded([&] { mem = sycl::malloc_host(bytes, detail::legacy_queue()); });
   return e != success ? e : detail::allocate(p, bytes, mem);
 }
 // Helpers whose CUDA-derived name would be a C library function (free,
@@ -494,13 +718,13 @@ inline error_t usm_free(void *p) {
   return detail::guarded([&] {
     if (!p)
       return;
-    default_queue().wait_and_throw();
+    detail::legacy_queue().wait_and_throw();
     {
       std::lock_guard<std::mutex> lock(detail::streams().m);
       for (sycl::queue *q : detail::streams().queues)
         q->wait_and_throw();
     }
-    sycl::free(p, default_queue());
+    sycl::free(p, detail::legacy_queue());
   });
 }
 // the statement form: frees nothing for a null pointer, as CUDA does (SYCL
@@ -508,7 +732,7 @@ inline error_t usm_free(void *p) {
 inline void usm_free(void *p, const sycl::queue &q) {
   if (!p)
     return;
-  default_queue().wait();
+  detail::legacy_queue().wait();
   {
     std::lock_guard<std::mutex> lock(detail::streams().m);
     for (sycl::queue *s : detail::streams().queues)
@@ -2351,16 +2575,24 @@ template <class T, class Op = plus<T>> T exclusive_scan(const coalesced_group &g
 
 // ---------------------------------------------------------------------------
 // 14. Host runtime: streams, events, memory, devices, occupancy, no-ops
-// Stream flags and priorities: SYCL 2020 queues have neither; streams are
-// created as plain in-order queues (a non-blocking stream never synchronised
-// with the default stream in CUDA either; priorities are hints).
-inline error_t stream_create_with_flags(stream_t *s, unsigned = 0) { return stream_create(s); }
-inline error_t stream_create_with_priority(stream_t *s, unsigned, int) { return stream_create(s); }
+// cudaDeviceGetStreamPriorityRange: the priorities stream_create_with_priority
+// passes on. AdaptiveCpp on an NVIDIA GPU gives them to CUDA, which clamps
+// them to its range: [0, -5] since Volta; DPC++'s priority extension has a
+// high and a low one ([1, -1] here); otherwise none ([0, 0], as CUDA reports
+// on devices without priorities).
 inline error_t device_get_stream_priority_range(int *least, int *greatest) {
+  int lo = 0, hi = 0;
+#if defined(ACPP_EXT_QUEUE_PRIORITY)
+  if (detail::legacy_queue().get_device().get_info<sycl::info::device::vendor_id>() == 0x10de)
+    hi = -5;
+#elif defined(SYCL_EXT_ONEAPI_QUEUE_PRIORITY)
+  lo = 1;
+  hi = -1;
+#endif
   if (least)
-    *least = 0;
+    *least = lo;
   if (greatest)
-    *greatest = 0;
+    *greatest = hi;
   return success;
 }
 // cudaStreamQuery: success when all work submitted to the stream is done.
@@ -2447,7 +2679,6 @@ using event_t = event_state *;
 constexpr unsigned event_default = 0, event_blocking_sync = 1, event_disable_timing = 2, event_interprocess = 4;
 // Flags with CUDA's values, under names that say what they were
 // (cudaStreamNonBlocking, cudaHostAllocMapped, cudaDeviceScheduleBlockingSync, ...)
-constexpr unsigned stream_default = 0, stream_non_blocking = 1;
 constexpr unsigned host_alloc_default = 0, host_alloc_portable = 1, host_alloc_mapped = 2, host_alloc_write_combined = 4;
 constexpr unsigned host_register_default = 0, host_register_portable = 1, host_register_mapped = 2;
 constexpr unsigned mem_attach_global = 1, mem_attach_host = 2, mem_attach_single = 4;
@@ -2741,7 +2972,7 @@ inline error_t memcpy_3d(const memcpy3d_parms *p, stream_t s = nullptr, bool wai
 // total unless the implementation can say more (DPC++'s ext_intel_free_memory).
 inline error_t mem_get_info(std::size_t *free_bytes, std::size_t *total_bytes) {
   return detail::guarded([&] {
-    sycl::device d = default_queue().get_device();
+    sycl::device d = detail::legacy_queue().get_device();
     std::size_t total = d.get_info<sycl::info::device::global_mem_size>();
     std::size_t avail = total;
 #if defined(SYCL_EXT_INTEL_DEVICE_INFO) && SYCL_EXT_INTEL_DEVICE_INFO >= 4
@@ -2872,7 +3103,7 @@ template <class T> error_t malloc_from_pool_async(T **p, std::size_t bytes, mem_
 inline error_t free_async(void *p, stream_t s = nullptr) {
   return detail::guarded([&] {
     queue_of(s).wait_and_throw();
-    sycl::free(p, default_queue());
+    sycl::free(p, detail::legacy_queue());
   });
 }
 // cudaPointerGetAttributes
@@ -2885,7 +3116,7 @@ struct pointer_attributes {
 };
 inline error_t pointer_get_attributes(pointer_attributes *a, const void *p) {
   return detail::guarded([&] {
-    sycl::queue &q = default_queue();
+    sycl::queue &q = detail::legacy_queue();
     sycl::usm::alloc k = sycl::get_pointer_type(p, q.get_context());
     a->device = detail::current_device_index();
     a->type = k == sycl::usm::alloc::device ? memory_type_device
@@ -3247,7 +3478,7 @@ public:
   // The device (or, for managed symbols, shared) allocation.
   T *get_ptr() {
     std::call_once(once_, [&] {
-      sycl::queue &q = default_queue();
+      sycl::queue &q = detail::legacy_queue();
       void *p = Shared ? sycl::malloc_shared(sizeof(T), q) : sycl::malloc_device(sizeof(T), q);
       if (!p)
         throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation), "cannot allocate a device global");
@@ -3414,7 +3645,7 @@ inline error_t create_texture_object(texture_object_t *tex, const resource_desc 
   t.read = d->readMode;
   t.normalized = d->normalizedCoords != 0;
   return detail::guarded([&] {
-    auto *p = sycl::malloc_shared<detail::texture_data>(1, default_queue());
+    auto *p = sycl::malloc_shared<detail::texture_data>(1, detail::legacy_queue());
     if (!p)
       throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
     *p = t;
@@ -3424,7 +3655,7 @@ inline error_t create_texture_object(texture_object_t *tex, const resource_desc 
 // cudaDestroyTextureObject
 inline error_t destroy_texture_object(texture_object_t tex) {
   if (tex)
-    sycl::free(const_cast<detail::texture_data *>(tex), default_queue());
+    sycl::free(const_cast<detail::texture_data *>(tex), detail::legacy_queue());
   return success;
 }
 namespace detail {

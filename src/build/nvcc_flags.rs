@@ -39,6 +39,9 @@ struct Entry {
     value: Value,
     #[serde(default)]
     sycl: Option<Vec<String>>,
+    /// Replacements for particular values, over `sycl`.
+    #[serde(default)]
+    values: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     drop: Option<String>,
     #[serde(default)]
@@ -172,7 +175,12 @@ pub fn translate(words: &[&str]) -> Translation {
         };
         if let Some(repl) = &e.sycl {
             let v = value.clone().unwrap_or_default();
-            set(&mut t, Action::Replace(repl.iter().map(|r| r.replace("{v}", &v)).collect::<Vec<_>>().join(" ")));
+            let repl = e.values.get(&v).unwrap_or(repl);
+            if repl.is_empty() {
+                set(&mut t, Action::Drop);
+            } else {
+                set(&mut t, Action::Replace(repl.iter().map(|r| r.replace("{v}", &v)).collect::<Vec<_>>().join(" ")));
+            }
         } else if let Some(why) = &e.drop {
             set(&mut t, Action::Drop);
             t.remark(i, RemarkKind::Dropped, format!("`{shown}` dropped: {why}"));
@@ -312,6 +320,15 @@ mod tests {
         let (out, remarks, _) = run("-rdc=true -dc -x cu main.cpp -x c++");
         assert_eq!(out, "-c main.cpp -x c++");
         assert_eq!(remarks.len(), 3);
+    }
+
+    #[test]
+    fn default_stream_values() {
+        let (out, remarks, _) = run("-O2 --default-stream per-thread -c");
+        assert_eq!(out, "-O2 -DSYCLIFY_PER_THREAD_DEFAULT_STREAM -c");
+        assert!(remarks.is_empty(), "{remarks:?}");
+        let (out, _, _) = run("--default-stream=per-thread --default-stream legacy -c");
+        assert_eq!(out, "-DSYCLIFY_PER_THREAD_DEFAULT_STREAM -c");
     }
 
     #[test]

@@ -123,6 +123,13 @@ pub fn run(ctx: &mut FileCtx) {
     }
     // never before a byte-order mark
     at = at.max(bom_len(ctx.src));
+    // `#define CUDA_API_PER_THREAD_DEFAULT_STREAM` chose per-thread default
+    // streams for the CUDA headers below it: the helper header is told so
+    // before it is included
+    let per_thread = ctx.main_of(&["preproc_def"]).into_iter().any(|d| d.field("name").is_some_and(|n| ctx.text(n) == "CUDA_API_PER_THREAD_DEFAULT_STREAM"));
+    if per_thread {
+        ctx.edits.insert_first(RULE, at, "#define SYCLIFY_PER_THREAD_DEFAULT_STREAM 1 // CUDA_API_PER_THREAD_DEFAULT_STREAM, below\n");
+    }
     ctx.edits.insert_first(RULE, at, SYCL_INCLUDES);
     // a program that forms names by token pasting may form CUDA's vector type
     // names (`PASTE(uchar, 3)`), which CUDA declares globally and the helper
