@@ -1766,7 +1766,8 @@ pub fn known_defines(mappings: &Mappings) -> parse::Defines {
     for name in ["__CUDACC__", "__NVCC__", "__linux__", "__unix__"] {
         d.insert(name.to_string(), Some("1".to_string()));
     }
-    for name in ["_WIN32", "_WIN64", "WIN32", "_MSC_VER", "__MINGW32__", "__APPLE__", "__CYGWIN__"] {
+    // (a SYCL compiler's own macros: nvcc defined neither, see rules/cuda_arch_macro.rs)
+    for name in ["_WIN32", "_WIN64", "WIN32", "_MSC_VER", "__MINGW32__", "__APPLE__", "__CYGWIN__", "SYCL_LANGUAGE_VERSION", "__SYCL_DEVICE_ONLY__"] {
         d.insert(name.to_string(), None);
     }
     d

@@ -34,7 +34,9 @@ impl Ours {
     }
 
     fn get(&self, src: &str) -> bool {
-        *self.0.get_or_init(|| src.contains("<syclify/syclify.hpp>") || src.contains("// syclify: ") || !crate::leftovers::has_cuda_constructs(src))
+        *self.0.get_or_init(|| {
+            src.contains("<syclify/syclify.hpp>") || src.contains("// syclify: ") || (!crate::leftovers::has_cuda_constructs(src) && is_sycl_code(src))
+        })
     }
 }
 
@@ -85,6 +87,72 @@ pub fn run(ctx: &mut FileCtx) {
             directive(ctx, n, sycl_tests_are_ours);
         }
     }
+    // the condition lines of conditionals parsed in one configuration
+    let hidden: Vec<std::ops::Range<usize>> = ctx
+        .parsed
+        .masks
+        .iter()
+        .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && super::cuda_header_macros::is_condition_line(&ctx.src[m.range.clone()]))
+        .map(|m| m.range.clone())
+        .collect();
+    for line in hidden {
+        let text = &ctx.src[line.clone()];
+        if (text.contains("SYCL_LANGUAGE_VERSION") || text.contains("__SYCL_DEVICE_ONLY__")) && !sycl_tests_are_ours.get(ctx.src) {
+            hidden_condition_line(ctx, line);
+        }
+    }
+}
+
+/// The condition line of a conditional that error recovery parsed in one
+/// configuration (inside a declaration, or a statement the grammar cannot
+/// read in both): no node holds it, so a SYCL compiler's macro is read as
+/// written: `#ifdef M` → `#if 0` (`#ifndef M` → `#if 1`), `defined(M)`,
+/// `defined M` and `M` → `0`.
+fn hidden_condition_line(ctx: &mut FileCtx, line: std::ops::Range<usize>) {
+    let text = &ctx.src[line.clone()];
+    let words = crate::syntax::identifiers(text);
+    let Some(first) = words.first() else { return };
+    let mut edits: Vec<(std::ops::Range<usize>, &'static str, String)> = Vec::new();
+    if matches!(first.1, "ifdef" | "ifndef") {
+        if let Some((r, w)) = words.get(1).filter(|(_, w)| is_sycl_macro(w)) {
+            let hash = text.find('#').unwrap_or(0);
+            let rep = if first.1 == "ifndef" { "#if 1" } else { "#if 0" };
+            edits.push((hash..r.end, rep, format!("#{} {w}", first.1)));
+        }
+    } else {
+        let b = text.as_bytes();
+        let back = |mut i: usize| {
+            while i > 0 && b[i - 1].is_ascii_whitespace() {
+                i -= 1;
+            }
+            i
+        };
+        for (k, (r, w)) in words.iter().enumerate() {
+            if !is_sycl_macro(w) {
+                continue;
+            }
+            let mut range = r.clone();
+            // `defined(M)` / `defined M`: the whole test
+            let mut at = back(r.start);
+            let paren = at > 0 && b[at - 1] == b'(';
+            if paren {
+                at = back(at - 1);
+            }
+            if let Some((d, _)) = k.checked_sub(1).map(|j| &words[j]).filter(|(d, dw)| *dw == "defined" && d.end == at) {
+                range.start = d.start;
+                if paren {
+                    let close = text[r.end..].find(')').map(|c| r.end + c + 1);
+                    range.end = close.unwrap_or(r.end);
+                }
+            }
+            edits.push((range.clone(), "0", text[range].to_string()));
+        }
+    }
+    for (r, rep, original) in edits {
+        let range = line.start + r.start..line.start + r.end;
+        ctx.edits.replace_text(RULE, range.clone(), rep);
+        disabled(ctx, range, &original, rep);
+    }
 }
 
 /// A conditional directive (`#ifdef`, `#if`, `#elif`) of the code.
@@ -113,6 +181,14 @@ fn ifdef(ctx: &mut FileCtx, n: Node, name: Node, sycl_tests_are_ours: &Ours) {
     } else {
         rename(ctx, name);
     }
+}
+
+/// Does the file use SYCL itself (a SYCL source beside the CUDA ones)? A
+/// file with neither CUDA nor SYCL code (a plain C++ header of the CUDA
+/// program with a branch for some SYCL port of it: HeCBench's SDKBitMap.h
+/// calls `.x()` on SYCL's `uchar4` there) is compiled as nvcc compiled it.
+fn is_sycl_code(src: &str) -> bool {
+    ["sycl::", "<sycl/", "<CL/sycl"].iter().any(|w| src.contains(w))
 }
 
 /// Macros only a SYCL compiler defines: undefined when nvcc compiled the original.

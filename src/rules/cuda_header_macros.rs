@@ -110,7 +110,7 @@ pub fn run(ctx: &mut FileCtx) {
 }
 
 /// `#if …`, `#ifdef …`, `#ifndef …`, `#elif …` (a line as written).
-fn is_condition_line(line: &str) -> bool {
+pub(crate) fn is_condition_line(line: &str) -> bool {
     let Some(d) = line.trim_start().strip_prefix('#') else { return false };
     let word = d.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
     matches!(word, "if" | "ifdef" | "ifndef" | "elif")

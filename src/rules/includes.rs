@@ -106,7 +106,21 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.diag(Code::UnsupportedHeader, inc.byte_range(), RULE, format!("header `{name}` is not migrated; left as is"));
         }
     }
-    if !ctx.needs_sycl || has_sycl_includes {
+    if !ctx.needs_sycl {
+        return;
+    }
+    // CUDA's overloads beside the program's own (see FileCtx::using_helpers),
+    // right after the helper header (unless a first migration wrote them)
+    let usings: String = ctx
+        .using_helpers
+        .iter()
+        .filter(|n| !ctx.src.contains(&format!("\nusing syclify::{n}; // CUDA's")))
+        .map(|n| format!("using syclify::{n}; // CUDA's {n} overloads, beside the program's own (as under nvcc)\n"))
+        .collect();
+    if let Some(p) = (has_sycl_includes && !usings.is_empty()).then(|| ctx.src.find("#include <sycl/sycl.hpp>\n")).flatten() {
+        ctx.edits.insert(RULE, p + "#include <sycl/sycl.hpp>\n".len(), usings.clone());
+    }
+    if has_sycl_includes {
         return;
     }
     let mut at = anchor.or(first_include).unwrap_or_else(|| after_guard(ctx));
@@ -130,7 +144,7 @@ pub fn run(ctx: &mut FileCtx) {
     if per_thread {
         ctx.edits.insert_first(RULE, at, "#define SYCLIFY_PER_THREAD_DEFAULT_STREAM 1 // CUDA_API_PER_THREAD_DEFAULT_STREAM, below\n");
     }
-    ctx.edits.insert_first(RULE, at, SYCL_INCLUDES);
+    ctx.edits.insert_first(RULE, at, format!("{SYCL_INCLUDES}{usings}"));
     // a program that forms names by token pasting may form CUDA's vector type
     // names (`PASTE(uchar, 3)`), which CUDA declares globally and the helper
     // header in `syclify::types`: those names are made visible unqualified

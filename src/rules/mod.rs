@@ -161,6 +161,12 @@ pub struct FileCtx<'a> {
     pub counts: BTreeMap<&'static str, usize>,
     /// Set when the output uses SYCL or the helper header.
     pub needs_sycl: bool,
+    /// CUDA functions whose unqualified calls are left to overload
+    /// resolution beside the program's own overloads (`max` where
+    /// helper_math.h adds `max(int2, int2)`): the file gets `using
+    /// syclify::max;` after the helper header ([`includes`]), so that CUDA's
+    /// overloads are visible beside the program's, as under nvcc.
+    pub using_helpers: std::collections::BTreeSet<String>,
     /// Branches no build of the program compiles ([`inactive_branches`]):
     /// (the conditional's range through the branch, what the SY0112 warning
     /// says before the names): CUDA left only inside one is reported there.
@@ -231,6 +237,7 @@ impl<'a> FileCtx<'a> {
             diags: Vec::new(),
             counts: BTreeMap::new(),
             needs_sycl: false,
+            using_helpers: Default::default(),
             inactive: Vec::new(),
             functions: Vec::new(),
             scope_parent: Vec::new(),

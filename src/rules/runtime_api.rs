@@ -8,6 +8,11 @@
 //! that returns an error code: `CHECK(cudaMalloc(&d, n))` →
 //! `CHECK(syclify::malloc_device(&d, n))`). Mapped types and enumerators are
 //! renamed. An unmapped `cuda*` call or name gets SY0401 and is left as is.
+//! A call of a name the program defines itself is the program's and stays
+//! as written; where CUDA's function of that name is a helper of the same
+//! name (`max`: `syclify::max`), the file gets `using syclify::max;` so that
+//! CUDA's overloads stay visible beside the program's (helper_math.h's
+//! `max(int2, int2)` beside CUDA's `max(float, float)`), as under nvcc.
 //!
 //! Why: most of the runtime API has a one-to-one SYCL counterpart on an
 //! in-order queue; the error-code form keeps the original error handling
@@ -279,6 +284,17 @@ pub fn run(ctx: &mut FileCtx) {
                     let args = syntax::call_arguments(n);
                     let vector_overloads_only = !f.first_params.is_empty() && f.first_params.iter().all(|p| mappings.types.contains_key(p.as_str()));
                     if f.accepts(args.len()) && !(vector_overloads_only && args.first().is_some_and(|a| is_scalar_arg(ctx, *a))) {
+                        // CUDA's own overloads (a helper of the same name
+                        // in syclify::) stay visible beside the program's
+                        // (one that takes as many arguments as the call passes)
+                        let arity = |e: &str| (0..8).take_while(|i| e.contains(&format!("{{{i}}}"))).count();
+                        let same_helper = |r: &crate::mapping::FunctionRule| {
+                            !r.device && r.expression.as_deref().is_some_and(|e| e.starts_with(&format!("syclify::{name}(")) && arity(e) == args.len())
+                        };
+                        if mappings.functions.get(name).is_some_and(same_helper) {
+                            ctx.using_helpers.insert(name.to_string());
+                            ctx.needs_sycl = true;
+                        }
                         continue;
                     }
                 }
