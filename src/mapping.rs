@@ -304,6 +304,11 @@ pub enum TemplatePiece {
 /// (`sycl::native::sin({0})` → `sycl::native::sin`): what a CUDA function
 /// named without a call (`#define fast_sin __sinf`) becomes.
 pub fn forwarding_target(t: &str) -> Option<String> {
+    forwarding(t).map(|(name, _)| name)
+}
+
+/// [`forwarding_target`] with the number of arguments it forwards.
+pub fn forwarding(t: &str) -> Option<(String, usize)> {
     let pieces = parse_template(t).ok()?;
     let (TemplatePiece::Text(head), rest) = pieces.split_first()? else {
         return None;
@@ -320,7 +325,7 @@ pub fn forwarding_target(t: &str) -> Option<String> {
             _ => return None,
         }
     }
-    (next > 0 && matches!(rest.last(), Some(TemplatePiece::Text(t)) if t == ")")).then(|| name.to_string())
+    (next > 0 && matches!(rest.last(), Some(TemplatePiece::Text(t)) if t == ")")).then(|| (name.to_string(), next))
 }
 
 pub fn parse_template(t: &str) -> Result<Vec<TemplatePiece>, String> {

@@ -342,6 +342,23 @@ inline stream_registry &streams() {
   static stream_registry r;
   return r;
 }
+// Removes a queue from the registry (a destroyed stream, a thread's ended
+// default stream).
+inline void forget_stream(const sycl::queue *q) {
+  stream_registry &r = streams();
+  std::lock_guard<std::mutex> lock(r.m);
+  for (auto it = r.queues.begin(); it != r.queues.end(); ++it)
+    if (*it == q) {
+      r.queues.erase(it);
+      break;
+    }
+  for (auto it = r.blocking.begin(); it != r.blocking.end(); ++it)
+    if (it->q == q) {
+      r.blocking.erase(it);
+      r.blocking_count.fetch_sub(1, std::memory_order_release);
+      break;
+    }
+}
 } // namespace detail
 
 namespace detail {
@@ -515,13 +532,7 @@ struct per_thread_queue_holder {
     if (!q)
       return;
     q->wait();
-    std::lock_guard<std::mutex> lock(streams().m);
-    auto &v = streams().queues;
-    for (auto it = v.begin(); it != v.end(); ++it)
-      if (*it == q.get()) {
-        v.erase(it);
-        break;
-      }
+    forget_stream(q.get());
     q.reset();
   }
   ~per_thread_queue_holder() { release(); }
@@ -635,23 +646,7 @@ inline error_t stream_destroy(stream_t s) {
   if (!s)
     return detail::record(error_invalid_value);
   error_t e = detail::guarded([&] { s->wait_and_throw(); });
-  {
-    detail::stream_registry &r = detail::streams();
-    std::lock_guard<std::mutex> lock(r.m);
-    auto &v = r.queues;
-    for (auto it = v.begin(); it != v.end(); ++it)
-      if (*it == s) {
-        v.erase(it);
-        break;
-      }
-    auto &b = r.blocking;
-    for (auto it = b.begin(); it != b.end(); ++it)
-      if (it->q == s) {
-        b.erase(it);
-        r.blocking_count.fetch_sub(1, std::memory_order_release);
-        break;
-      }
-  }
+  detail::forget_stream(s);
   delete s;
   return e;
 }
@@ -661,14 +656,21 @@ inline error_t stream_synchronize(stream_t s) {
   return detail::guarded([&] { queue_of(s).wait_and_throw(); });
 }
 
+namespace detail {
+// Waits for the default queue and every live stream (errors rethrown, or
+// left to the async handler).
+inline void wait_for_device(bool rethrow) {
+  auto wait = [rethrow](sycl::queue &q) { rethrow ? q.wait_and_throw() : q.wait(); };
+  wait(legacy_queue());
+  std::lock_guard<std::mutex> lock(streams().m);
+  for (sycl::queue *q : streams().queues)
+    wait(*q);
+}
+} // namespace detail
+
 // cudaDeviceSynchronize: waits for the default queue and every live stream.
 inline error_t device_synchronize() {
-  return detail::guarded([&] {
-    detail::legacy_queue().wait_and_throw();
-    std::lock_guard<std::mutex> lock(detail::streams().m);
-    for (sycl::queue *q : detail::streams().queues)
-      q->wait_and_throw();
-  });
+  return detail::guarded([&] { detail::wait_for_device(true); });
 }
 
 // ---------------------------------------------------------------------------
@@ -718,12 +720,7 @@ inline error_t usm_free(void *p) {
   return detail::guarded([&] {
     if (!p)
       return;
-    detail::legacy_queue().wait_and_throw();
-    {
-      std::lock_guard<std::mutex> lock(detail::streams().m);
-      for (sycl::queue *q : detail::streams().queues)
-        q->wait_and_throw();
-    }
+    detail::wait_for_device(true);
     sycl::free(p, detail::legacy_queue());
   });
 }
@@ -732,12 +729,7 @@ inline error_t usm_free(void *p) {
 inline void usm_free(void *p, const sycl::queue &q) {
   if (!p)
     return;
-  detail::legacy_queue().wait();
-  {
-    std::lock_guard<std::mutex> lock(detail::streams().m);
-    for (sycl::queue *s : detail::streams().queues)
-      s->wait();
-  }
+  detail::wait_for_device(false);
   sycl::free(p, q);
 }
 // cudaMemcpy: synchronous, like CUDA's; the direction is implied by the USM pointers.

@@ -88,14 +88,7 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     // the condition lines of conditionals parsed in one configuration
-    let hidden: Vec<std::ops::Range<usize>> = ctx
-        .parsed
-        .masks
-        .iter()
-        .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && super::cuda_header_macros::is_condition_line(&ctx.src[m.range.clone()]))
-        .map(|m| m.range.clone())
-        .collect();
-    for line in hidden {
+    for line in ctx.hidden_condition_lines() {
         let text = &ctx.src[line.clone()];
         if (text.contains("SYCL_LANGUAGE_VERSION") || text.contains("__SYCL_DEVICE_ONLY__")) && !sycl_tests_are_ours.get(ctx.src) {
             hidden_condition_line(ctx, line);

@@ -60,14 +60,7 @@ pub fn run(ctx: &mut FileCtx) {
     // the directive lines of a conditional that error recovery parsed in one
     // configuration (one inside a declaration or an argument list): no node
     // holds them, their words are renamed as written
-    let hidden: Vec<std::ops::Range<usize>> = ctx
-        .parsed
-        .masks
-        .iter()
-        .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && is_condition_line(&ctx.src[m.range.clone()]))
-        .map(|m| m.range.clone())
-        .collect();
-    for line in hidden {
+    for line in ctx.hidden_condition_lines() {
         let text = &ctx.src[line.clone()];
         let words = crate::syntax::identifiers(text);
         // (`__CUDACC__` too, as rules/cuda_arch_macro.rs renames it)
@@ -107,13 +100,6 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
-}
-
-/// `#if …`, `#ifdef …`, `#ifndef …`, `#elif …` (a line as written).
-pub(crate) fn is_condition_line(line: &str) -> bool {
-    let Some(d) = line.trim_start().strip_prefix('#') else { return false };
-    let word = d.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-    matches!(word, "if" | "ifdef" | "ifndef" | "elif")
 }
 
 /// Is `id` in the condition of a conditional directive (the first loop's)?

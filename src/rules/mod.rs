@@ -426,6 +426,19 @@ impl<'a> FileCtx<'a> {
         masks[first..].iter().take_while(|m| m.range.start < range.end).any(|m| m.kind == crate::mask::MaskKind::InactiveBranch && m.range.end <= range.end)
     }
 
+    /// The condition lines (`#if`, `#ifdef`, `#ifndef`, `#elif`) of the
+    /// conditional groups that error recovery parsed in one configuration:
+    /// no node holds them, so rules that migrate conditions read them as
+    /// written.
+    pub fn hidden_condition_lines(&self) -> Vec<Range<usize>> {
+        self.parsed
+            .masks
+            .iter()
+            .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && is_condition_line(&self.src[m.range.clone()]))
+            .map(|m| m.range.clone())
+            .collect()
+    }
+
     /// Takes back the edits that would drop the text of a conditional group
     /// that error recovery parsed in one configuration (a directive line or
     /// an inactive branch, [`crate::mask::MaskKind::InactiveBranch`]) without
@@ -758,4 +771,11 @@ pub fn run_all(ctx: &mut FileCtx) {
 /// Is `n` inside a region that did not parse (rules leave those alone)?
 pub fn in_error<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>) -> bool {
     n.is_error() || syntax::has_ancestor(parents, n, &["ERROR"])
+}
+
+/// `#if …`, `#ifdef …`, `#ifndef …`, `#elif …` (a line as written).
+fn is_condition_line(line: &str) -> bool {
+    let Some(d) = line.trim_start().strip_prefix('#') else { return false };
+    let word = d.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    matches!(word, "if" | "ifdef" | "ifndef" | "elif")
 }

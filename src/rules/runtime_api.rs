@@ -286,10 +286,14 @@ pub fn run(ctx: &mut FileCtx) {
                     if f.accepts(args.len()) && !(vector_overloads_only && args.first().is_some_and(|a| is_scalar_arg(ctx, *a))) {
                         // CUDA's own overloads (a helper of the same name
                         // in syclify::) stay visible beside the program's
-                        // (one that takes as many arguments as the call passes)
-                        let arity = |e: &str| (0..8).take_while(|i| e.contains(&format!("{{{i}}}"))).count();
+                        // (one the mapping only forwards to, taking as many
+                        // arguments as the call passes)
                         let same_helper = |r: &crate::mapping::FunctionRule| {
-                            !r.device && r.expression.as_deref().is_some_and(|e| e.starts_with(&format!("syclify::{name}(")) && arity(e) == args.len())
+                            !r.device
+                                && r.expression
+                                    .as_deref()
+                                    .and_then(crate::mapping::forwarding)
+                                    .is_some_and(|(f, n)| f == format!("syclify::{name}") && n == args.len())
                         };
                         if mappings.functions.get(name).is_some_and(same_helper) {
                             ctx.using_helpers.insert(name.to_string());
