@@ -554,6 +554,11 @@ pub struct ProjectIndex {
     /// out but for those named like macros (read once: [`ProjectIndex::macro_identifiers`] walks them for
     /// every function).
     macro_words: std::collections::HashMap<String, Vec<String>>,
+    /// The macros that device code expands: named in a kernel or `__device__`
+    /// function, or in the body of such a macro (`#define hdt (dt / hbar)`,
+    /// `#define hbar (1.0f / acosf(-1.f))`). Their bodies are device code
+    /// too: device-only mappings apply there (`rules/runtime_api.rs`).
+    pub device_macros: BTreeSet<String>,
     pub needs: BTreeMap<String, Needs>,
     pub macros: std::sync::Arc<MacroTable>,
     /// Where each function's `__shared__` arrays are in its
@@ -625,10 +630,12 @@ impl ProjectIndex {
             extern_shared_globals,
             dynamic_local_classes,
             macro_words,
+            device_macros: BTreeSet::new(),
             needs: BTreeMap::new(),
             macros,
             shared_at,
         };
+        idx.device_macros = idx.macros_reached(idx.functions.values().filter(|f| f.is_kernel || f.is_device).flat_map(|f| f.identifiers.iter()));
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -720,6 +727,22 @@ impl ProjectIndex {
                     out.insert(w.clone());
                 }
             }
+        }
+        out
+    }
+
+    /// The macros among `identifiers` and those their bodies use, each
+    /// macro read once.
+    fn macros_reached<'s>(&self, identifiers: impl Iterator<Item = &'s String>) -> BTreeSet<String> {
+        let names = &self.macros.names;
+        let mut out: BTreeSet<String> = BTreeSet::new();
+        let mut stack: Vec<&str> = identifiers.map(String::as_str).filter(|i| names.contains(*i)).collect();
+        while let Some(m) = stack.pop() {
+            if out.contains(m) {
+                continue;
+            }
+            out.insert(m.to_string());
+            stack.extend(self.macro_words.get(m).into_iter().flatten().map(String::as_str).filter(|w| names.contains(*w) && !out.contains(*w)));
         }
         out
     }

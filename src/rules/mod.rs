@@ -286,6 +286,22 @@ impl<'a> FileCtx<'a> {
         i > 0 && offset < self.macro_trees[i - 1].0.end
     }
 
+    /// Is `offset` inside the body of a macro that device code expands
+    /// ([`crate::index::ProjectIndex::device_macros`])? Such a body is
+    /// device code wherever else the macro is also used.
+    pub fn in_device_macro(&self, offset: usize) -> bool {
+        let i = self.macro_trees.partition_point(|(r, _)| r.start <= offset);
+        if i == 0 || offset >= self.macro_trees[i - 1].0.end {
+            return false;
+        }
+        // the name: `#define NAME` or `#define NAME(params)` before the body, on the directive's line
+        let body = &self.macro_trees[i - 1].0;
+        let head = self.src[self.line_start(body.start)..body.start].trim_start();
+        let head = head.strip_prefix('#').map(str::trim_start).and_then(|h| h.strip_prefix("define")).unwrap_or("").trim_start();
+        let end = head.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(head.len());
+        end > 0 && self.project.index.device_macros.contains(&head[..end])
+    }
+
     /// The parent links of the main tree (a node of a macro body is asked
     /// of tree-sitter): [`syntax::Parents`].
     pub fn parents(&self) -> &Preorder<'a> {

@@ -109,6 +109,7 @@ fn render<'m, 'a>(
     src: &str,
     param: &dyn Fn(usize) -> Option<(&'m str, bool)>,
     declaration: &syntax::DeclarationAt<'_, 'a>,
+    float_unknown: bool,
 ) -> Option<Replacement> {
     let mut r = Replacement::new();
     let mut used = vec![false; args.len()];
@@ -117,7 +118,7 @@ fn render<'m, 'a>(
             TemplatePiece::Text(t) => r.push_text(t),
             TemplatePiece::Arg(i) => {
                 let a = *args.get(*i)?;
-                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, ty, exact, declaration)) {
+                match param(*i).and_then(|(ty, exact)| converted_argument(a, src, ty, exact, declaration, float_unknown)) {
                     Some(Converted::Literal(t)) => {
                         r.push_text(&t);
                         r.push_discard(a.byte_range());
@@ -182,10 +183,22 @@ enum Converted {
 /// where it is evidently of another type than the parameter: the conversion
 /// CUDA made implicitly. `exact`: the parameter type is declared in the
 /// table (a bit cast needs the exact type), not a C math function's.
-fn converted_argument<'a>(a: Node<'a>, src: &str, param: &str, exact: bool, declaration: &syntax::DeclarationAt<'_, 'a>) -> Option<Converted> {
+/// `float_unknown`: an argument of unknown type to a `float` parameter is
+/// cast too (a macro's parameter: `sqrtf(x)` takes an `int` as CUDA's
+/// prototype converts it, `sycl::sqrt` has no `int` overload).
+fn converted_argument<'a>(
+    a: Node<'a>,
+    src: &str,
+    param: &str,
+    exact: bool,
+    declaration: &syntax::DeclarationAt<'_, 'a>,
+    float_unknown: bool,
+) -> Option<Converted> {
     use syntax::Arith;
     let want = syntax::arith_of_type(param)?;
-    let have = syntax::arith_type_with(a, src, declaration)?;
+    let Some(have) = syntax::arith_type_with(a, src, declaration) else {
+        return (float_unknown && want == Arith::Float).then(|| Converted::Cast(param.to_string()));
+    };
     // (a float where a C math function's double is expected computes in
     // float on both sides: CUDA has float overloads of `sqrt`)
     let same = match (have, want) {
@@ -260,7 +273,7 @@ pub fn run(ctx: &mut FileCtx) {
                         && f.field("name").is_some_and(|x| x.id() == name_node.id())
                         && f.field("scope").is_none_or(|s| ctx.text(s) == "std")
                         && mappings.functions.get(name).is_some_and(|r| r.device && r.expression.as_deref().is_some_and(|e| e.starts_with("sycl::")))
-                        && ctx.in_device_code(n.start_byte())
+                        && (ctx.in_device_code(n.start_byte()) || ctx.in_device_macro(n.start_byte()))
                 });
                 if !std_math && n.field("function").is_some_and(|f| f.id() != name_node.id()) {
                     continue; // qualified or templated: not a runtime call
@@ -302,10 +315,16 @@ pub fn run(ctx: &mut FileCtx) {
                         continue;
                     }
                 }
-                // device-only mappings apply in device code, and in macro bodies
+                // device-only mappings apply in device code, in the bodies of
+                // macros that device code expands (`#define hbar (1.0f /
+                // acosf(-1.f))`; where host code uses them too, it computes
+                // with SYCL's math, which the host has), and in any macro body
                 // to names that exist only in device code (`__mul24`)
                 let device_ok = |r: &&crate::mapping::FunctionRule| {
-                    !r.device || ctx.in_device_code(n.start_byte()) || (name.starts_with("__") && ctx.in_macro(n.start_byte()))
+                    !r.device
+                        || ctx.in_device_code(n.start_byte())
+                        || (name.starts_with("__") && ctx.in_macro(n.start_byte()))
+                        || ctx.in_device_macro(n.start_byte())
                 };
                 let rule = mappings.functions.get(name).filter(device_ok);
                 let Some(rule) = rule else {
@@ -324,16 +343,19 @@ pub fn run(ctx: &mut FileCtx) {
                 let args: Vec<Node> = syntax::call_arguments(n);
                 let unused = ctx.parent(n).is_some_and(|p| p.kind_str() == "expression_statement");
                 let param = |i: usize| mappings.parameter_type(name, i);
+                // a float function of the C library in a device macro's body
+                // (`sqrtf(x)`): its arguments' types are the expansion's
+                let float_unknown = rule.device && name.ends_with('f') && !ctx.in_device_code(n.start_byte()) && ctx.in_device_macro(n.start_byte());
                 let none = |_: usize| None;
                 let stmt = rule
                     .statement
                     .as_deref()
                     .filter(|_| unused)
-                    .and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none, &|n, name| ctx.declaration_in_scope(n, name)));
+                    .and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &none, &|n, name| ctx.declaration_in_scope(n, name), false));
                 let rep = stmt.or_else(|| {
                     rule.expression
                         .as_deref()
-                        .and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &param, &|n, name| ctx.declaration_in_scope(n, name)))
+                        .and_then(|t| render(&parse_template(t).ok()?, &args, ctx.src, &param, &|n, name| ctx.declaration_in_scope(n, name), float_unknown))
                 });
                 match rep {
                     Some(rep) => {
