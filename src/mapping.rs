@@ -28,6 +28,11 @@ pub struct FunctionRule {
     /// migrated code: the use needs a human.
     #[serde(default)]
     pub warn: Option<String>,
+    /// A warning (SY0404, with a comment) only where an argument names a
+    /// flag the mapping cannot honour (`cudaHostRegister(p, n,
+    /// cudaHostRegisterMapped)`: kernels reading host memory).
+    #[serde(default)]
+    pub warn_when: Option<ArgumentWarning>,
     /// CUDA's parameter types, where the SYCL side does not convert an
     /// argument as CUDA's prototype does (`__float_as_int(float)` given a
     /// double): an argument the syntax shows to be of another arithmetic
@@ -35,6 +40,17 @@ pub struct FunctionRule {
     /// entry: see [`Mappings::float_parameters`].
     #[serde(default)]
     pub params: Option<Vec<String>>,
+}
+
+/// See [`FunctionRule::warn_when`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArgumentWarning {
+    /// The argument's index (0-based).
+    pub argument: usize,
+    /// The name whose appearance in that argument calls for the warning.
+    pub names: String,
+    pub warn: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

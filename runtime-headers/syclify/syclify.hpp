@@ -1481,6 +1481,39 @@ template <class T> void sincospi(T x, T *s, T *c) {
   *s = sycl::sinpi(x);
   *c = sycl::cospi(x);
 }
+// frexp/modf/remquo (and frexpf/modff/remquof): the second result through a
+// plain pointer, as CUDA's prototypes give it (SYCL's builtins take a
+// multi_ptr, and AdaptiveCpp has no remquo); exact, as the C library's are.
+template <class T> T frexp(T x, int *e) {
+  if (x == T(0) || !sycl::isfinite(x)) {
+    *e = 0;
+    return x;
+  }
+  int k = sycl::ilogb(x) + 1; // x = m * 2^k with 0.5 <= |m| < 1 (subnormals too)
+  *e = k;
+  return sycl::ldexp(x, -k);
+}
+template <class T> T modf(T x, T *integral) {
+  T i = sycl::trunc(x);
+  *integral = i;
+  // the fraction has x's sign (-0.0 for a negative whole number; 0 for inf)
+  return sycl::copysign(sycl::isinf(x) ? T(0) : x - i, x);
+}
+template <class T> T remquo(T x, T y, int *quo) {
+  T r = sycl::remainder(x, y);
+  int q = 0;
+  if (sycl::isfinite(x) && !sycl::isnan(y) && y != T(0) && !sycl::isinf(y)) {
+    // the low three bits of the rounded quotient: the remainder of |x| by
+    // 8|y| (exact) holds them, and rounding to even keeps their parity
+    T ay = sycl::fabs(y);
+    T m = sycl::fmod(sycl::fabs(x), T(8) * ay);
+    q = static_cast<int>(sycl::rint((m - sycl::remainder(m, ay)) / ay)) & 7;
+    if (sycl::signbit(x) != sycl::signbit(y))
+      q = -q;
+  }
+  *quo = q;
+  return r;
+}
 // pow/powf with CUDA's overloads for mixed argument types (sycl::pow takes
 // one floating type): powf computes in float; pow keeps a float with an
 // integer exponent in float (CUDA's pow(float, int)) and otherwise computes

@@ -368,6 +368,11 @@ pub fn run(ctx: &mut FileCtx) {
                         if let Some(warn) = &rule.warn {
                             ctx.diag(Code::MappingWarning, n.byte_range(), RULE, format!("`{name}`: {warn}"));
                         }
+                        if let Some(w) = &rule.warn_when
+                            && args.get(w.argument).is_some_and(|a| syntax::identifiers(ctx.text(*a)).iter().any(|(_, x)| *x == w.names))
+                        {
+                            ctx.diag(Code::MappingWarning, n.byte_range(), RULE, format!("`{name}` with `{}`: {}", w.names, w.warn));
+                        }
                     }
                     None => {
                         // a template that only forwards the arguments in order to one
