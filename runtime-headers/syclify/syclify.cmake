@@ -112,6 +112,12 @@ endfunction()
 function(syclify_add_sycl target)
   target_compile_features(${target} PRIVATE cxx_std_17)
   target_include_directories(${target} PRIVATE "${SYCLIFY_INCLUDE_DIR}")
+  # nvcc's host compiler (GCC) evaluates C math calls on constants at compile
+  # time; the SYCL compilers (Clang) do so only without errno (libstdc++'s
+  # <random> distributions run ten times slower otherwise)
+  if(NOT MSVC)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-math-errno>)
+  endif()
   if(SYCLIFY_NVCC_FLAGS)
     target_compile_options(${target} PRIVATE ${SYCLIFY_NVCC_FLAGS})
   endif()
