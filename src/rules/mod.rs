@@ -294,9 +294,14 @@ impl<'a> FileCtx<'a> {
         if i == 0 || offset >= self.macro_trees[i - 1].0.end {
             return false;
         }
-        // the name: `#define NAME` or `#define NAME(params)` before the body, on the directive's line
+        // the name: `#define NAME` or `#define NAME(params)` before the body,
+        // on the directive's first line (`#define NAME \` continues it)
         let body = &self.macro_trees[i - 1].0;
-        let head = self.src[self.line_start(body.start)..body.start].trim_start();
+        let mut start = self.line_start(body.start);
+        while start >= 2 && self.src[..start - 1].trim_end_matches('\r').ends_with('\\') {
+            start = self.line_start(start - 2);
+        }
+        let head = self.src[start..body.start].trim_start();
         let head = head.strip_prefix('#').map(str::trim_start).and_then(|h| h.strip_prefix("define")).unwrap_or("").trim_start();
         let end = head.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(head.len());
         end > 0 && self.project.index.device_macros.contains(&head[..end])
