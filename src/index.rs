@@ -635,7 +635,11 @@ impl ProjectIndex {
             macros,
             shared_at,
         };
-        idx.device_macros = idx.macros_reached(idx.functions.values().filter(|f| f.is_kernel || f.is_device).flat_map(|f| f.identifiers.iter()));
+        idx.device_macros = idx
+            .macros_reached(idx.functions.values().filter(|f| f.is_kernel || f.is_device).flat_map(|f| f.identifiers.iter()))
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         let names: Vec<String> = idx.functions.keys().cloned().collect();
         for n in names {
             let mut visiting = BTreeSet::new();
@@ -713,36 +717,24 @@ impl ProjectIndex {
     /// lookup(i)`, `#define T(i) table[i]`).
     fn macro_identifiers(&self, identifiers: &BTreeSet<String>) -> BTreeSet<String> {
         let names = &self.macros.names;
-        let mut out: BTreeSet<String> = BTreeSet::new();
-        let mut seen: BTreeSet<&str> = BTreeSet::new();
-        let mut stack: Vec<&str> = identifiers.iter().map(String::as_str).filter(|i| names.contains(*i)).collect();
-        while let Some(m) = stack.pop() {
-            if !seen.insert(m) {
-                continue;
-            }
-            for w in self.macro_words.get(m).into_iter().flatten() {
-                if names.contains(w) {
-                    stack.push(w);
-                } else if !identifiers.contains(w) {
-                    out.insert(w.clone());
-                }
-            }
-        }
-        out
+        self.macros_reached(identifiers.iter())
+            .into_iter()
+            .flat_map(|m| self.macro_words.get(m).into_iter().flatten())
+            .filter(|w| !names.contains(*w) && !identifiers.contains(*w))
+            .cloned()
+            .collect()
     }
 
     /// The macros among `identifiers` and those their bodies use, each
     /// macro read once.
-    fn macros_reached<'s>(&self, identifiers: impl Iterator<Item = &'s String>) -> BTreeSet<String> {
+    fn macros_reached<'s>(&self, identifiers: impl Iterator<Item = &'s String>) -> BTreeSet<&str> {
         let names = &self.macros.names;
-        let mut out: BTreeSet<String> = BTreeSet::new();
-        let mut stack: Vec<&str> = identifiers.map(String::as_str).filter(|i| names.contains(*i)).collect();
+        let mut out: BTreeSet<&str> = BTreeSet::new();
+        let mut stack: Vec<&str> = identifiers.filter_map(|i| names.get(i)).map(String::as_str).collect();
         while let Some(m) = stack.pop() {
-            if out.contains(m) {
-                continue;
+            if out.insert(m) {
+                stack.extend(self.macro_words.get(m).into_iter().flatten().filter_map(|w| names.get(w)).map(String::as_str));
             }
-            out.insert(m.to_string());
-            stack.extend(self.macro_words.get(m).into_iter().flatten().map(String::as_str).filter(|w| names.contains(*w) && !out.contains(*w)));
         }
         out
     }

@@ -89,7 +89,7 @@ pub fn run(ctx: &mut FileCtx) {
             launch(ctx, &view, n);
         }
     }
-    for (range, tree) in ctx.macro_trees {
+    for crate::rules::MacroBody { range, tree, .. } in ctx.macro_trees {
         let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind_str() == "preproc_arg") else {
             continue;
         };

@@ -178,7 +178,7 @@ pub struct FileCtx<'a> {
     pub file_dim3_vars: BTreeSet<String>,
     pub file_other_vars: BTreeSet<String>,
     /// Bodies of macros that hold CUDA code, each parsed on its own.
-    pub macro_trees: &'a [(Range<usize>, Tree)],
+    pub macro_trees: &'a [MacroBody],
     /// Every node of the main tree, in document order (walked once).
     nodes_main: Rc<Preorder<'a>>,
     /// The nodes of the macro bodies, in order.
@@ -221,12 +221,12 @@ impl<'a> FileCtx<'a> {
         parsed: &'a Parsed,
         main: Preorder<'a>,
         names: syntax::Names<'a>,
-        macro_trees: &'a [(Range<usize>, Tree)],
+        macro_trees: &'a [MacroBody],
         project: &'a ProjectCtx<'a>,
     ) -> Self {
         let mut in_macros = Vec::new();
-        for (_, t) in macro_trees {
-            in_macros.extend(descendants(t.root_node()));
+        for b in macro_trees {
+            in_macros.extend(descendants(b.tree.root_node()));
         }
         let mut ctx = FileCtx {
             src,
@@ -256,8 +256,8 @@ impl<'a> FileCtx<'a> {
             nodes_main: Rc::new(main),
             nodes_in_macros: in_macros,
         };
-        for (_, t) in macro_trees {
-            ctx.error_ranges.extend(error_ranges(t.root_node(), true));
+        for b in macro_trees {
+            ctx.error_ranges.extend(error_ranges(b.tree.root_node(), true));
         }
         ctx.error_ranges.sort_by_key(|r| (r.start, r.end));
         ctx.error_ends = ctx
@@ -275,36 +275,27 @@ impl<'a> FileCtx<'a> {
     /// The main tree's root, then the roots of the macro bodies.
     pub fn roots(&self) -> Vec<Node<'a>> {
         let mut v = vec![self.root()];
-        v.extend(self.macro_trees.iter().map(|(_, t)| t.root_node()));
+        v.extend(self.macro_trees.iter().map(|b| b.tree.root_node()));
         v
     }
 
     /// Is `offset` inside a macro body?
     pub fn in_macro(&self, offset: usize) -> bool {
+        self.macro_body_at(offset).is_some()
+    }
+
+    /// The macro body holding `offset`, if any.
+    fn macro_body_at(&self, offset: usize) -> Option<&MacroBody> {
         // the bodies are in document order and do not overlap
-        let i = self.macro_trees.partition_point(|(r, _)| r.start <= offset);
-        i > 0 && offset < self.macro_trees[i - 1].0.end
+        let i = self.macro_trees.partition_point(|b| b.range.start <= offset);
+        self.macro_trees[..i].last().filter(|b| offset < b.range.end)
     }
 
     /// Is `offset` inside the body of a macro that device code expands
     /// ([`crate::index::ProjectIndex::device_macros`])? Such a body is
     /// device code wherever else the macro is also used.
     pub fn in_device_macro(&self, offset: usize) -> bool {
-        let i = self.macro_trees.partition_point(|(r, _)| r.start <= offset);
-        if i == 0 || offset >= self.macro_trees[i - 1].0.end {
-            return false;
-        }
-        // the name: `#define NAME` or `#define NAME(params)` before the body,
-        // on the directive's first line (`#define NAME \` continues it)
-        let body = &self.macro_trees[i - 1].0;
-        let mut start = self.line_start(body.start);
-        while start >= 2 && self.src[..start - 1].trim_end_matches('\r').ends_with('\\') {
-            start = self.line_start(start - 2);
-        }
-        let head = self.src[start..body.start].trim_start();
-        let head = head.strip_prefix('#').map(str::trim_start).and_then(|h| h.strip_prefix("define")).unwrap_or("").trim_start();
-        let end = head.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(head.len());
-        end > 0 && self.project.index.device_macros.contains(&head[..end])
+        self.macro_body_at(offset).is_some_and(|b| self.project.index.device_macros.contains(&b.name))
     }
 
     /// The parent links of the main tree (a node of a macro body is asked
@@ -725,7 +716,7 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 /// Also a call of a function that takes extra parameters (`needs`: the
 /// nd_item, local memory, device globals): `#define LOOKUP(i) lookup(i)`
 /// expands in a kernel, where the call passes them.
-pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings: &Mappings, needs: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, Tree)> {
+pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings: &Mappings, needs: &dyn Fn(&str) -> bool) -> Vec<MacroBody> {
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
@@ -754,10 +745,19 @@ pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings
             // from the masked text: token pasting and stringizing read as names
             let lines = line_starts.get_or_insert_with(|| crate::parse::line_starts(&parsed.masked));
             let tree = crate::parse::parse_range(&parsed.masked, n.byte_range(), lines);
-            out.push((n.byte_range(), tree));
+            let name = syntax::Parents::parent_of(nodes, n).and_then(|d| d.field("name")).map(|m| text(m, src).to_string()).unwrap_or_default();
+            out.push(MacroBody { range: n.byte_range(), tree, name });
         }
     }
     out
+}
+
+/// The body of a `#define` parsed on its own ([`parse_macro_bodies`]).
+pub struct MacroBody {
+    pub range: Range<usize>,
+    pub tree: Tree,
+    /// The macro's name.
+    pub name: String,
 }
 
 /// Runs every rule over one file, in a fixed order.
