@@ -220,6 +220,13 @@ fn fp8_helpers_match_nvcc() {
     helper_output_matches_nvcc("fp8_vs_nvcc");
 }
 
+/// The half helpers (conversions, hfma and hfma2, min/max, the _sat and _relu
+/// forms, hcmadd, + - * /) compute bit for bit what cuda_fp16.h computes.
+#[test]
+fn half_helpers_match_nvcc() {
+    helper_output_matches_nvcc("half_vs_nvcc");
+}
+
 /// The __dp4a/__dp2a_lo/__dp2a_hi helpers compute what CUDA's intrinsics compute.
 #[test]
 fn dot_product_helpers_match_nvcc() {

@@ -1940,24 +1940,133 @@ struct alignas(4) half2 {
 };
 } // namespace types
 using types::half2;
+namespace detail {
+// sycl::half to float and back, as CUDA converts (round to nearest even; a
+// NaN becomes CUDA's 0x7fff). On AdaptiveCpp's NVPTX pass, the cvt
+// instructions CUDA's __half2float and __float2half_rn use: AdaptiveCpp 24.06
+// converts sycl::half in software even in CUDA device code (a few dozen
+// integer instructions each way: ert's half2 loop ran over 20x slower than
+// nvcc's). In other device code, sycl::half's own conversions (the device's
+// instructions). In host code, these bit operations: the host conversions of
+// DPC++'s headers truncate where the result is a half subnormal.
+inline unsigned short float_to_half_bits(float f) {
+  unsigned u = sycl::bit_cast<unsigned>(f);
+  unsigned short sign = static_cast<unsigned short>((u >> 16) & 0x8000u);
+  unsigned a = u & 0x7fffffffu;
+  if (a > 0x7f800000u)
+    return 0x7fffu;
+  if (a >= 0x477ff000u) // 65520 and above: infinity
+    return sign | 0x7c00u;
+  if (a >= 0x38800000u) { // a normal half: rebias the exponent, round 13 bits away
+    unsigned r = a - 0x38000000u, m = r >> 13, rem = r & 0x1fffu;
+    return sign | static_cast<unsigned short>(m + (rem > 0x1000u || (rem == 0x1000u && (m & 1u))));
+  }
+  if (a <= 0x33000000u) // 2^-25 and below: zero
+    return sign;
+  unsigned shift = 126u - (a >> 23), mant = (a & 0x7fffffu) | 0x800000u; // a subnormal half
+  unsigned m = mant >> shift, rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1u);
+  return sign | static_cast<unsigned short>(m + (rem > halfway || (rem == halfway && (m & 1u))));
+}
+inline float half_bits_to_float(unsigned short h) {
+  unsigned sign = static_cast<unsigned>(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1fu) // infinity, or a NaN made quiet (as the hardware's conversion does)
+    return sycl::bit_cast<float>(sign | 0x7f800000u | (m ? 0x400000u | (m << 13) : 0u));
+  if (e != 0)
+    return sycl::bit_cast<float>(sign | ((e + 112u) << 23) | (m << 13));
+  float f = static_cast<float>(m) * 5.9604644775390625e-8f; // m * 2^-24, exact
+  return sign ? -f : f;
+}
+inline float half_to_float(sycl::half h) {
+#if defined(SYCLIFY_NVPTX_DEVICE) && defined(__ACPP__)
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(sycl::bit_cast<unsigned short>(h)));
+  return f;
+#elif defined(__SYCL_DEVICE_ONLY__)
+  return static_cast<float>(h);
+#else
+  return half_bits_to_float(sycl::bit_cast<unsigned short>(h));
+#endif
+}
+inline sycl::half float_to_half(float f) {
+#if defined(SYCLIFY_NVPTX_DEVICE) && defined(__ACPP__)
+  unsigned short b;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(f));
+  return sycl::bit_cast<sycl::half>(b);
+#elif defined(__SYCL_DEVICE_ONLY__)
+  return sycl::half(f);
+#else
+  return sycl::bit_cast<sycl::half>(float_to_half_bits(f));
+#endif
+}
+} // namespace detail
+// __half2float, __float2half(_rn): exact, and round to nearest even.
+inline float half2float(sycl::half h) { return detail::half_to_float(h); }
+inline sycl::half float2half(float f) { return detail::float_to_half(f); }
+inline float2 half22float2(half2 h) { return float2{detail::half_to_float(h.x), detail::half_to_float(h.y)}; }
+inline half2 float22half2(float2 f) { return {detail::float_to_half(f.x), detail::float_to_half(f.y)}; }
+inline half2 floats2half2(float a, float b) { return {detail::float_to_half(a), detail::float_to_half(b)}; }
+inline half2 float2half2(float a) { return {detail::float_to_half(a), detail::float_to_half(a)}; }
 // __hadd(a, b) on halves (the integer __hadd is the overload in section 9).
+// In device code sycl::half's operators (the device's instructions); in host
+// code through float, which rounds +, -, * and / of halves correctly (float
+// has more than twice half's precision), with the exact conversions above.
+#if defined(__SYCL_DEVICE_ONLY__)
 inline sycl::half hadd(sycl::half a, sycl::half b) { return a + b; }
 inline sycl::half hsub(sycl::half a, sycl::half b) { return a - b; }
 inline sycl::half hmul(sycl::half a, sycl::half b) { return a * b; }
 inline sycl::half hdiv(sycl::half a, sycl::half b) { return a / b; }
+#else
+inline sycl::half hadd(sycl::half a, sycl::half b) { return detail::float_to_half(detail::half_to_float(a) + detail::half_to_float(b)); }
+inline sycl::half hsub(sycl::half a, sycl::half b) { return detail::float_to_half(detail::half_to_float(a) - detail::half_to_float(b)); }
+inline sycl::half hmul(sycl::half a, sycl::half b) { return detail::float_to_half(detail::half_to_float(a) * detail::half_to_float(b)); }
+inline sycl::half hdiv(sycl::half a, sycl::half b) { return detail::float_to_half(detail::half_to_float(a) / detail::half_to_float(b)); }
+#endif
+// __hfma: a * b + c rounded once, as CUDA's. On NVIDIA GPUs the f16 fma
+// instruction. Elsewhere in float: the product of two halves is exact there,
+// but rounding the sum to float and that to half can land on a tie between
+// two halves that the exact sum is not on (1023/1024 * 1025/1024 + 2050 gives
+// 2052, not 2050), so the sum is rounded to odd (the odd one of the two floats
+// around it, from its exact error), which a second rounding to half, 13 bits
+// shorter, cannot misplace.
 inline sycl::half hfma(sycl::half a, sycl::half b, sycl::half c) {
-  return sycl::half(sycl::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)));
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  unsigned short r;
+  asm("fma.rn.f16 %0, %1, %2, %3;"
+      : "=h"(r)
+      : "h"(sycl::bit_cast<unsigned short>(a)), "h"(sycl::bit_cast<unsigned short>(b)), "h"(sycl::bit_cast<unsigned short>(c)));
+  return sycl::bit_cast<sycl::half>(r);
+#else
+  float p = detail::half_to_float(a) * detail::half_to_float(b), fc = detail::half_to_float(c);
+  float s = p + fc;
+  float bv = s - p;
+  float err = (p - (s - bv)) + (fc - bv); // p + fc - s, exactly (TwoSum)
+  unsigned u = sycl::bit_cast<unsigned>(s);
+  if (err != 0.0f && (u & 1u) == 0 && (u & 0x7f800000u) != 0x7f800000u)
+    u = (err > 0.0f) == (s > 0.0f) ? u + 1 : u - 1;
+  return detail::float_to_half(sycl::bit_cast<float>(u));
+#endif
 }
-inline sycl::half hneg(sycl::half a) { return -a; }
+// (the sign bit flipped: AdaptiveCpp 24.06's unary minus negates its operand in place)
+inline sycl::half hneg(sycl::half a) { return sycl::bit_cast<sycl::half>(static_cast<unsigned short>(sycl::bit_cast<unsigned short>(a) ^ 0x8000u)); }
 inline sycl::half habs(sycl::half a) { return a < sycl::half(0) ? -a : a; }
 // __hmax/__hmin: where one operand is NaN, the other (fmax/fmin)
-inline sycl::half hmax(sycl::half a, sycl::half b) { return sycl::half(sycl::fmax(static_cast<float>(a), static_cast<float>(b))); }
-inline sycl::half hmin(sycl::half a, sycl::half b) { return sycl::half(sycl::fmin(static_cast<float>(a), static_cast<float>(b))); }
-inline half2 hadd2(half2 a, half2 b) { return {a.x + b.x, a.y + b.y}; }
-inline half2 hsub2(half2 a, half2 b) { return {a.x - b.x, a.y - b.y}; }
-inline half2 hmul2(half2 a, half2 b) { return {a.x * b.x, a.y * b.y}; }
-inline half2 h2div(half2 a, half2 b) { return {a.x / b.x, a.y / b.y}; }
-inline half2 hfma2(half2 a, half2 b, half2 c) { return {hfma(a.x, b.x, c.x), hfma(a.y, b.y, c.y)}; }
+inline sycl::half hmax(sycl::half a, sycl::half b) { return detail::float_to_half(sycl::fmax(detail::half_to_float(a), detail::half_to_float(b))); }
+inline sycl::half hmin(sycl::half a, sycl::half b) { return detail::float_to_half(sycl::fmin(detail::half_to_float(a), detail::half_to_float(b))); }
+inline half2 hadd2(half2 a, half2 b) { return {hadd(a.x, b.x), hadd(a.y, b.y)}; }
+inline half2 hsub2(half2 a, half2 b) { return {hsub(a.x, b.x), hsub(a.y, b.y)}; }
+inline half2 hmul2(half2 a, half2 b) { return {hmul(a.x, b.x), hmul(a.y, b.y)}; }
+inline half2 h2div(half2 a, half2 b) { return {hdiv(a.x, b.x), hdiv(a.y, b.y)}; }
+inline half2 hfma2(half2 a, half2 b, half2 c) {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  unsigned r;
+  asm("fma.rn.f16x2 %0, %1, %2, %3;"
+      : "=r"(r)
+      : "r"(sycl::bit_cast<unsigned>(a)), "r"(sycl::bit_cast<unsigned>(b)), "r"(sycl::bit_cast<unsigned>(c)));
+  return sycl::bit_cast<half2>(r);
+#else
+  return {hfma(a.x, b.x, c.x), hfma(a.y, b.y, c.y)};
+#endif
+}
 inline half2 hneg2(half2 a) { return {-a.x, -a.y}; }
 inline half2 habs2(half2 a) { return {habs(a.x), habs(a.y)}; }
 
@@ -2005,7 +2114,7 @@ inline bool operator!=(half2 a, half2 b) { return a.x != b.x || a.y != b.y; }
 
 namespace detail {
 inline bool unordered(float a, float b) { return a != a || b != b; }
-inline float sat01(float v) { return v != v ? 0.0f : (v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v)); }
+inline float sat01(float v) { return v > 0.0f ? (v > 1.0f ? 1.0f : v) : 0.0f; } // NaN and -0 give +0
 // 1.0 or 0.0 in the lane type of a half2 or bfloat162
 template <class T2> auto lane(bool b) -> decltype(T2{}.x) { return decltype(T2{}.x)(b ? 1.0f : 0.0f); }
 } // namespace detail
@@ -2038,13 +2147,16 @@ inline half2 hmin2(half2 a, half2 b) { return {hmin(a.x, b.x), hmin(a.y, b.y)}; 
 inline half2 hmax2_nan(half2 a, half2 b) { return {hmax_nan(a.x, b.x), hmax_nan(a.y, b.y)}; }
 inline half2 hmin2_nan(half2 a, half2 b) { return {hmin_nan(a.x, b.x), hmin_nan(a.y, b.y)}; }
 // _sat: the result clamped to [0, 1] (NaN gives 0); _relu: negative results give 0.
-inline sycl::half hadd_sat(sycl::half a, sycl::half b) { return sycl::half(detail::sat01(float(a + b))); }
-inline sycl::half hsub_sat(sycl::half a, sycl::half b) { return sycl::half(detail::sat01(float(a - b))); }
-inline sycl::half hmul_sat(sycl::half a, sycl::half b) { return sycl::half(detail::sat01(float(a * b))); }
-inline sycl::half hfma_sat(sycl::half a, sycl::half b, sycl::half c) { return sycl::half(detail::sat01(float(hfma(a, b, c)))); }
+inline sycl::half hadd_sat(sycl::half a, sycl::half b) { return detail::float_to_half(detail::sat01(detail::half_to_float(hadd(a, b)))); }
+inline sycl::half hsub_sat(sycl::half a, sycl::half b) { return detail::float_to_half(detail::sat01(detail::half_to_float(hsub(a, b)))); }
+inline sycl::half hmul_sat(sycl::half a, sycl::half b) { return detail::float_to_half(detail::sat01(detail::half_to_float(hmul(a, b)))); }
+inline sycl::half hfma_sat(sycl::half a, sycl::half b, sycl::half c) {
+  return detail::float_to_half(detail::sat01(detail::half_to_float(hfma(a, b, c))));
+}
 inline sycl::half hfma_relu(sycl::half a, sycl::half b, sycl::half c) {
   sycl::half r = hfma(a, b, c);
-  return float(r) < 0.0f ? sycl::half(0.0f) : r;
+  float f = detail::half_to_float(r);
+  return f > 0.0f || f != f ? r : sycl::half(0.0f); // -0 gives +0, as CUDA's
 }
 inline half2 hadd2_sat(half2 a, half2 b) { return {hadd_sat(a.x, b.x), hadd_sat(a.y, b.y)}; }
 inline half2 hsub2_sat(half2 a, half2 b) { return {hsub_sat(a.x, b.x), hsub_sat(a.y, b.y)}; }
@@ -2052,9 +2164,9 @@ inline half2 hmul2_sat(half2 a, half2 b) { return {hmul_sat(a.x, b.x), hmul_sat(
 inline half2 hfma2_sat(half2 a, half2 b, half2 c) { return {hfma_sat(a.x, b.x, c.x), hfma_sat(a.y, b.y, c.y)}; }
 inline half2 hfma2_relu(half2 a, half2 b, half2 c) { return {hfma_relu(a.x, b.x, c.x), hfma_relu(a.y, b.y, c.y)}; }
 // __hcmadd: complex multiply-add, (a.x + i a.y)(b.x + i b.y) + (c.x + i c.y)
-inline half2 hcmadd(half2 a, half2 b, half2 c) {
-  return {sycl::half(float(a.x) * float(b.x) - float(a.y) * float(b.y) + float(c.x)),
-          sycl::half(float(a.x) * float(b.y) + float(a.y) * float(b.x) + float(c.y))};
+inline half2 hcmadd(half2 a, half2 b, half2 c) { // CUDA's four half fmas, in its order
+  sycl::half re = hfma(a.x, b.x, c.x), im = hfma(a.x, b.y, c.y);
+  return {hfma(hneg(a.y), b.y, re), hfma(a.y, b.x, im)};
 }
 
 // Halves from a wider value with a rounding direction (__float2half_rd,
