@@ -1553,6 +1553,90 @@ template <class T> long lrint(T x) { return static_cast<long>(sycl::rint(x)); }
 template <class T> long long llrint(T x) { return static_cast<long long>(sycl::rint(x)); }
 template <class T> long lround(T x) { return static_cast<long>(sycl::round(x)); }
 template <class T> long long llround(T x) { return static_cast<long long>(sycl::round(x)); }
+// cmath: the C library's math under its C names (logf, log, logl, ...) with
+// C's prototypes, for names a program forms by token pasting, which syclify
+// cannot rewrite one by one (`#define MATHFN(x) x##f` ... `MATHFN(log)(v)`
+// becomes `MATHFN(syclify::cmath::log)(v)`, which pastes to
+// `syclify::cmath::logf`). The float and double forms compute with SYCL's
+// builtins (device code has no C library: AdaptiveCpp leaves `logf` an
+// undefined symbol); the long double forms with the C++ library's, as CUDA
+// has no long double on the device.
+namespace cmath {
+#define SYCLIFY_CMATH_1(name, impl)                                                                                     \
+  inline double name(double x) { return impl(x); }                                                                      \
+  inline float name##f(float x) { return impl(x); }                                                                     \
+  inline long double name##l(long double x) { return std::name(x); }
+#define SYCLIFY_CMATH_2(name, impl)                                                                                     \
+  inline double name(double x, double y) { return impl(x, y); }                                                         \
+  inline float name##f(float x, float y) { return impl(x, y); }                                                         \
+  inline long double name##l(long double x, long double y) { return std::name(x, y); }
+SYCLIFY_CMATH_1(acos, sycl::acos)
+SYCLIFY_CMATH_1(acosh, sycl::acosh)
+SYCLIFY_CMATH_1(asin, sycl::asin)
+SYCLIFY_CMATH_1(asinh, sycl::asinh)
+SYCLIFY_CMATH_1(atan, sycl::atan)
+SYCLIFY_CMATH_1(atanh, sycl::atanh)
+SYCLIFY_CMATH_1(cbrt, sycl::cbrt)
+SYCLIFY_CMATH_1(ceil, sycl::ceil)
+SYCLIFY_CMATH_1(cos, sycl::cos)
+SYCLIFY_CMATH_1(cosh, sycl::cosh)
+SYCLIFY_CMATH_1(erf, sycl::erf)
+SYCLIFY_CMATH_1(erfc, sycl::erfc)
+SYCLIFY_CMATH_1(exp, sycl::exp)
+SYCLIFY_CMATH_1(exp2, sycl::exp2)
+SYCLIFY_CMATH_1(expm1, sycl::expm1)
+SYCLIFY_CMATH_1(fabs, sycl::fabs)
+SYCLIFY_CMATH_1(floor, sycl::floor)
+SYCLIFY_CMATH_1(lgamma, sycl::lgamma)
+SYCLIFY_CMATH_1(log, sycl::log)
+SYCLIFY_CMATH_1(log10, sycl::log10)
+SYCLIFY_CMATH_1(log1p, sycl::log1p)
+SYCLIFY_CMATH_1(log2, sycl::log2)
+SYCLIFY_CMATH_1(logb, sycl::logb)
+SYCLIFY_CMATH_1(nearbyint, sycl::rint)
+SYCLIFY_CMATH_1(rint, sycl::rint)
+SYCLIFY_CMATH_1(round, sycl::round)
+SYCLIFY_CMATH_1(sin, sycl::sin)
+SYCLIFY_CMATH_1(sinh, sycl::sinh)
+SYCLIFY_CMATH_1(sqrt, sycl::sqrt)
+SYCLIFY_CMATH_1(tan, sycl::tan)
+SYCLIFY_CMATH_1(tanh, sycl::tanh)
+SYCLIFY_CMATH_1(tgamma, sycl::tgamma)
+SYCLIFY_CMATH_1(trunc, sycl::trunc)
+SYCLIFY_CMATH_2(atan2, sycl::atan2)
+SYCLIFY_CMATH_2(copysign, sycl::copysign)
+SYCLIFY_CMATH_2(fdim, sycl::fdim)
+SYCLIFY_CMATH_2(fmax, sycl::fmax)
+SYCLIFY_CMATH_2(fmin, sycl::fmin)
+SYCLIFY_CMATH_2(fmod, sycl::fmod)
+SYCLIFY_CMATH_2(hypot, sycl::hypot)
+SYCLIFY_CMATH_2(nextafter, sycl::nextafter)
+SYCLIFY_CMATH_2(pow, sycl::pow)
+SYCLIFY_CMATH_2(remainder, sycl::remainder)
+#undef SYCLIFY_CMATH_1
+#undef SYCLIFY_CMATH_2
+inline double fma(double x, double y, double z) { return sycl::fma(x, y, z); }
+inline float fmaf(float x, float y, float z) { return sycl::fma(x, y, z); }
+inline long double fmal(long double x, long double y, long double z) { return std::fma(x, y, z); }
+inline double ldexp(double x, int e) { return sycl::ldexp(x, e); }
+inline float ldexpf(float x, int e) { return sycl::ldexp(x, e); }
+inline long double ldexpl(long double x, int e) { return std::ldexp(x, e); }
+inline int ilogb(double x) { return sycl::ilogb(x); }
+inline int ilogbf(float x) { return sycl::ilogb(x); }
+inline int ilogbl(long double x) { return std::ilogb(x); }
+inline double frexp(double x, int *e) { return syclify::frexp(x, e); }
+inline float frexpf(float x, int *e) { return syclify::frexp(x, e); }
+inline long double frexpl(long double x, int *e) { return std::frexp(x, e); }
+inline double modf(double x, double *i) { return syclify::modf(x, i); }
+inline float modff(float x, float *i) { return syclify::modf(x, i); }
+inline long double modfl(long double x, long double *i) { return std::modf(x, i); }
+inline long lrint(double x) { return syclify::lrint(x); }
+inline long lrintf(float x) { return syclify::lrint(x); }
+inline long lrintl(long double x) { return std::lrint(x); }
+inline long lround(double x) { return syclify::lround(x); }
+inline long lroundf(float x) { return syclify::lround(x); }
+inline long lroundl(long double x) { return std::lround(x); }
+} // namespace cmath
 inline float saturate(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 // __popc/__popcll: number of set bits, as int.
 template <class T> int popc(T x) { return static_cast<int>(sycl::popcount(static_cast<typename std::make_unsigned<T>::type>(x))); }

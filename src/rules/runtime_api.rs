@@ -398,6 +398,24 @@ pub fn run(ctx: &mut FileCtx) {
             }
             "type_identifier" | "identifier" => {
                 let t = ctx.text(n);
+                match if n.kind_str() == "identifier" { math_name_through_macro(ctx, n, t) } else { MathThroughMacro::No } {
+                    MathThroughMacro::Rewrite => {
+                        ctx.edits.replace_text(RULE, n.byte_range(), format!("syclify::cmath::{t}"));
+                        ctx.count(RULE);
+                        ctx.needs_sycl = true;
+                        continue;
+                    }
+                    MathThroughMacro::Mixed => {
+                        ctx.diag(
+                            Code::UnsupportedApi,
+                            n.byte_range(),
+                            RULE,
+                            format!("`{t}` forms a C math function name for device code in a macro that also uses it otherwise (`#`); not migrated: a SYCL device has no C library"),
+                        );
+                        continue;
+                    }
+                    MathThroughMacro::No => {}
+                }
                 // (most names are none of these: the syntactic tests below
                 // climb the tree, so they run only for names that could be)
                 if !mappings.types.contains_key(t)
@@ -514,6 +532,114 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     unparsed_type_names(ctx);
+}
+
+/// The C library's math families `syclify::cmath` declares under their C
+/// names (each as `name`, `namef` and `namel`: `runtime-headers/syclify/syclify.hpp`, section 9).
+const CMATH_FAMILIES: &[&str] = &[
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "copysign",
+    "cos",
+    "cosh",
+    "erf",
+    "erfc",
+    "exp",
+    "exp2",
+    "expm1",
+    "fabs",
+    "fdim",
+    "floor",
+    "fma",
+    "fmax",
+    "fmin",
+    "fmod",
+    "frexp",
+    "hypot",
+    "ilogb",
+    "ldexp",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logb",
+    "lrint",
+    "lround",
+    "modf",
+    "nearbyint",
+    "nextafter",
+    "pow",
+    "remainder",
+    "rint",
+    "round",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "tgamma",
+    "trunc",
+];
+
+/// Is identifier `n` (text `t`) a C math name handed, in device code or a
+/// device macro's body, to a function-like macro of the project that forms
+/// a function name from it — by pasting a suffix (`#define MATHFN(x)
+/// x##f`, then `MATHFN(log)(v)`, `#define LOG MATHFN(log)`) or by calling it
+/// (`#define APPLY(f, v) f(v)`)? The name reaches the device only after
+/// preprocessing, where no mapping sees it; `syclify::cmath::log` pastes to
+/// `syclify::cmath::logf`, C's function computed with SYCL's builtins. Only
+/// where every use of the parameter in the body is pasted onto or called
+/// (never stringized, never pasted after another token).
+fn math_name_through_macro<'t>(ctx: &FileCtx<'t>, n: Node<'t>, t: &str) -> MathThroughMacro {
+    let family = [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)];
+    if !family.iter().any(|f| CMATH_FAMILIES.contains(f)) {
+        return MathThroughMacro::No;
+    }
+    let Some(args) = ctx.parent(n).filter(|p| p.kind_str() == "argument_list") else {
+        return MathThroughMacro::No;
+    };
+    let Some(callee) = ctx.parent(args).filter(|c| c.kind_str() == "call_expression").and_then(|c| c.field("function")) else {
+        return MathThroughMacro::No;
+    };
+    let Some((params, body)) = ctx.project.index.macros.functions.get(ctx.text(callee)) else {
+        return MathThroughMacro::No;
+    };
+    let Some(index) = syntax::named_children(args).iter().position(|a| a.id() == n.id()) else {
+        return MathThroughMacro::No;
+    };
+    let Some(param) = params.get(index) else {
+        return MathThroughMacro::No;
+    };
+    let uses: Vec<std::ops::Range<usize>> = syntax::identifiers(body).into_iter().filter(|(_, w)| *w == param.as_str()).map(|(at, _)| at).collect();
+    let forms_name = |at: std::ops::Range<usize>| {
+        let before = body[..at.start].trim_end();
+        let after = body[at.end..].trim_start();
+        !before.ends_with('#') && (after.starts_with("##") || after.starts_with('('))
+    };
+    let forming = uses.iter().filter(|at| forms_name((*at).clone())).count();
+    if forming == 0 || !(ctx.in_device_code(n.start_byte()) || ctx.in_device_macro(n.start_byte())) {
+        return MathThroughMacro::No;
+    }
+    if forming == uses.len() { MathThroughMacro::Rewrite } else { MathThroughMacro::Mixed }
+}
+
+/// What [`math_name_through_macro`] found.
+#[derive(PartialEq)]
+enum MathThroughMacro {
+    No,
+    /// every use of the parameter forms a function name: rewritten
+    Rewrite,
+    /// some use forms a function name and another does not (`#x`): the
+    /// name cannot be rewritten for one without changing the other
+    Mixed,
 }
 
 /// Is identifier `n` the template argument of a declaration the parser read
