@@ -342,6 +342,19 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 let args: Vec<Node> = syntax::call_arguments(n);
                 let unused = ctx.parent(n).is_some_and(|p| p.kind_str() == "expression_statement");
+                if let Some(var) = memset_of_host_variable(ctx, n, name, &args) {
+                    ctx.diag(
+                        Code::MappingWarning,
+                        n.byte_range(),
+                        RULE,
+                        format!("`{name}` on the address of host variable `{var}`: CUDA refuses it (`cudaErrorInvalidValue`) unless the GPU can access pageable host memory, and SYCL does not allow it; the migrated code sets nothing and returns that error"),
+                    );
+                    let rep = if unused { "static_cast<void>(syclify::error_invalid_value)" } else { "syclify::error_invalid_value" };
+                    ctx.edits.replace_text(RULE, n.byte_range(), rep);
+                    ctx.count(RULE);
+                    ctx.needs_sycl = true;
+                    continue;
+                }
                 let param = |i: usize| mappings.parameter_type(name, i);
                 // a float function of the C library in a device macro's body
                 // (`sqrtf(x)`): its arguments' types are the expansion's
@@ -532,6 +545,30 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
     unparsed_type_names(ctx);
+}
+
+/// `cudaMemset(&x, …)`/`cudaMemsetAsync(&x, …)` in host code where `x` is
+/// a variable of the enclosing block (memtest's `unsigned err = 0; …
+/// cudaMemset(&err, 0, sizeof(unsigned));`): host stack memory, which CUDA
+/// refuses with `cudaErrorInvalidValue`, setting nothing, while a SYCL
+/// `memset` on it is undefined (AdaptiveCpp reports a failed operation).
+/// Returns the variable's name.
+fn memset_of_host_variable<'t>(ctx: &FileCtx<'t>, call: Node<'t>, name: &str, args: &[Node<'t>]) -> Option<String> {
+    if !matches!(name, "cudaMemset" | "cudaMemsetAsync") || ctx.in_device_code(call.start_byte()) || ctx.in_macro(call.start_byte()) {
+        return None;
+    }
+    let dst = *args.first()?;
+    if dst.kind_str() != "pointer_expression" || dst.field("operator").is_none_or(|o| ctx.text(o) != "&") {
+        return None;
+    }
+    let var = dst.field("argument").filter(|a| a.kind_str() == "identifier")?;
+    let name = ctx.text(var);
+    let (decl, _) = ctx.declaration_in_scope(var, name)?;
+    // a declaration in a block (not a parameter, not `extern`: the global it names may be device memory)
+    // (one lookup for a rare call: memset of an address taken in place)
+    let in_block = decl.kind_str() == "declaration" && decl.parent().is_some_and(|p| p.kind_str() == "compound_statement");
+    let external = syntax::named_children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier" && &ctx.src[c.byte_range()] == "extern");
+    (in_block && !external).then(|| name.to_string())
 }
 
 /// The C library's math families `syclify::cmath` declares under their C
