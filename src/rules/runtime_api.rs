@@ -550,8 +550,9 @@ pub fn run(ctx: &mut FileCtx) {
 /// `cudaMemset(&x, …)`/`cudaMemsetAsync(&x, …)` in host code where `x` is
 /// a variable of the enclosing block (memtest's `unsigned err = 0; …
 /// cudaMemset(&err, 0, sizeof(unsigned));`): host stack memory, which CUDA
-/// refuses with `cudaErrorInvalidValue`, setting nothing, while a SYCL
-/// `memset` on it is undefined (AdaptiveCpp reports a failed operation).
+/// refuses with `cudaErrorInvalidValue`, setting nothing (unless the GPU can
+/// access pageable memory: HMM), while a SYCL `memset` on it is undefined
+/// (AdaptiveCpp reports a failed operation).
 /// Returns the variable's name.
 fn memset_of_host_variable<'t>(ctx: &FileCtx<'t>, call: Node<'t>, name: &str, args: &[Node<'t>]) -> Option<String> {
     if !matches!(name, "cudaMemset" | "cudaMemsetAsync") || ctx.in_device_code(call.start_byte()) || ctx.in_macro(call.start_byte()) {
@@ -637,7 +638,9 @@ const CMATH_FAMILIES: &[&str] = &[
 /// (never stringized, never pasted after another token).
 fn math_name_through_macro<'t>(ctx: &FileCtx<'t>, n: Node<'t>, t: &str) -> MathThroughMacro {
     let family = [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)];
-    if !family.iter().any(|f| CMATH_FAMILIES.contains(f)) {
+    // (not the program's own function or macro of that name: its `sqrt` is its own)
+    let own = ctx.project.index.functions.contains_key(t) || ctx.project.index.macros.names.contains(t);
+    if own || !family.iter().any(|f| CMATH_FAMILIES.contains(f)) {
         return MathThroughMacro::No;
     }
     let Some(args) = ctx.parent(n).filter(|p| p.kind_str() == "argument_list") else {
