@@ -2265,9 +2265,11 @@ inline sycl::half step_half(sycl::half h, bool up) {
 }
 } // namespace detail
 inline sycl::half to_half(double f, sycl::rounding_mode m) {
-  sycl::half h(static_cast<float>(f));
-  double back = static_cast<float>(h);
-  if (f != f || back == f || sycl::isinf(static_cast<float>(h)) || m == sycl::rounding_mode::rte || m == sycl::rounding_mode::automatic)
+  // (the nearest half through the conversions above: sycl::half's own
+  // rounds otherwise on some hosts)
+  sycl::half h = detail::float_to_half(static_cast<float>(f));
+  double back = detail::half_to_float(h);
+  if (f != f || back == f || sycl::isinf(back) || m == sycl::rounding_mode::rte || m == sycl::rounding_mode::automatic)
     return h;
   bool up = m == sycl::rounding_mode::rtp || (m == sycl::rounding_mode::rtz && f < 0);
   if (up ? back < f : back > f)
