@@ -727,3 +727,29 @@ fn unparsed_type_names(ctx: &mut FileCtx) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// `CMATH_FAMILIES` and the helper header's `syclify::cmath` name the
+    /// same families: a name rewritten to `syclify::cmath::` is declared there.
+    #[test]
+    fn cmath_families_match_the_helper_header() {
+        let header = crate::helpers::HELPER_HEADER;
+        let start = header.find("namespace cmath {").expect("syclify::cmath in the helper header");
+        let section = &header[start..start + header[start..].find("} // namespace cmath").expect("end of syclify::cmath")];
+        // each family once: its macro line, or the form taking a `double`
+        let declared: std::collections::BTreeSet<&str> = section
+            .lines()
+            .filter_map(|l| {
+                let macro_form = l.strip_prefix("SYCLIFY_CMATH_1(").or_else(|| l.strip_prefix("SYCLIFY_CMATH_2("));
+                let double_form = || {
+                    let (head, params) = l.strip_prefix("inline ")?.split_once('(')?;
+                    params.starts_with("double ").then(|| head.rsplit(' ').next()).flatten()
+                };
+                macro_form.and_then(|r| r.split(',').next()).or_else(double_form)
+            })
+            .collect();
+        let listed: std::collections::BTreeSet<&str> = super::CMATH_FAMILIES.iter().copied().collect();
+        assert_eq!(declared, listed);
+    }
+}
