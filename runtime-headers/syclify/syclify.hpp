@@ -87,6 +87,25 @@
 #include <utility>
 #include <vector>
 
+#if defined(__ACPP__) || defined(__HIPSYCL__)
+// AdaptiveCpp 24.06's `sycl::half` declares its unary minus as
+// `half& operator-(half&)`: it negates a non-const lvalue in place and does
+// not apply to a temporary or a const half, where `-h` falls back to float
+// (`c ? -static_cast<half>(v) : static_cast<half>(v)` is then ambiguous).
+// CUDA's `-h` is a half, its operand untouched: this overload, found by
+// argument-dependent lookup, gives that for temporaries and const halves.
+// A non-const lvalue still takes AdaptiveCpp's own (an exact non-template
+// match wins); the helpers negate through syclify::hneg, never `-h`. An
+// AdaptiveCpp whose half has a `half operator-(const half&)` makes this one
+// unused (a non-template wins a tie).
+namespace hipsycl::sycl {
+template <class H, std::enable_if_t<std::is_same_v<H, half>, int> = 0>
+inline H operator-(const H &a) noexcept {
+  return bit_cast<H>(static_cast<unsigned short>(bit_cast<unsigned short>(a) ^ 0x8000u));
+}
+} // namespace hipsycl::sycl
+#endif
+
 // ---------------------------------------------------------------------------
 // 6. Function attributes
 // __forceinline__ -> inline plus always_inline where the compiler has it.
@@ -1532,6 +1551,31 @@ template <class T, class U> auto pow(T a, U b) {
   }
 }
 template <class T, class U> float powf(T a, U b) { return sycl::pow(static_cast<float>(a), static_cast<float>(b)); }
+// nan/nanf(tagp) in device code: a quiet NaN whose payload is the number the
+// tag spells (decimal; octal after a leading 0; hex after 0x), payload 0 for
+// a tag with any other character, as CUDA's device nan computes it (and the
+// C library on the host). sycl::nan takes an integer, not a string.
+namespace detail {
+inline unsigned long long nan_payload(const char *s) {
+  if (!s) return 0;
+  unsigned base = 10;
+  if (*s == '0') {
+    ++s;
+    base = 8;
+    if (*s == 'x' || *s == 'X') { ++s; base = 16; }
+  }
+  unsigned long long i = 0;
+  for (; *s; ++s) {
+    char c = *s;
+    unsigned d = c >= '0' && c <= '9' ? unsigned(c - '0') : c >= 'a' && c <= 'f' ? unsigned(c - 'a' + 10) : c >= 'A' && c <= 'F' ? unsigned(c - 'A' + 10) : 99u;
+    if (d >= base) return 0;
+    i = i * base + d;
+  }
+  return i;
+}
+} // namespace detail
+inline double nan(const char *tagp) { return sycl::bit_cast<double>((detail::nan_payload(tagp) & 0x000fffffffffffffull) | 0x7ff8000000000000ull); }
+inline float nanf(const char *tagp) { return sycl::bit_cast<float>(static_cast<unsigned>((detail::nan_payload(tagp) & 0x003fffffull) | 0x7fc00000u)); }
 // CUDA's math without a SYCL builtin of its own: rcbrt, rhypot, norm3d/4d
 // and their reciprocals, normcdf (the standard normal distribution).
 template <class T> T rcbrt(T x) { return T(1) / sycl::cbrt(x); }
@@ -2132,7 +2176,7 @@ inline sycl::half hfma(sycl::half a, sycl::half b, sycl::half c) {
 }
 // (the sign bit flipped: AdaptiveCpp 24.06's unary minus negates its operand in place)
 inline sycl::half hneg(sycl::half a) { return sycl::bit_cast<sycl::half>(static_cast<unsigned short>(sycl::bit_cast<unsigned short>(a) ^ 0x8000u)); }
-inline sycl::half habs(sycl::half a) { return a < sycl::half(0) ? -a : a; }
+inline sycl::half habs(sycl::half a) { return a < sycl::half(0) ? hneg(a) : a; }
 // __hmax/__hmin: where one operand is NaN, the other (fmax/fmin)
 inline sycl::half hmax(sycl::half a, sycl::half b) { return detail::float_to_half(sycl::fmax(detail::half_to_float(a), detail::half_to_float(b))); }
 inline sycl::half hmin(sycl::half a, sycl::half b) { return detail::float_to_half(sycl::fmin(detail::half_to_float(a), detail::half_to_float(b))); }
@@ -2151,7 +2195,7 @@ inline half2 hfma2(half2 a, half2 b, half2 c) {
   return {hfma(a.x, b.x, c.x), hfma(a.y, b.y, c.y)};
 #endif
 }
-inline half2 hneg2(half2 a) { return {-a.x, -a.y}; }
+inline half2 hneg2(half2 a) { return {hneg(a.x), hneg(a.y)}; }
 inline half2 habs2(half2 a) { return {habs(a.x), habs(a.y)}; }
 
 // __nv_bfloat16: the upper 16 bits of a float, rounded to nearest even

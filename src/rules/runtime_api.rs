@@ -267,12 +267,16 @@ pub fn run(ctx: &mut FileCtx) {
                 };
                 // `std::exp(x)` / `::expf(x)` in device code: the C++ library's
                 // math, which SYCL devices do not have (AdaptiveCpp leaves
-                // `expf` an undefined symbol), is mapped like `exp(x)`
+                // `expf` an undefined symbol), is mapped like `exp(x)`; the C
+                // library's own (`::nan("")`) also where a helper computes it
                 let std_math = n.field("function").is_some_and(|f| {
+                    let scope = f.field("scope");
                     f.kind_str() == "qualified_identifier"
                         && f.field("name").is_some_and(|x| x.id() == name_node.id())
-                        && f.field("scope").is_none_or(|s| ctx.text(s) == "std")
-                        && mappings.functions.get(name).is_some_and(|r| r.device && r.expression.as_deref().is_some_and(|e| e.starts_with("sycl::")))
+                        && scope.is_none_or(|s| ctx.text(s) == "std")
+                        && mappings.functions.get(name).is_some_and(|r| {
+                            r.device && r.expression.as_deref().is_some_and(|e| e.starts_with("sycl::") || (scope.is_none() && e.starts_with("syclify::")))
+                        })
                         && (ctx.in_device_code(n.start_byte()) || ctx.in_device_macro(n.start_byte()))
                 });
                 if !std_math && n.field("function").is_some_and(|f| f.id() != name_node.id()) {
