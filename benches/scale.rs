@@ -2,8 +2,10 @@
 //! shape, each migrated by the `syclify` binary in a process of its own
 //! (wall time, peak resident memory from `wait4`). Shapes: each rule's
 //! fixtures (`fixtures/rules/<rule>/*.cu`) repeated (1 and 4 MB), the
-//! programs' fixtures repeated, a generated data table on one line, and
-//! dense code on one line (1 and 10 MB). Prints
+//! programs' fixtures repeated, a generated data table on one line,
+//! dense code on one line (1 and 10 MB), and one construct nested as deep
+//! as 1 and 2 MB allow (sums leaning left and right, ternaries, member
+//! chains, templates, `<<` chains, parentheses, `#if`, lambdas, blocks). Prints
 //! seconds and MiB per size and the growth from 1 to 10 and 10 to 50 MB
 //! (linear: 10× and 5×). Run with `cargo bench --bench scale`;
 //! SYCLIFY_SCALE_SIZES (MB, comma-separated; default `1,10,50`) and
@@ -108,9 +110,58 @@ fn shared_line(mb: usize) -> String {
     )
 }
 
+/// A structure nested `n` deep, `n` chosen so the text holds `mb` MB:
+/// `head`, `open(i)` for i in 0..n, `mid`, `close` n times, `tail`.
+fn nested(mb: usize, head: &str, open: impl Fn(u64) -> String, mid: &str, close: &str, tail: &str) -> String {
+    let mut s = String::from(head);
+    let mut n = 0u64;
+    while s.len() + n as usize * close.len() < mb << 20 {
+        s.push_str(&open(n));
+        n += 1;
+    }
+    s.push_str(mid);
+    for _ in 0..n {
+        s.push_str(close);
+    }
+    s.push_str(tail);
+    s
+}
+
+const KERNEL: &str = "__global__ void k(float *a, float c) {\n  a[threadIdx.x] = ";
+
+/// The depth shapes (issue 44): one construct nested as deep as the size
+/// allows, each a tree as deep as it is long (or, for the left-leaning sum,
+/// as tree-sitter nests it: `((1 + 1) + 1) + …`).
+/// A shape's name and its generator (MB → text).
+type Shape = (&'static str, fn(usize) -> String);
+
+fn depth_shapes() -> Vec<Shape> {
+    vec![
+        ("depth: sum, left-leaning", |mb| one_line(mb, KERNEL, |_| "1.0f+".into(), "1.0f;\n}\n")),
+        ("depth: sum, right-leaning", |mb| nested(mb, KERNEL, |_| "1.0f+(".into(), "1.0f", ")", ";\n}\n")),
+        ("depth: nested ternaries", |mb| nested(mb, KERNEL, |i| format!("c>{i}?{i}.0f:"), "0.0f", "", ";\n}\n")),
+        ("depth: member chain", |mb| one_line(mb, "struct S { S &b; float v; };\n__device__ float f(S &a) {\n  return a", |_| ".b".into(), ".v;\n}\n")),
+        ("depth: nested templates", |mb| {
+            nested(mb, "template <class T> struct A {};\n__global__ void k(float *a) {\n  ", |_| "A<".into(), "int", ">", " x; (void)x;\n}\n")
+        }),
+        ("depth: << stream chain", |mb| one_line(mb, "#include <iostream>\nvoid h(int x) {\n  std::cout", |_| " << x".into(), ";\n}\n")),
+        ("depth: nested parentheses", |mb| nested(mb, KERNEL, |_| "(".into(), "c", ")", ";\n}\n")),
+        ("depth: nested #if", |mb| {
+            nested(mb, "__global__ void k(float *a, float c) {\n", |i| format!("#if X{i}\n"), "  a[threadIdx.x] = c;\n", "#endif\n", "}\n")
+        }),
+        ("depth: nested lambdas", |mb| {
+            nested(mb, "__global__ void k(float *a, float c) {\n  auto f = ", |_| "[=]() { return ".into(), "c", "; }", "; a[0] = f();\n}\n")
+        }),
+        ("depth: nested blocks", |mb| nested(mb, "__global__ void k(float *a) {\n", |_| "{".into(), "a[0] = 1;", "}", "\n}\n")),
+    ]
+}
+
 /// Each rule's shape, in MB (a rule's fixtures include code that does not
 /// parse, whose recovery re-parses the file up to 64 times: slow, linear).
 const RULE_SIZES: &[usize] = &[1, 4];
+
+/// The depth shapes' sizes, in MB.
+const DEPTH_SIZES: &[usize] = &[1, 2];
 
 fn main() {
     let sizes: Vec<usize> =
@@ -136,6 +187,10 @@ fn main() {
     shapes.push(("code on one line".into(), Box::new(code_line), sizes.iter().copied().take(2).collect()));
     shapes.push(("broken code on one line".into(), Box::new(broken_line), RULE_SIZES.to_vec()));
     shapes.push(("__shared__ arrays on one line".into(), Box::new(shared_line), RULE_SIZES.to_vec()));
+    // depth: 1 and 2 MB (the issue's bound: at most 2.3× the time for 2× the input)
+    for (name, generate) in depth_shapes() {
+        shapes.push((name.into(), Box::new(generate), DEPTH_SIZES.to_vec()));
+    }
     for r in &rules {
         let unit = read_cu(r);
         if unit.is_empty() {

@@ -145,6 +145,34 @@ pub fn descendants(root: Node) -> Vec<Node> {
     }
 }
 
+/// [`descendants`] in the same order, each with its parent (`None` for
+/// `root`), kept on the walk: tree-sitter's [`Node::parent`] costs the
+/// node's depth, so asking it of every node is quadratic in nesting (a
+/// `#if` nested ten thousand deep).
+pub fn descendants_with_parents(root: Node) -> Vec<(Node, Option<Node>)> {
+    let mut out = Vec::with_capacity(root.descendant_count());
+    let mut cursor = root.walk();
+    let mut ancestors: Vec<Node> = Vec::new();
+    loop {
+        let n = cursor.node();
+        out.push((n, ancestors.last().copied()));
+        if cursor.goto_first_child() {
+            ancestors.push(n);
+            continue;
+        }
+        loop {
+            if ancestors.is_empty() {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            ancestors.pop();
+        }
+    }
+}
+
 /// Where a node's parent is found. tree-sitter's [`Node::parent`] walks down
 /// from the root, through the children of every node on the way: under an
 /// ERROR node of thousands of children (a file that does not parse from
@@ -930,6 +958,22 @@ pub fn arith_type_with<'a>(e: Node<'a>, src: &str, declaration: &DeclarationAt<'
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descendants_with_parents_match_tree_sitters() {
+        let src = "#if defined(A) && (__CUDA_ARCH__ >= 700 || B)\n#if C\nint x;\n#endif\n#endif\nvoid f( { int a = (1; }\n";
+        let tree = crate::parse::parse_text(src);
+        let walked = descendants_with_parents(tree.root_node());
+        assert_eq!(walked.iter().map(|(n, _)| n.id()).collect::<Vec<_>>(), descendants(tree.root_node()).iter().map(|n| n.id()).collect::<Vec<_>>());
+        for (n, p) in &walked {
+            assert_eq!(p.map(|p| p.id()), n.parent().map(|p| p.id()), "{}", n.kind_str());
+        }
+        // from a subtree: its root has no parent there, the rest their own
+        let inner = walked.iter().map(|(n, _)| *n).find(|n| n.kind_str() == "binary_expression").unwrap();
+        let sub = descendants_with_parents(inner);
+        assert!(sub[0].1.is_none());
+        assert!(sub[1..].iter().all(|(n, p)| p.map(|p| p.id()) == n.parent().map(|p| p.id())));
+    }
 
     #[test]
     fn a_walks_parent_links_match_tree_sitters() {

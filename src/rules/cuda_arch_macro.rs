@@ -219,11 +219,12 @@ fn rename(ctx: &mut FileCtx, name: Node) {
 }
 
 fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: &Ours) {
-    for id in crate::syntax::descendants(cond) {
+    // (the condition's own parent, None here, is its directive: neither a
+    // `defined` nor a comparison, as the tests below ask)
+    for (id, parent) in crate::syntax::descendants_with_parents(cond) {
         if id.kind_str() != "identifier" {
             continue;
         }
-        let parent = id.parent();
         match ctx.text(id) {
             "__CUDACC__" => rename(ctx, id),
             m if is_sycl_macro(m) && !sycl_tests_are_ours.get(ctx.src) => {

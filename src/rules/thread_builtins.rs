@@ -191,11 +191,14 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(e) || whole.last().is_some_and(|w| w.start <= e.start_byte() && e.end_byte() <= w.end) {
             continue;
         }
-        // (a comment or directive inside it would go with it: the builtins are replaced one by one)
+        let Some((query, dim)) = global_idiom(ctx, e) else { continue };
+        // (a comment or directive inside it would go with it: the builtins are
+        // replaced one by one; read only for the idiom, whose operands are
+        // builtins, never for every binary expression: a chain of n terms
+        // would read its text n times)
         if ["//", "/*", "#"].iter().any(|c| ctx.text(e).contains(c)) {
             continue;
         }
-        let Some((query, dim)) = global_idiom(ctx, e) else { continue };
         let Some(item) = ctx.item_at(e.start_byte()) else { continue };
         let rep = in_cuda_width(ctx, e, format!("{item}.{query}({dim})"));
         ctx.edits.replace_text(RULE, e.byte_range(), rep);
