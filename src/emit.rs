@@ -165,6 +165,46 @@ pub fn prepare_out_root(out_root: &Path) -> std::io::Result<()> {
     tempfile::NamedTempFile::new_in(out_root).map(drop)
 }
 
+/// Where a run's lock lies, under the out-root, while it writes there.
+pub const LOCK_REL: &str = ".syclify.lock";
+
+/// A run's hold on its out-root (see [`lock_out_root`]): the lock file is
+/// removed when the run ends, then the lock released (the file closed).
+#[derive(Debug)]
+pub struct OutRootLock {
+    path: std::path::PathBuf,
+    _file: std::fs::File,
+}
+
+impl Drop for OutRootLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Takes the out-root for this run: an exclusive `flock` on
+/// `OUT/.syclify.lock`, which a second run on the same out-root cannot take
+/// (it is refused, `ErrorKind::WouldBlock`, before it writes anything). The
+/// kernel releases the lock of a run that dies, however it dies: a lock
+/// file left behind by a killed run is taken again by the next.
+pub fn lock_out_root(out_root: &Path) -> std::io::Result<OutRootLock> {
+    let path = out_root.join(LOCK_REL);
+    let file = std::fs::OpenOptions::new().create(true).write(true).truncate(false).open(&path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns, open for its lifetime
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let e = std::io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                return Err(std::io::Error::new(std::io::ErrorKind::WouldBlock, "another syclify run is writing into it"));
+            }
+            return Err(e);
+        }
+    }
+    Ok(OutRootLock { path, _file: file })
+}
+
 /// Writes every output file; returns `(relative path, error)` for the ones that failed.
 pub fn emit(m: &Migration) -> Vec<(String, String)> {
     use rayon::prelude::*;

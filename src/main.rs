@@ -245,6 +245,14 @@ fn main() -> ExitCode {
                 eprintln!("syclify: error: cannot write into the out-root {out_root}: {e}; nothing was written");
                 return ExitCode::from(2);
             }
+            // one run at a time in an out-root: a second is refused before it writes
+            let _lock = match emit::lock_out_root(&m.out_root) {
+                Ok(lock) => lock,
+                Err(e) => {
+                    eprintln!("syclify: error: the out-root {out_root} is in use: {e} (lock {out_root}/{}); nothing was written", emit::LOCK_REL);
+                    return ExitCode::from(2);
+                }
+            };
             let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports);
             for (f, e) in &stats.failures {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");

@@ -781,3 +781,33 @@ fn separable_compilation_follows_the_sources() {
     assert!(!one_unit.contains("syclify_link_device_code"), "{one_unit}");
     assert!(one_unit.contains("no kernel or device function of the migrated sources is called from another translation unit"), "{one_unit}");
 }
+
+/// Two runs on one out-root: the second is refused (exit 2, one message
+/// naming the lock) before it writes anything; once the first ends, a run
+/// goes through and leaves no lock file behind.
+#[test]
+fn a_second_run_on_an_out_root_in_use_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("a.cu"), KERNEL).unwrap();
+    let out = t.path().join("out");
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!out.join(syclify::emit::LOCK_REL).exists(), "the lock file is removed at the end of a run");
+    // the input changes, so a run would write: held, nothing is written
+    fs::write(src.join("a.cu"), KERNEL.replace("1.0f", "2.0f")).unwrap();
+    let before = tree_snapshot(&out);
+    let held = syclify::emit::lock_out_root(&out).unwrap();
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is in use") && stderr(&o).contains(".syclify.lock"), "{}", stderr(&o));
+    let mut after = tree_snapshot(&out);
+    after.retain(|(rel, _)| rel != syclify::emit::LOCK_REL);
+    assert_eq!(before, after, "nothing written while the out-root is held");
+    drop(held);
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(fs::read_to_string(out.join("a.dp.cpp")).unwrap().contains("2.0f"));
+    assert!(!out.join(syclify::emit::LOCK_REL).exists());
+}
