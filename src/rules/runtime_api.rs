@@ -572,7 +572,7 @@ fn memset_of_host_variable<'t>(ctx: &FileCtx<'t>, call: Node<'t>, name: &str, ar
     // a declaration in a block (not a parameter, not `extern`: the global it names may be device memory)
     // (one lookup for a rare call: memset of an address taken in place)
     let in_block = decl.kind_str() == "declaration" && decl.parent().is_some_and(|p| p.kind_str() == "compound_statement");
-    let external = syntax::named_children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier" && &ctx.src[c.byte_range()] == "extern");
+    let external = syntax::named_children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier" && ctx.text(*c) == "extern");
     (in_block && !external).then(|| name.to_string())
 }
 
