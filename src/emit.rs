@@ -62,6 +62,35 @@ impl<'m> OutRoot<'m> {
     }
 }
 
+/// The name every temporary file syclify makes starts with: a run killed
+/// while it writes leaves such files behind, and the next run removes them
+/// ([`remove_leftovers`]).
+pub const TEMP_PREFIX: &str = ".syclify-tmp-";
+
+fn temp_file_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new().prefix(TEMP_PREFIX).tempfile_in(dir)
+}
+
+/// Removes the temporary files a killed run left under `out_root` (named
+/// [`TEMP_PREFIX`]…; links are not followed); returns how many. Called by a
+/// run that holds the out-root's lock, after one that did not finish.
+pub fn remove_leftovers(out_root: &Path) -> usize {
+    let mut removed = 0;
+    let mut dirs = vec![out_root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                dirs.push(e.path());
+            } else if kind.is_file() && e.file_name().to_str().is_some_and(|n| n.starts_with(TEMP_PREFIX)) && std::fs::remove_file(e.path()).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+    removed
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same directory.
 pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -70,8 +99,9 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if !dir.is_dir() {
         std::fs::create_dir_all(dir)?;
     }
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
+    let mut tmp = temp_file_in(dir)?;
+    // the file itself: its errors are the system's, naming no temporary path
+    tmp.as_file_mut().write_all(bytes)?;
     // a file written over keeps its mode; a new one is readable by all, as
     // a compiler's or an editor's output is (the temporary file is 0600)
     let mode = std::fs::metadata(path).map(|m| m.permissions()).unwrap_or_else(|_| {
@@ -90,9 +120,9 @@ pub fn copy_atomic(src: &Path, path: &Path) -> std::io::Result<()> {
     if !dir.is_dir() {
         std::fs::create_dir_all(dir)?;
     }
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut tmp = temp_file_in(dir)?;
     let mut from = std::fs::File::open(src)?;
-    std::io::copy(&mut from, &mut tmp)?;
+    std::io::copy(&mut from, tmp.as_file_mut())?;
     // the source's permissions: a script stays executable
     tmp.as_file().set_permissions(from.metadata()?.permissions())?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -155,14 +185,14 @@ pub fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
     out
 }
 
-/// Makes the out-root (and its parents) and proves it writable with a
-/// temporary file, removed at once; the error says why it is not.
+/// Makes the out-root (and its parents); the error says why it cannot be.
+/// Whether it can be written is learnt from the first file made there, the
+/// lock ([`lock_out_root`]).
 pub fn prepare_out_root(out_root: &Path) -> std::io::Result<()> {
     if out_root.exists() && !out_root.is_dir() {
         return Err(std::io::Error::other("it is a file, not a directory"));
     }
-    std::fs::create_dir_all(out_root)?;
-    tempfile::NamedTempFile::new_in(out_root).map(drop)
+    std::fs::create_dir_all(out_root)
 }
 
 /// Where a run's lock lies, under the out-root, while it writes there.
@@ -174,6 +204,9 @@ pub const LOCK_REL: &str = ".syclify.lock";
 pub struct OutRootLock {
     path: std::path::PathBuf,
     _file: std::fs::File,
+    /// The lock file was there before this run made it: the last run into
+    /// this out-root did not end (it was killed, or the machine stopped).
+    pub unfinished_before: bool,
 }
 
 impl Drop for OutRootLock {
@@ -186,23 +219,36 @@ impl Drop for OutRootLock {
 /// `OUT/.syclify.lock`, which a second run on the same out-root cannot take
 /// (it is refused, `ErrorKind::WouldBlock`, before it writes anything). The
 /// kernel releases the lock of a run that dies, however it dies: a lock
-/// file left behind by a killed run is taken again by the next.
+/// file left behind by a killed run is taken again by the next, which
+/// learns so ([`OutRootLock::unfinished_before`]).
 pub fn lock_out_root(out_root: &Path) -> std::io::Result<OutRootLock> {
     let path = out_root.join(LOCK_REL);
-    let file = std::fs::OpenOptions::new().create(true).write(true).truncate(false).open(&path)?;
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this function owns, open for its lifetime
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let e = std::io::Error::last_os_error();
-            if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-                return Err(std::io::Error::new(std::io::ErrorKind::WouldBlock, "another syclify run is writing into it"));
+    loop {
+        let unfinished_before = path.exists();
+        let file = std::fs::OpenOptions::new().create(true).write(true).truncate(false).open(&path)?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            use std::os::unix::fs::MetadataExt;
+            // SAFETY: flock on a descriptor this function owns, open for its lifetime
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let e = std::io::Error::last_os_error();
+                if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                    return Err(std::io::Error::new(std::io::ErrorKind::WouldBlock, "another syclify run is writing into it"));
+                }
+                return Err(e);
             }
-            return Err(e);
+            // the run that held it may have removed the file between our
+            // open and our lock: then the lock is on a file no one else
+            // sees, and a third run could take a new one; take it again
+            let held = file.metadata()?;
+            match std::fs::metadata(&path) {
+                Ok(now) if now.ino() == held.ino() && now.dev() == held.dev() => {}
+                _ => continue,
+            }
         }
+        return Ok(OutRootLock { path, _file: file, unfinished_before });
     }
-    Ok(OutRootLock { path, _file: file })
 }
 
 /// Writes every output file; returns `(relative path, error)` for the ones that failed.
@@ -237,6 +283,11 @@ pub struct Manifest {
     pub options: String,
     pub inputs: std::collections::BTreeMap<String, String>,
     pub outputs: std::collections::BTreeMap<String, String>,
+    /// The run that wrote it stopped before it had written every output
+    /// (interrupted, or a write failed): the outputs it names are those on
+    /// disk, some of the last migration's, some of this one's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 /// A content hash (xxh3, 64 bits, hex).
@@ -264,8 +315,24 @@ pub struct EmitStats {
     pub first_run: bool,
     /// The tool's version or the options differ from the last migration's.
     pub options_changed: bool,
+    /// Outputs that could not be written (the disk is full, the file or its
+    /// directory is read-only): the first such failure stops the emit.
     pub failures: Vec<(String, String)>,
+    /// Outputs refused (their path leads outside the out-root): the others
+    /// are written.
+    pub refused: Vec<(String, String)>,
+    /// Outputs not written because the emit stopped (a write failed, or the
+    /// run was interrupted); they keep what the last migration wrote.
+    pub not_written: usize,
+    /// The last migration into this out-root had not finished (its
+    /// manifest says so); this one completes it when it is not stopped.
+    pub last_unfinished: bool,
 }
+
+/// The error of a write not tried because the emit was stopped.
+#[derive(Debug, thiserror::Error)]
+#[error("not written: the run stopped")]
+struct Stopped;
 
 /// What an incremental emit did with one file.
 enum Done {
@@ -274,6 +341,8 @@ enum Done {
     KeptEdit,
     OverwroteEdit,
     Failed(String),
+    Refused(String),
+    NotWritten,
 }
 
 /// One file of an incremental emit, by content hashes: the new bytes' hash
@@ -292,6 +361,7 @@ fn decide(new: &str, on_disk: Option<String>, before: Option<&String>, write: im
     match write() {
         Ok(()) if edited => Done::OverwroteEdit,
         Ok(()) => Done::Written,
+        Err(e) if e.get_ref().is_some_and(|e| e.is::<Stopped>()) => Done::NotWritten,
         Err(e) => Done::Failed(e.to_string()),
     }
 }
@@ -303,12 +373,33 @@ fn decide(new: &str, on_disk: Option<String>, before: Option<&String>, write: im
 /// was edited by hand since the last migration keeps the edit when its new
 /// text is what that migration wrote. Outputs of the last migration that
 /// this one lacks are listed as stale, never deleted.
-pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]) -> EmitStats {
+///
+/// Every file is written whole or not at all (a temporary file renamed over
+/// it), so a run killed at any point leaves each output as the last
+/// migration or this one wrote it. `stop` ends the emit early: the caller
+/// sets it on SIGINT/SIGTERM, and the emit sets it when a write fails (a
+/// full disk, a read-only file); the files not yet written are left as
+/// they were, and the manifest, marked unfinished, names what is on disk.
+pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)], stop: &std::sync::atomic::AtomicBool) -> EmitStats {
     use rayon::prelude::*;
+    use std::sync::atomic::Ordering;
     let manifest_path = m.out_root.join(MANIFEST_REL);
     let old: Option<Manifest> = std::fs::read_to_string(&manifest_path).ok().and_then(|t| serde_json::from_str(&t).ok());
     let mut stats = EmitStats { first_run: old.is_none(), ..Default::default() };
     let old = old.unwrap_or_default();
+    stats.last_unfinished = old.unfinished;
+    // a write that fails stops the others: on a full disk, one error
+    let write_or_stop = |write: &dyn Fn() -> std::io::Result<()>| -> std::io::Result<()> {
+        if stop.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other(Stopped));
+        }
+        let r = write();
+        if r.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        r
+    };
+
     stats.options_changed = !stats.first_run && (old.version != env!("CARGO_PKG_VERSION") || old.options != options);
     let mut outputs = outputs(m);
     for (rel, text) in extra {
@@ -321,10 +412,10 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
             let new = hash(bytes);
             let path = match root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string())) {
                 Ok(path) => path,
-                Err(e) => return (rel.clone(), new, Done::Failed(e)),
+                Err(e) => return (rel.clone(), new, Done::Refused(e)),
             };
             let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
-            let outcome = decide(&new, on_disk, old.outputs.get(rel), || write_atomic_bytes(&path, bytes));
+            let outcome = decide(&new, on_disk, old.outputs.get(rel), || write_or_stop(&|| write_atomic_bytes(&path, bytes)));
             (rel.clone(), new, outcome)
         })
         .collect();
@@ -338,13 +429,13 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
             let src = m.in_root.join(rel);
             let new = match hash_file(&src) {
                 Ok(h) => h,
-                Err(e) => return (rel.clone(), String::new(), Done::Failed(format!("cannot read {}: {e}", src.display()))),
+                Err(e) => return (rel.clone(), String::new(), Done::Refused(format!("cannot read {}: {e}", src.display()))),
             };
             let path = match root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string())) {
                 Ok(path) => path,
-                Err(e) => return (rel.clone(), new, Done::Failed(e)),
+                Err(e) => return (rel.clone(), new, Done::Refused(e)),
             };
-            let outcome = decide(&new, hash_file(&path).ok(), old.outputs.get(rel), || copy_atomic(&src, &path));
+            let outcome = decide(&new, hash_file(&path).ok(), old.outputs.get(rel), || write_or_stop(&|| copy_atomic(&src, &path)));
             (rel.clone(), new, outcome)
         })
         .collect();
@@ -364,13 +455,22 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
                 stats.written.push(rel.clone());
                 stats.overwritten_edits.push(rel.clone());
             }
-            Done::Failed(e) => {
-                stats.failures.push((rel.clone(), e));
+            // what the out-root holds is still the last migration's
+            Done::Failed(_) | Done::Refused(_) | Done::NotWritten => {
+                match outcome {
+                    Done::Failed(e) => stats.failures.push((rel.clone(), e)),
+                    Done::Refused(e) => stats.refused.push((rel.clone(), e)),
+                    _ => stats.not_written += 1,
+                }
+                if let Some(h) = old.outputs.get(&rel) {
+                    manifest.outputs.insert(rel, h.clone());
+                }
                 continue;
             }
         }
         manifest.outputs.insert(rel, new);
     }
+    manifest.unfinished = stop.load(Ordering::Relaxed);
     stats.stale = old.outputs.keys().filter(|r| !manifest.outputs.contains_key(*r) && m.out_root.join(r).exists()).cloned().collect();
     // the manifest keeps naming stale outputs, so later runs still report them
     for r in &stats.stale {

@@ -210,6 +210,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // a file-size limit (`ulimit -f`) reached while writing is an error
+    // naming the file, like a full disk, not a core dump
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to ignored, before any thread starts
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -240,23 +247,59 @@ fn main() -> ExitCode {
                 options.push_str(&format!(" rule-file={}:{}", f.display(), emit::hash(&std::fs::read(f).unwrap_or_default())));
             }
             let reports = vec![("syclify-report.json".to_string(), report::to_json(&r)), ("syclify-report.md".to_string(), report::to_markdown(&r))];
+            // SIGINT/SIGTERM from here on (before, nothing is written): the files being written are
+            // finished, the others left as they are, the manifest says so; a
+            // second signal ends the run at once (every file is still whole)
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let term = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                let _ = signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, stop.clone());
+                let _ = signal_hook::flag::register(sig, stop.clone());
+            }
+            let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, term.clone());
             // an out-root that cannot be written: one message, nothing written
             if let Err(e) = emit::prepare_out_root(&m.out_root) {
                 eprintln!("syclify: error: cannot write into the out-root {out_root}: {e}; nothing was written");
                 return ExitCode::from(2);
             }
-            // one run at a time in an out-root: a second is refused before it writes
+            // one run at a time in an out-root: a second is refused before it
+            // writes; the lock file is the first file made there (a read-only
+            // out-root fails here)
             let _lock = match emit::lock_out_root(&m.out_root) {
                 Ok(lock) => lock,
-                Err(e) => {
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     eprintln!("syclify: error: the out-root {out_root} is in use: {e} (lock {out_root}/{}); nothing was written", emit::LOCK_REL);
                     return ExitCode::from(2);
                 }
+                Err(e) => {
+                    eprintln!("syclify: error: cannot write into the out-root {out_root}: {e}; nothing was written");
+                    return ExitCode::from(2);
+                }
             };
-            let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports);
-            for (f, e) in &stats.failures {
+            // a run killed while it wrote left temporary files: removed
+            let leftovers = if _lock.unfinished_before { emit::remove_leftovers(&m.out_root) } else { 0 };
+            let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports, &stop);
+            for (f, e) in &stats.refused {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");
                 code = 1;
+            }
+            let unfinished = _lock.unfinished_before || stats.last_unfinished;
+            if let Some((f, e)) = stats.failures.first() {
+                // one error: the first write that failed stopped the others
+                let others = stats.not_written + stats.failures.len() - 1;
+                eprintln!(
+                    "syclify: error: cannot write {out_root}/{f}: {e}; the run stopped ({} written, {others} not written); every file in the out-root is whole, as the last run or this one wrote it: make room or make it writable, and run again",
+                    stats.written.len()
+                );
+                return ExitCode::from(2);
+            }
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                eprintln!(
+                    "syclify: interrupted: {} written, {} not written; every file in the out-root is whole, as the last run or this one wrote it: run again to finish",
+                    stats.written.len(),
+                    stats.not_written
+                );
+                return ExitCode::from(if term.load(std::sync::atomic::Ordering::Relaxed) { 143 } else { 130 });
             }
             match diagnostics {
                 DiagFormat::Summary => {}
@@ -267,6 +310,14 @@ fn main() -> ExitCode {
             }
             eprint!("{}", report::summary(&r, &out_root, 12));
             eprint!("{}", incremental_summary(&stats));
+            if unfinished {
+                let removed = if leftovers > 0 {
+                    format!(" (removed {leftovers} temporary file{} it left)", if leftovers == 1 { "" } else { "s" })
+                } else {
+                    String::new()
+                };
+                eprintln!("  incremental: the last run into {out_root} did not finish; this run completed it{removed}");
+            }
             ExitCode::from(code as u8)
         }
         Command::Validate {

@@ -811,3 +811,328 @@ fn a_second_run_on_an_out_root_in_use_is_refused() {
     assert!(fs::read_to_string(out.join("a.dp.cpp")).unwrap().contains("2.0f"));
     assert!(!out.join(syclify::emit::LOCK_REL).exists());
 }
+
+/// A project of `n` files (a kernel each, a data file beside every tenth)
+/// whose constants say `version`.
+fn write_project(src: &Path, n: usize, version: u32) {
+    for i in 0..n {
+        let dir = src.join(format!("d{}", i % 7));
+        fs::create_dir_all(&dir).unwrap();
+        let text = KERNEL.replace("k(", &format!("k{i}(")).replace("k<<<", &format!("k{i}<<<")).replace("1.0f", &format!("{version}.{i}f"));
+        fs::write(dir.join(format!("f{i}.cu")), text).unwrap();
+        if i % 10 == 0 {
+            fs::write(dir.join(format!("data{i}.txt")), format!("{version} {i}\n").repeat(200)).unwrap();
+        }
+    }
+}
+
+/// The files under `dir` by relative path, without the lock and the
+/// manifest; the reports' mentions of their out-root read `OUT`.
+fn outputs_of(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    outputs_written_as(dir, dir)
+}
+
+/// [`outputs_of`] a copy, at `dir`, of the out-root `root`.
+fn outputs_written_as(dir: &Path, root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let root = root.display().to_string();
+    tree_snapshot(dir)
+        .into_iter()
+        .filter(|(rel, _)| rel != syclify::emit::LOCK_REL && rel != syclify::emit::MANIFEST_REL)
+        .map(
+            |(rel, bytes)| {
+                if rel.starts_with("syclify-report.") { (rel, String::from_utf8(bytes).unwrap().replace(&root, "OUT").into_bytes()) } else { (rel, bytes) }
+            },
+        )
+        .collect()
+}
+
+fn temp_files(dir: &Path) -> Vec<String> {
+    tree_snapshot(dir).into_iter().map(|(rel, _)| rel).filter(|rel| rel.rsplit('/').next().unwrap().starts_with(syclify::emit::TEMP_PREFIX)).collect()
+}
+
+/// Every file under `out` (a copy of the out-root `root`) is whole: byte for
+/// byte one of the two complete migrations' (`a`, `b`) version of it; the
+/// manifest reads as one.
+fn assert_each_file_is_whole(
+    out: &Path,
+    root: &Path,
+    a: &std::collections::BTreeMap<String, Vec<u8>>,
+    b: &std::collections::BTreeMap<String, Vec<u8>>,
+    what: &str,
+) {
+    for (rel, bytes) in outputs_written_as(out, root) {
+        if rel.rsplit('/').next().unwrap().starts_with(syclify::emit::TEMP_PREFIX) {
+            continue;
+        }
+        assert!(a.get(&rel) == Some(&bytes) || b.get(&rel) == Some(&bytes), "{what}: {rel} is neither version (half-written?)");
+    }
+    if let Ok(text) = fs::read_to_string(out.join(syclify::emit::MANIFEST_REL)) {
+        serde_json::from_str::<syclify::emit::Manifest>(&text).unwrap_or_else(|e| panic!("{what}: the manifest does not read: {e}"));
+    }
+}
+
+#[test]
+fn runs_killed_at_random_points_leave_every_file_whole_and_the_next_run_completes_them() {
+    let t = tempfile::tempdir().unwrap();
+    let (src, out) = (t.path().join("src"), t.path().join("out"));
+    let n = 1500;
+    // the two complete migrations, as references
+    let mut reference = Vec::new();
+    for version in [1, 2] {
+        write_project(&src, n, version);
+        let dir = t.path().join(format!("ref{version}"));
+        let started = std::time::Instant::now();
+        let o = syclify(&["migrate", src.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        reference.push((outputs_of(&dir), started.elapsed()));
+    }
+    let (a, b) = (&reference[0].0, &reference[1].0);
+    assert!(a.len() > n && a.len() == b.len());
+    let whole_run = reference[1].1;
+    write_project(&src, n, 1);
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // kill points from a fixed seed, over the time of a whole run; the
+    // input alternates, so every run has files to write
+    let mut seed: u64 = 0x5eed_1e55;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed >> 33
+    };
+    let (mut mixed, mut interrupted) = (0, 0);
+    for round in 0..16 {
+        let version = 2 - (round % 2) as u32;
+        write_project(&src, n, version);
+        let signal = [libc::SIGKILL, libc::SIGINT, libc::SIGTERM][(next() % 3) as usize];
+        let delay = whole_run.mul_f64((next() % 1000) as f64 / 1000.0 * 1.1);
+        let child = Command::new(env!("CARGO_BIN_EXE_syclify"))
+            .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        // SAFETY: a signal to our own child, which has not been waited for
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let o = child.wait_with_output().unwrap();
+        let what = format!("round {round}: signal {signal} after {delay:?}");
+        match o.status.code() {
+            // finished before the signal came, or stopped by it between files
+            Some(0) => {}
+            Some(130) | Some(143) => {
+                interrupted += 1;
+                assert!(stderr(&o).contains("interrupted:") && stderr(&o).contains("run again to finish"), "{what}: {}", stderr(&o));
+            }
+            // killed (SIGINT/SIGTERM before the run handles them: before it writes)
+            None => {}
+            other => panic!("{what}: exit {other:?}: {}", stderr(&o)),
+        }
+        assert_each_file_is_whole(&out, &out, a, b, &what);
+        if o.status.code().is_some() {
+            // a run that ended by itself (a handled signal, or none): no
+            // temporary file left, its own or a killed run's, the lock released
+            assert!(temp_files(&out).is_empty(), "{what}: {:?}", temp_files(&out));
+            assert!(!out.join(syclify::emit::LOCK_REL).exists(), "{what}");
+        }
+        let now = outputs_of(&out);
+        if now.iter().any(|(rel, bytes)| a.get(rel) == Some(bytes) && a.get(rel) != b.get(rel))
+            && now.iter().any(|(rel, bytes)| b.get(rel) == Some(bytes) && a.get(rel) != b.get(rel))
+        {
+            mixed += 1;
+        }
+    }
+    // the kills did land while files were written (over 16 points, most do)
+    assert!(mixed > 0 && interrupted > 0, "no kill stopped a run half-way: mixed {mixed}, interrupted {interrupted}");
+    // the next run completes the job, cleans up, and says so when it had to
+    write_project(&src, n, 2);
+    let unfinished =
+        out.join(syclify::emit::LOCK_REL).exists() || fs::read_to_string(out.join(syclify::emit::MANIFEST_REL)).is_ok_and(|m| m.contains("\"unfinished\""));
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o).contains("did not finish; this run completed it"), unfinished, "{}", stderr(&o));
+    assert!(temp_files(&out).is_empty() && !out.join(syclify::emit::LOCK_REL).exists());
+    assert!(outputs_of(&out) == *b, "the out-root is not the complete migration");
+    assert!(!fs::read_to_string(out.join(syclify::emit::MANIFEST_REL)).unwrap().contains("unfinished"));
+    // and a run after it has nothing to do
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(stderr(&o).contains("nothing changed since the last migration") && !stderr(&o).contains("did not finish"), "{}", stderr(&o));
+}
+
+/// Runs `script` (sh) in a mount namespace of its own, where it may mount a
+/// tmpfs or a read-only bind mount: as root, or as a user mapped to root
+/// where user namespaces are allowed. None where neither is possible.
+/// `SYCLIFY_TEST_NO_MOUNT_NAMESPACE` set: None (to try the fallbacks).
+fn in_mount_namespace(script: &str, env: &[(&str, &Path)]) -> Option<Output> {
+    if std::env::var_os("SYCLIFY_TEST_NO_MOUNT_NAMESPACE").is_some() {
+        return None;
+    }
+    let mut args = vec!["--mount", "--propagation", "private"];
+    // SAFETY: geteuid has no preconditions
+    if unsafe { libc::geteuid() } != 0 {
+        args.extend(["--user", "--map-root-user"]);
+    }
+    let probe = Command::new("unshare")
+        .args(&args)
+        .args(["sh", "-c", "mount -t tmpfs -o size=4k tmpfs /mnt 2>/dev/null || mount -t tmpfs -o size=4k tmpfs \"$TMPDIR\""])
+        .env("TMPDIR", std::env::temp_dir())
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        return None;
+    }
+    let mut c = Command::new("unshare");
+    c.args(&args).args(["sh", "-c", script]).env("SYCLIFY", env!("CARGO_BIN_EXE_syclify"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    Some(c.output().unwrap())
+}
+
+fn read_log(log: &Path, name: &str) -> String {
+    fs::read_to_string(log.join(name)).unwrap_or_default()
+}
+
+#[test]
+fn a_full_disk_stops_the_run_with_one_error_and_loses_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let (src, log, refs, disk) = (t.path().join("src"), t.path().join("log"), t.path().join("refs"), t.path().join("disk"));
+    // the out-root lies on the small disk where one can be mounted
+    let out = disk.join("out");
+    fs::create_dir_all(&log).unwrap();
+    fs::create_dir_all(&disk).unwrap();
+    // version 2 adds a data file bigger than the space left
+    for version in [1u32, 2] {
+        write_project(&src, 40, version);
+        if version == 2 {
+            fs::write(src.join("big.dat"), vec![b'x'; 600 << 10]).unwrap();
+        }
+        let o = syclify(&["migrate", src.to_str().unwrap(), "-o", refs.join(version.to_string()).to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let (a, b) = (outputs_of(&refs.join("1")), outputs_of(&refs.join("2")));
+    fs::remove_file(src.join("big.dat")).unwrap();
+    write_project(&src, 40, 1);
+    // a 4 MiB tmpfs holds the out-root; after the first run a file fills
+    // it but for 300 KiB, then it is removed (room made, as a user would)
+    let script = r#"
+        mount -t tmpfs -o size=4m tmpfs "$DISK" || exit 99
+        mkdir "$OUT"
+        "$SYCLIFY" migrate "$SRC" -o "$OUT" >/dev/null 2>"$LOG/1.err"; echo $? >"$LOG/1.rc"
+        sed -i 's/1\./2./' $(find "$SRC" -name '*.cu'); for f in $(find "$SRC" -name 'data*.txt'); do sed -i 's/^1 /2 /' "$f"; done
+        head -c 614400 /dev/zero | tr '\0' x >"$SRC/big.dat"
+        avail=$(df -k --output=avail "$DISK" | tail -1)
+        head -c $(( (avail - 300) * 1024 )) /dev/zero >"$DISK/filler"
+        "$SYCLIFY" migrate "$SRC" -o "$OUT" >/dev/null 2>"$LOG/2.err"; echo $? >"$LOG/2.rc"
+        cp -a "$OUT" "$LOG/after-full"
+        rm "$DISK/filler"
+        "$SYCLIFY" migrate "$SRC" -o "$OUT" >/dev/null 2>"$LOG/3.err"; echo $? >"$LOG/3.rc"
+        cp -a "$OUT" "$LOG/after-room"
+    "#;
+    let how = match in_mount_namespace(script, &[("SRC", &src), ("OUT", &out), ("LOG", &log), ("DISK", &disk)]) {
+        Some(o) if o.status.code() != Some(99) => "a full tmpfs",
+        _ => {
+            // no mount namespace here: a file-size limit is the injected
+            // write failure (EFBIG where the disk would say ENOSPC)
+            let limited = r#"o="$OUT"; mkdir -p "$o"; "$SYCLIFY" migrate "$SRC" -o "$o" >/dev/null 2>"$LOG/1.err"; echo $? >"$LOG/1.rc"
+                sed -i 's/1\./2./' $(find "$SRC" -name '*.cu'); for f in $(find "$SRC" -name 'data*.txt'); do sed -i 's/^1 /2 /' "$f"; done
+                head -c 614400 /dev/zero | tr '\0' x >"$SRC/big.dat"
+                (ulimit -f 512; "$SYCLIFY" migrate "$SRC" -o "$o" >/dev/null 2>"$LOG/2.err"; echo $? >"$LOG/2.rc")
+                cp -a "$o" "$LOG/after-full"
+                "$SYCLIFY" migrate "$SRC" -o "$o" >/dev/null 2>"$LOG/3.err"; echo $? >"$LOG/3.rc"
+                cp -a "$o" "$LOG/after-room""#;
+            let o = Command::new("sh")
+                .args(["-c", limited])
+                .env("SYCLIFY", env!("CARGO_BIN_EXE_syclify"))
+                .env("SRC", &src)
+                .env("OUT", &out)
+                .env("LOG", &log)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            "a file-size limit"
+        }
+    };
+    assert_eq!(read_log(&log, "1.rc").trim(), "0", "{how}: {}", read_log(&log, "1.err"));
+    // one error, naming the file, exit 2
+    let err = read_log(&log, "2.err");
+    assert_eq!(read_log(&log, "2.rc").trim(), "2", "{how}: {err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{how}: {err}");
+    assert!(
+        errors[0].contains("cannot write")
+            && errors[0].contains("the run stopped")
+            && (errors[0].contains("No space left on device") || errors[0].contains("File too large")),
+        "{how}: {err}"
+    );
+    let named = errors[0].split("cannot write ").nth(1).unwrap().split(':').next().unwrap();
+    assert!(named.starts_with(out.to_str().unwrap()) && named.len() > out.to_str().unwrap().len() + 1, "{how}: names no file: {err}");
+    // nothing lost: every file whole (the last run's or this one's), no temporary file
+    assert_each_file_is_whole(&log.join("after-full"), &out, &a, &b, how);
+    assert!(temp_files(&log.join("after-full")).is_empty(), "{how}");
+    // with room again, the next run completes it and says so
+    assert_eq!(read_log(&log, "3.rc").trim(), "0", "{how}: {}", read_log(&log, "3.err"));
+    assert!(read_log(&log, "3.err").contains("did not finish; this run completed it"), "{how}: {}", read_log(&log, "3.err"));
+    assert!(outputs_written_as(&log.join("after-room"), &out) == b, "{how}: the out-root is not the complete migration");
+}
+
+#[test]
+fn a_read_only_out_root_or_directory_in_it_is_one_error_and_loses_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let (src, out, log) = (t.path().join("src"), t.path().join("out"), t.path().join("log"));
+    fs::create_dir_all(&log).unwrap();
+    write_project(&src, 20, 1);
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let before = tree_snapshot(&out);
+    write_project(&src, 20, 2);
+    // the whole out-root read-only, then one directory in it
+    let script = r#"
+        mount --bind "$OUT" "$OUT" && mount -o remount,bind,ro "$OUT" || exit 99
+        "$SYCLIFY" migrate "$SRC" -o "$OUT" >/dev/null 2>"$LOG/1.err"; echo $? >"$LOG/1.rc"
+        umount "$OUT"
+        mount --bind "$OUT/d3" "$OUT/d3" && mount -o remount,bind,ro "$OUT/d3" || exit 99
+        "$SYCLIFY" migrate "$SRC" -o "$OUT" >/dev/null 2>"$LOG/2.err"; echo $? >"$LOG/2.rc"
+    "#;
+    let how = match in_mount_namespace(script, &[("SRC", &src), ("OUT", &out), ("LOG", &log)]) {
+        Some(o) if o.status.code() != Some(99) => "read-only mounts",
+        // SAFETY: geteuid has no preconditions
+        _ if unsafe { libc::geteuid() } != 0 => {
+            // no mount namespace: permissions do it for a user (not for root)
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path, m: u32| fs::set_permissions(p, fs::Permissions::from_mode(m)).unwrap();
+            mode(&out, 0o555);
+            let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            fs::write(log.join("1.err"), &o.stderr).unwrap();
+            fs::write(log.join("1.rc"), format!("{}\n", o.status.code().unwrap_or(-1))).unwrap();
+            mode(&out, 0o755);
+            mode(&out.join("d3"), 0o555);
+            let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+            fs::write(log.join("2.err"), &o.stderr).unwrap();
+            fs::write(log.join("2.rc"), format!("{}\n", o.status.code().unwrap_or(-1))).unwrap();
+            mode(&out.join("d3"), 0o755);
+            "read-only permissions"
+        }
+        _ => panic!("root without a mount namespace: cannot make a read-only directory"),
+    };
+    let err = read_log(&log, "1.err");
+    assert_eq!(read_log(&log, "1.rc").trim(), "2", "{how}: {err}");
+    assert_eq!(err.lines().count(), 1, "{how}: {err}");
+    assert!(err.contains(&format!("cannot write into the out-root {}", out.display())) && err.contains("nothing was written"), "{how}: {err}");
+    let err = read_log(&log, "2.err");
+    assert_eq!(read_log(&log, "2.rc").trim(), "2", "{how}: {err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{how}: {err}");
+    assert!(
+        errors[0].contains(&format!("cannot write {}/d3/", out.display()))
+            && (errors[0].contains("Read-only file system") || errors[0].contains("Permission denied")),
+        "{how}: {err}"
+    );
+    // nothing in the read-only directory changed, and every file elsewhere is whole
+    let after = tree_snapshot(&out);
+    let old: std::collections::BTreeMap<_, _> = before.into_iter().collect();
+    for (rel, bytes) in &after {
+        if rel.starts_with("d3/") {
+            assert_eq!(old.get(rel), Some(bytes), "{how}: {rel} changed in the read-only directory");
+        }
+    }
+    assert!(temp_files(&out).is_empty(), "{how}");
+}
