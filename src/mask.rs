@@ -81,6 +81,13 @@ pub enum MaskKind {
     /// some 40 bytes of memory per byte; kept as written. Holds the number
     /// of items at its top level (the bound of `t[]`).
     DataTable(usize),
+    /// Of a long run of arithmetic on number literals of one type alone
+    /// (`1.0f + 2.0f * (3.0f - …)`, an unrolled polynomial's folded
+    /// constants): everything after its first literal, read as blank, for
+    /// the reason of [`MaskKind::DataTable`] (its tree would be a node per
+    /// few bytes, nested as deep as the run is long); kept as written. The
+    /// parser reads the first literal alone, of the run's type.
+    LiteralArithmetic,
 }
 
 /// A list of number literals this long (bytes inside its braces) or longer
@@ -394,6 +401,24 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
     masks.extend(split_qualifiers(text));
     masks.extend(data_tables(text));
     masks.sort_by_key(|m| m.range.start);
+    // a run of literal arithmetic where no other mask lies (inside a data
+    // table it is hidden already)
+    let mut reach = Vec::with_capacity(masks.len());
+    for m in &masks {
+        reach.push(reach.last().copied().unwrap_or(0).max(m.range.end));
+    }
+    let runs: Vec<Mask> = literal_arithmetic(text)
+        .into_iter()
+        .filter(|r| {
+            // the masks that start before the run ends reach no further than its start
+            let before = masks.partition_point(|m| m.range.start < r.range.end);
+            before == 0 || reach[before - 1] <= r.range.start
+        })
+        .collect();
+    if !runs.is_empty() {
+        masks.extend(runs);
+        masks.sort_by_key(|m| m.range.start);
+    }
     let mut out = text.as_bytes().to_vec();
     for m in &masks {
         let fill = if m.kind == MaskKind::TokenPaste { b'_' } else { b' ' };
@@ -508,6 +533,140 @@ fn data_tables(text: &str) -> Vec<Mask> {
 
 fn word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+/// The runs of literal arithmetic of a text ([`MaskKind::LiteralArithmetic`]),
+/// in one pass: a run starts at a number literal and goes on through the
+/// binary operators `+ - * /`, signs, parentheses it opens and closes, and
+/// literals whose type (suffix) is the first one's; it ends at any other
+/// token (a name, a comment, a string, a directive line: never inside one).
+/// The part after the first literal, up to the last literal or `)` where
+/// the parentheses balance, is masked when it is [`DATA_TABLE_BYTES`] long
+/// or more.
+fn literal_arithmetic(text: &str) -> Vec<Mask> {
+    struct Run {
+        first_end: usize,
+        good_end: usize,
+        depth: usize,
+        expect_operand: bool,
+        class: (bool, u8),
+        uniform: bool,
+    }
+    // a literal's type: floating or not, and its suffix letters (`u`, `l`,
+    // `ll`, `f`: a hexadecimal integer's `f` is a digit)
+    fn class(lit: &[u8]) -> (bool, u8) {
+        let hex = lit.len() > 1 && lit[0] == b'0' && matches!(lit[1], b'x' | b'X');
+        let floating = if hex { lit.iter().any(|c| matches!(c, b'p' | b'P')) } else { lit.iter().any(|c| matches!(c, b'.' | b'e' | b'E')) };
+        let suffix_letter = |c: &&u8| matches!(c.to_ascii_lowercase(), b'l' | b'u') || (c.eq_ignore_ascii_case(&b'f') && (floating || !hex));
+        let suffix = lit.iter().rev().take_while(suffix_letter).fold(0u8, |acc, c| acc.wrapping_mul(7).wrapping_add(c.to_ascii_lowercase()));
+        (floating, suffix)
+    }
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut run: Option<Run> = None;
+    let finish = |run: &mut Option<Run>, out: &mut Vec<Mask>| {
+        if let Some(r) = run.take()
+            && r.uniform
+            && r.good_end >= r.first_end + DATA_TABLE_BYTES
+        {
+            out.push(Mask { range: r.first_end..r.good_end, kind: MaskKind::LiteralArithmetic });
+        }
+    };
+    let mut line_start = true;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let at_line_start = std::mem::replace(&mut line_start, false);
+        let number = c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit));
+        if number {
+            let start = i;
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric()
+                    || matches!(b[i], b'.' | b'\'')
+                    || (matches!(b[i], b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
+            {
+                i += 1;
+            }
+            let cl = class(&b[start..i]);
+            match &mut run {
+                Some(r) if r.expect_operand => {
+                    r.uniform &= r.class == cl;
+                    r.expect_operand = false;
+                    if r.depth == 0 {
+                        r.good_end = i;
+                    }
+                }
+                _ => {
+                    finish(&mut run, &mut out);
+                    run = Some(Run { first_end: i, good_end: i, depth: 0, expect_operand: false, class: cl, uniform: true });
+                }
+            }
+            continue;
+        }
+        match (c, &mut run) {
+            (b'+' | b'-' | b'*' | b'/', Some(r)) if !(c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'))) => {
+                if !r.expect_operand {
+                    r.expect_operand = true;
+                } else if !matches!(c, b'+' | b'-') {
+                    finish(&mut run, &mut out);
+                }
+                i += 1;
+            }
+            (b'(', Some(r)) if r.expect_operand => {
+                r.depth += 1;
+                i += 1;
+            }
+            (b')', Some(r)) if !r.expect_operand && r.depth > 0 => {
+                r.depth -= 1;
+                if r.depth == 0 {
+                    r.good_end = i + 1;
+                }
+                i += 1;
+            }
+            _ => {
+                finish(&mut run, &mut out);
+                // skip a comment, string, character literal or directive
+                // line whole; a name whole; any other token byte by byte
+                i = match (c, b.get(i + 1)) {
+                    (b'/', Some(b'/')) => text[i..].find('\n').map_or(b.len(), |n| i + n),
+                    (b'/', Some(b'*')) => text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2),
+                    (b'#', _) if at_line_start => {
+                        let mut j = i;
+                        loop {
+                            match text[j..].find('\n') {
+                                Some(n) if text[..j + n].trim_end_matches('\r').ends_with('\\') => j += n + 1,
+                                Some(n) => break j + n,
+                                None => break b.len(),
+                            }
+                        }
+                    }
+                    (q @ (b'"' | b'\''), _) => {
+                        let mut j = i + 1;
+                        while j < b.len() && b[j] != q && b[j] != b'\n' {
+                            j += if b[j] == b'\\' { 2 } else { 1 };
+                        }
+                        (j + 1).min(b.len())
+                    }
+                    (c, _) if word_byte(c) => i + b[i..].iter().take_while(|c| word_byte(**c)).count(),
+                    _ => i + 1,
+                };
+            }
+        }
+    }
+    finish(&mut run, &mut out);
+    out
 }
 
 /// The number of items of an initialiser list, the items of a data table
@@ -813,6 +972,33 @@ pub fn directive_start(s: &str, p: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_literal_arithmetic_is_masked_after_its_first_literal() {
+        let long = "+2.5f*(1.0f-3.0f)".repeat(300);
+        let ranges = |text: &str| literal_arithmetic(text).into_iter().map(|m| m.range).collect::<Vec<_>>();
+        // the run after `= 1.0f`, up to its last `)`; the `;` and `x` stay
+        let text = format!("a[threadIdx.x] = 1.0f{long};\nx = 1;\n");
+        let at = text.find("1.0f").unwrap() + 4;
+        assert_eq!(ranges(&text), vec![at..at + long.len()]);
+        // a name, a comment or a string ends a run: `+ c` stays readable
+        let text = format!("y = 1.0f{long} + c * 2.0f;");
+        assert_eq!(ranges(&text), vec![8..8 + long.len()]);
+        // literals of another type: the parser must see them (`1.0f + 2.0` is a double)
+        assert!(ranges(&format!("y = 1.0f{long} + 2.0;")).is_empty());
+        assert!(ranges(&format!("y = 1{}", "+2".repeat(3000))).len() == 1);
+        assert!(ranges(&format!("y = 1{}u;", "+2".repeat(3000))).is_empty(), "an unsigned literal makes the run unsigned");
+        // short runs, directive lines, unbalanced parentheses at the end
+        assert!(ranges("y = 1.0f + 2.0f;").is_empty());
+        assert!(ranges(&format!("#if 1{}\n#endif\n", "+2".repeat(3000))).is_empty());
+        let text = format!("f(1.0f{}", "+(1.0f".repeat(1000));
+        assert!(ranges(&text).is_empty(), "a run whose parentheses never close is not masked");
+        // in a masked data table, only the table is masked
+        let table = format!("float t[] = {{{}}};", "1.0f+2.0f, ".repeat(600));
+        let (masked, masks) = mask(&table, &BTreeMap::new());
+        assert_eq!(masks.len(), 1, "{:?}", masks.iter().map(|m| &m.kind).collect::<Vec<_>>());
+        assert!(masked.starts_with("float t[] = {  "));
+    }
 
     #[test]
     fn parens_answer_as_matching_paren_does() {

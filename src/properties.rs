@@ -317,6 +317,185 @@ pub fn mutate(src: &str, mutations: &[Mutation]) -> String {
     toks.concat()
 }
 
+/// A CUDA program of deep and long structures, made from `choices` (the
+/// fuzzer's bytes, or a property test's): kernels whose statements and
+/// expressions nest and repeat the shapes a pass that is not linear in
+/// depth meets badly — left- and right-leaning operator chains, nested
+/// ternaries, parentheses, member chains `s.b.b…`, template arguments
+/// `A<A<…>>`, `<<` stream chains, brace tables, nested blocks, `#if`
+/// groups and lambdas — each repeated up to a few thousand times, mixed
+/// with thread builtins and CUDA calls, within `budget` bytes. The same
+/// bytes give the same program.
+pub fn deep_program(choices: &[u8], budget: usize) -> String {
+    struct Gen<'a> {
+        bytes: &'a [u8],
+        at: usize,
+        out: String,
+        budget: usize,
+    }
+    impl Gen<'_> {
+        fn byte(&mut self) -> u8 {
+            let b = self.bytes.get(self.at).copied().unwrap_or(0);
+            self.at += 1;
+            b
+        }
+        /// A repeat count: mostly small, some up to 4096.
+        fn count(&mut self) -> usize {
+            let b = self.byte() as usize;
+            if b < 192 { b % 16 } else { ((b - 192) + 1) * 64 }
+        }
+        fn room(&self) -> bool {
+            self.out.len() < self.budget && self.at < self.bytes.len()
+        }
+        fn leaf(&mut self) {
+            let leaves = ["1.0f", "threadIdx.x", "c", "a[blockIdx.x]", "s.v", "(float)blockDim.x", "2", "sqrtf(c)", "__shfl_down_sync(0xffffffff, c, 1)"];
+            let l = leaves[self.byte() as usize % leaves.len()];
+            self.out.push_str(l);
+        }
+        fn expr(&mut self, depth: usize) {
+            if depth > 6 || !self.room() {
+                return self.leaf();
+            }
+            let n = self.count();
+            match self.byte() % 8 {
+                // left-leaning: e op e op e …
+                0 => {
+                    self.expr(depth + 1);
+                    for _ in 0..n {
+                        let op = ["+", "*", "-", " << ", " && ", "/"][self.byte() as usize % 6];
+                        self.out.push_str(op);
+                        self.expr(depth + 1);
+                    }
+                }
+                // right-leaning: e + (e + (…))
+                1 => {
+                    for _ in 0..n {
+                        self.expr(depth + 1);
+                        self.out.push_str("+(");
+                    }
+                    self.expr(depth + 1);
+                    self.out.push_str(&")".repeat(n));
+                }
+                2 => {
+                    for i in 0..n {
+                        self.out.push_str(&format!("c>{i}?"));
+                        self.expr(depth + 1);
+                        self.out.push(':');
+                    }
+                    self.expr(depth + 1);
+                }
+                3 => {
+                    self.out.push_str(&"(".repeat(n));
+                    self.expr(depth + 1);
+                    self.out.push_str(&")".repeat(n));
+                }
+                4 => {
+                    self.out.push('s');
+                    self.out.push_str(&".b".repeat(n));
+                    self.out.push_str(".v");
+                }
+                5 => {
+                    self.out.push_str("f(");
+                    for i in 0..n.min(64) {
+                        if i > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.expr(depth + 1);
+                    }
+                    self.out.push(')');
+                }
+                6 => {
+                    // a long run of literal arithmetic
+                    self.out.push_str("1.0f");
+                    self.out.push_str(&"+2.5f*(1.0f-3.0f)".repeat(n * 4));
+                }
+                _ => self.leaf(),
+            }
+        }
+        fn stmt(&mut self, depth: usize) {
+            if !self.room() {
+                return;
+            }
+            let n = self.count();
+            match self.byte() % 10 {
+                0 | 1 => {
+                    self.out.push_str("a[threadIdx.x] = ");
+                    self.expr(0);
+                    self.out.push_str(";\n");
+                }
+                2 if depth < 8 => {
+                    self.out.push_str(&"{".repeat(n));
+                    self.stmt(depth + 1);
+                    self.out.push_str(&"}".repeat(n));
+                    self.out.push('\n');
+                }
+                3 if depth < 8 => {
+                    for i in 0..n {
+                        self.out.push_str(&format!("\n#if X{i}\n"));
+                    }
+                    self.stmt(depth + 1);
+                    for _ in 0..n {
+                        self.out.push_str("\n#endif\n");
+                    }
+                }
+                4 if depth < 8 => {
+                    for _ in 0..n {
+                        self.out.push_str("auto g = [&]() {\n");
+                    }
+                    self.stmt(depth + 1);
+                    for _ in 0..n {
+                        self.out.push_str("return 0; };\n");
+                    }
+                }
+                5 => {
+                    self.out.push_str("const float t[] = {");
+                    for i in 0..n * 16 {
+                        self.out.push_str(&format!("{i}.5f, "));
+                    }
+                    self.out.push_str("1.0f};\nc += t[threadIdx.x];\n");
+                }
+                6 => {
+                    self.out.push_str(&"A<".repeat(n));
+                    self.out.push_str("int");
+                    self.out.push_str(&">".repeat(n));
+                    self.out.push_str(" x;\n");
+                }
+                7 => self.out.push_str("__syncthreads();\n"),
+                8 if depth < 8 => {
+                    self.out.push_str("for (int i = threadIdx.x; i < c; i += blockDim.x) {\n");
+                    self.stmt(depth + 1);
+                    self.out.push_str("}\n");
+                }
+                _ => {
+                    self.out.push_str("c = ");
+                    self.expr(0);
+                    self.out.push_str(";\n");
+                }
+            }
+        }
+    }
+    let mut g = Gen { bytes: choices, at: 0, out: String::new(), budget };
+    g.out.push_str("#include <cuda_runtime.h>\n#include <iostream>\ntemplate <typename T> struct A { T v; };\nstruct S { S &b; float v; };\n__device__ float f(float x, ...) { return x; }\n");
+    let kernels = 1 + g.byte() as usize % 4;
+    for k in 0..kernels {
+        g.out.push_str(&format!("__global__ void k{k}(float *a, float c, S &s) {{\n"));
+        let statements = 1 + g.byte() as usize % 8;
+        for _ in 0..statements {
+            g.stmt(0);
+        }
+        g.out.push_str("}\n");
+    }
+    g.out.push_str("void host(int x) {\n  std::cout");
+    let n = g.count();
+    g.out.push_str(&" << x".repeat(n));
+    g.out.push_str(";\n}\nint main() {\n  float *a; cudaMalloc(&a, 1024);\n");
+    for k in 0..kernels {
+        g.out.push_str(&format!("  k{k}<<<2, 64>>>(a, 1.0f, *(S *)nullptr);\n"));
+    }
+    g.out.push_str("  cudaDeviceSynchronize();\n  return 0;\n}\n");
+    g.out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

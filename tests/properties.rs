@@ -71,6 +71,19 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Deep and long structures (`properties::deep_program`: operator
+    /// chains, ternaries, parentheses, member chains, templates, tables,
+    /// blocks, `#if` groups, lambdas nested thousands deep), up to 96 KiB.
+    #[test]
+    fn deep_and_long_structures_keep_the_properties(choices in prop::collection::vec(any::<u8>(), 0..160)) {
+        let program = properties::deep_program(&choices, 96 << 10);
+        check(&[("main.cu".to_string(), program.into_bytes())])?;
+    }
+}
+
 /// Every input that once broke a property (`fuzz/regressions/migrate_bytes`),
 /// and the seeds we wrote (`fuzz/seeds/migrate_bytes`): the bytes target's
 /// inputs, the first byte the file's kind.

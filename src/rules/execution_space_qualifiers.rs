@@ -116,7 +116,8 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::LaunchConfigDirective
             | MaskKind::DirectiveComment
             | MaskKind::DirectiveParen
-            | MaskKind::DataTable(_) => {}
+            | MaskKind::DataTable(_)
+            | MaskKind::LiteralArithmetic => {}
         }
     }
 }
