@@ -43,5 +43,8 @@ cargo test --locked "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 # one closing line for the whole suite
-awk '/^test result:/ { p += $4; f += $6 } END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
+# (a test binary that crashes — a stack overflow, an abort — prints no result
+# line for the tests it did not finish: counted apart)
+awk '/^test result:/ { p += $4; f += $6 } /process didn.t exit successfully.*signal/ { c += 1 }
+  END { printf "all tests: %d passed, %d failed", p, f; if (c) printf ", %d test binaries crashed", c; printf "\n" }' "$log"
 exit "$status"

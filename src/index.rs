@@ -1694,31 +1694,45 @@ fn param_shapes(fd: Node, src: &str) -> Vec<TypeShape> {
 }
 
 /// The shape of an argument expression's type, where the function says it.
+/// (A loop, not a recursion: `f(((((…p)))))` may nest thousands deep.)
 fn expr_shape(e: Node, shapes: &BTreeMap<String, TypeShape>, src: &str) -> Option<TypeShape> {
-    match e.kind_str() {
-        "identifier" => shapes.get(text(e, src)).cloned(),
-        "parenthesized_expression" => expr_shape(syntax::named_children(e).into_iter().next()?, shapes, src),
-        "pointer_expression" => {
-            let inner = expr_shape(e.field("argument")?, shapes, src)?;
-            let op = e.field("operator").map(|o| text(o, src)).unwrap_or("");
-            match op {
-                "&" => Some(TypeShape { ptr: inner.ptr + 1, ..inner }),
-                "*" if inner.ptr > 0 => Some(TypeShape { ptr: inner.ptr - 1, ..inner }),
-                _ => None,
+    // the pointer operators met from the outside in (`&`: +1; `*`, `[]`: -1),
+    // applied from the inside out
+    let mut ops: Vec<bool> = Vec::new();
+    let mut e = e;
+    let mut shape = loop {
+        match e.kind_str() {
+            "identifier" => break shapes.get(text(e, src)).cloned()?,
+            "parenthesized_expression" => e = syntax::named_children(e).into_iter().next()?,
+            "pointer_expression" => {
+                match e.field("operator").map(|o| text(o, src)).unwrap_or("") {
+                    "&" => ops.push(true),
+                    "*" => ops.push(false),
+                    _ => return None,
+                }
+                e = e.field("argument")?;
             }
+            "subscript_expression" => {
+                ops.push(false);
+                e = e.field("argument")?;
+            }
+            "cast_expression" => {
+                let t = e.field("type")?;
+                let base = t.field("type")?;
+                let ptr = t.field("declarator").map(|d| text(d, src).matches('*').count()).unwrap_or(0);
+                break TypeShape { base: text(base, src).to_string(), ptr };
+            }
+            _ => return None,
         }
-        "subscript_expression" => {
-            let inner = expr_shape(e.field("argument")?, shapes, src)?;
-            (inner.ptr > 0).then(|| TypeShape { ptr: inner.ptr - 1, ..inner })
+    };
+    for address_of in ops.into_iter().rev() {
+        if address_of {
+            shape.ptr += 1;
+        } else {
+            shape.ptr = shape.ptr.checked_sub(1)?;
         }
-        "cast_expression" => {
-            let t = e.field("type")?;
-            let base = t.field("type")?;
-            let ptr = t.field("declarator").map(|d| text(d, src).matches('*').count()).unwrap_or(0);
-            Some(TypeShape { base: text(base, src).to_string(), ptr })
-        }
-        _ => None,
     }
+    Some(shape)
 }
 
 fn call_edge(call: Node, callee: &str, shapes: &BTreeMap<String, TypeShape>, src: &str) -> CallEdge {

@@ -169,7 +169,7 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
     // the start of the current line and whether it is a directive that
     // excuses its names, advanced with the identifiers (linear in the text)
     let (mut line_start, mut scanned, mut directive) = (0, 0, line_is_excused(&code));
-    for (r, w) in crate::syntax::identifiers(&code) {
+    for (r, w) in crate::syntax::identifier_tokens(&code) {
         if let Some(nl) = code[scanned..r.start].rfind('\n') {
             line_start = scanned + nl + 1;
             directive = line_is_excused(&code[line_start..]);

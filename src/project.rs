@@ -1092,39 +1092,64 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     let thread_time = |phase: &std::sync::atomic::AtomicU64, started: std::time::Instant| {
         phase.fetch_add(started.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
     };
+    // the bytes of source text a group may hold the trees of (some 50-130
+    // bytes of memory per byte); `SYCLIFY_TREE_BUDGET` sets another (tests)
+    let tree_budget: usize = std::env::var("SYCLIFY_TREE_BUDGET").ok().and_then(|v| v.parse().ok()).unwrap_or(TREE_BUDGET);
     // each step's time summed over the threads (the steps of groups overlap)
     let [parse_time, index_time, rewrite_time] = [(); 3].map(|_| std::sync::atomic::AtomicU64::new(0));
     let done: Vec<GroupDone> = groups
         .par_iter()
         .map(|(g, files)| {
-            let started = std::time::Instant::now();
-            let parsed: Vec<(usize, Result<Parsed, String>)> = files
-                .par_iter()
-                .map(|&i| {
-                    let defines = unit_defines.get(&sources[i].rel).unwrap_or(&no_defines);
-                    let macros = &macro_tables[&include_group[i]];
-                    let started = std::time::Instant::now();
-                    let p = crate::guard::catch(|| {
-                        crate::guard::injected_panic("parse", &sources[i].rel);
-                        match cache {
-                            Some(c) => c.parsed(&sources[i].rel, &sources[i].text, macros, defines),
-                            None => parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines),
-                        }
-                    });
-                    let secs = started.elapsed().as_secs_f64();
-                    if timing && secs > 0.5 {
-                        eprintln!("[timing] slow parse: {} ({secs:.2} s, {} bytes)", sources[i].rel, sources[i].text.len());
+            let mut started = std::time::Instant::now();
+            let parse_one = |i: usize| -> Result<Parsed, String> {
+                let defines = unit_defines.get(&sources[i].rel).unwrap_or(&no_defines);
+                let macros = &macro_tables[&include_group[i]];
+                let started = std::time::Instant::now();
+                let p = crate::guard::catch(|| {
+                    crate::guard::injected_panic("parse", &sources[i].rel);
+                    match cache {
+                        Some(c) => c.parsed(&sources[i].rel, &sources[i].text, macros, defines),
+                        None => parse::parse_file_with(&sources[i].text, &macros.qualifier, &macros.names, defines),
                     }
-                    progress.step();
-                    (i, p)
-                })
-                .collect();
-            // a file whose step panicked is reported and left out of the
-            // rest of its group's migration (the others go on)
+                });
+                let secs = started.elapsed().as_secs_f64();
+                if timing && secs > 0.5 {
+                    eprintln!("[timing] slow parse: {} ({secs:.2} s, {} bytes)", sources[i].rel, sources[i].text.len());
+                }
+                p
+            };
+            // its facts, kept in the cache (the editor's) where there is one
+            let keep_facts = |i: usize, f: &index::FileFacts| {
+                if let Some(c) = cache {
+                    c.keep_facts(&sources[i].rel, &sources[i].text, &macro_tables[&include_group[i]], f);
+                }
+            };
+            // A group whose texts are larger than the budget does not keep
+            // its trees: each file is parsed and indexed, its tree dropped,
+            // and parsed again to be rewritten once the index is built (a
+            // parse is deterministic), so memory holds the trees of the
+            // files in progress, not of the group (twice the parse time).
+            let bounded = cache.is_none() && files.iter().map(|&i| sources[i].text.len()).sum::<usize>() > tree_budget;
             let mut failed: Vec<(usize, String)> = Vec::new();
-            let parsed = without_failed(parsed, "parse", &mut failed);
-            thread_time(&parse_time, started);
-            let started = std::time::Instant::now();
+            let failed_parses: std::sync::Mutex<Vec<(usize, String)>> = Default::default();
+            let parsed: Vec<(usize, Parsed)> = if bounded {
+                Vec::new()
+            } else {
+                let parsed: Vec<(usize, Result<Parsed, String>)> = files
+                    .par_iter()
+                    .map(|&i| {
+                        let p = parse_one(i);
+                        progress.step();
+                        (i, p)
+                    })
+                    .collect();
+                // a file whose step panicked is reported and left out of the
+                // rest of its group's migration (the others go on)
+                let parsed = without_failed(parsed, "parse", &mut failed);
+                thread_time(&parse_time, started);
+                started = std::time::Instant::now();
+                parsed
+            };
             // facts kept from a migration before (the same text and macros)
             let kept: Vec<Option<index::FileFacts>> =
                 parsed.iter().map(|(i, _)| cache.and_then(|c| c.facts(&sources[*i].rel, &sources[*i].text, &macro_tables[&include_group[*i]]))).collect();
@@ -1137,28 +1162,57 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                 .collect();
             // what both steps read of each walked file's declarations
             let names: Vec<crate::syntax::FileNames> = walks.iter().map(|_| crate::syntax::FileNames::default()).collect();
-            let facts: Vec<(usize, Result<index::FileFacts, String>)> = parsed
-                .par_iter()
-                .zip(&walks)
-                .zip(&names)
-                .zip(kept)
-                .map(|((((i, p), nodes), names), kept)| {
-                    let f = match kept {
-                        Some(f) => Ok(f),
-                        None => crate::guard::catch(|| {
-                            crate::guard::injected_panic("index", &sources[*i].rel);
-                            let macros = &macro_tables[&include_group[*i]];
-                            let nodes = nodes.as_ref().expect("walked: its facts are not kept");
-                            let f = index::index_file(nodes, names, &sources[*i].text, &sources[*i].rel, &p.masks, macros);
-                            if let Some(c) = cache {
-                                c.keep_facts(&sources[*i].rel, &sources[*i].text, macros, &f);
+            let facts: Vec<(usize, Result<index::FileFacts, String>)> = if bounded {
+                files
+                    .par_iter()
+                    .filter_map(|&i| {
+                        let t = std::time::Instant::now();
+                        let p = parse_one(i);
+                        progress.step();
+                        thread_time(&parse_time, t);
+                        let p = match p {
+                            Ok(p) => p,
+                            Err(e) => {
+                                failed_parses.lock().expect("not poisoned").push((i, format!("parse: {e}")));
+                                return None;
                             }
-                            f
-                        }),
-                    };
-                    (*i, f)
-                })
-                .collect();
+                        };
+                        let t = std::time::Instant::now();
+                        let f = crate::guard::catch(|| {
+                            crate::guard::injected_panic("index", &sources[i].rel);
+                            let nodes = crate::syntax::Preorder::of(p.tree.root_node());
+                            let names = crate::syntax::FileNames::default();
+                            index::index_file(&nodes, &names, &sources[i].text, &sources[i].rel, &p.masks, &macro_tables[&include_group[i]])
+                        });
+                        thread_time(&index_time, t);
+                        Some((i, f))
+                    })
+                    .collect()
+            } else {
+                parsed
+                    .par_iter()
+                    .zip(&walks)
+                    .zip(&names)
+                    .zip(kept)
+                    .map(|((((i, p), nodes), names), kept)| {
+                        let f = match kept {
+                            Some(f) => Ok(f),
+                            None => crate::guard::catch(|| {
+                                crate::guard::injected_panic("index", &sources[*i].rel);
+                                let nodes = nodes.as_ref().expect("walked: its facts are not kept");
+                                let f = index::index_file(nodes, names, &sources[*i].text, &sources[*i].rel, &p.masks, &macro_tables[&include_group[*i]]);
+                                keep_facts(*i, &f);
+                                f
+                            }),
+                        };
+                        (*i, f)
+                    })
+                    .collect()
+            };
+            failed.extend(failed_parses.into_inner().expect("not poisoned"));
+            if bounded {
+                started = std::time::Instant::now();
+            }
             let facts = without_failed(facts, "index", &mut failed);
             let units = facts.iter().map(|(i, f)| (*i, UnitFunctions::of(f))).collect();
             let mut edges = group_include_edges.get(g).cloned().unwrap_or_default();
@@ -1210,21 +1264,41 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                 .collect();
             thread_time(&index_time, started);
             let started = std::time::Instant::now();
-            let rewritten: Vec<(usize, Result<Rewritten, String>)> = parsed
-                .par_iter()
-                .zip(walks)
-                .zip(&names)
-                .filter(|(((i, _), _), _)| rewritten_here(*i) && !failed.iter().any(|(f, _)| f == i))
-                .filter_map(|((p, main), names)| Some((p, main?, names)))
-                .map(|((i, p), main, names)| {
-                    let r = crate::guard::catch(|| {
-                        crate::guard::injected_panic("rewrite", &sources[*i].rel);
-                        rewrite_file(&sources[*i], p, main, names, &projects[&cluster[i]])
-                    });
-                    progress.step();
-                    (*i, r)
-                })
-                .collect();
+            let rewritten: Vec<(usize, Result<Rewritten, String>)> = if bounded {
+                // parsed again, one file at a time per thread
+                files
+                    .par_iter()
+                    .filter(|i| rewritten_here(**i) && !failed.iter().any(|(f, _)| f == *i))
+                    .map(|&i| {
+                        let r = parse_one(i).and_then(|p| {
+                            crate::guard::catch(|| {
+                                crate::guard::injected_panic("rewrite", &sources[i].rel);
+                                let main = crate::syntax::Preorder::of(p.tree.root_node());
+                                let names = crate::syntax::FileNames::default();
+                                rewrite_file(&sources[i], &p, main, &names, &projects[&cluster[&i]])
+                            })
+                        });
+                        progress.step();
+                        (i, r)
+                    })
+                    .collect()
+            } else {
+                parsed
+                    .par_iter()
+                    .zip(walks)
+                    .zip(&names)
+                    .filter(|(((i, _), _), _)| rewritten_here(*i) && !failed.iter().any(|(f, _)| f == i))
+                    .filter_map(|((p, main), names)| Some((p, main?, names)))
+                    .map(|((i, p), main, names)| {
+                        let r = crate::guard::catch(|| {
+                            crate::guard::injected_panic("rewrite", &sources[*i].rel);
+                            rewrite_file(&sources[*i], p, main, names, &projects[&cluster[i]])
+                        });
+                        progress.step();
+                        (*i, r)
+                    })
+                    .collect()
+            };
             let outputs = without_failed(rewritten, "rewrite", &mut failed);
             thread_time(&rewrite_time, started);
             GroupDone { outputs, units, failed }
@@ -1282,6 +1356,11 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Migration { in_root, out_root, files: results, others }
 }
+
+/// A group of files with more source text than this is migrated without
+/// keeping its trees between the index and the rewrite (each file parsed
+/// twice): 16 MB of text, whose trees would take 1-2 GB.
+pub const TREE_BUDGET: usize = 16 << 20;
 
 /// A file that is not migrated but includes one that is renamed
 /// (`main.cpp` including `kernels.cuh`, now `kernels.dp.hpp`) gets the new

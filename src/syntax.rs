@@ -541,45 +541,52 @@ pub fn integer_value(t: &str) -> Option<i64> {
 /// Identifier tokens of a piece of C/C++ text (skipping comments, strings and
 /// character literals), with their byte ranges.
 pub fn identifiers(s: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    identifier_tokens(s).collect()
+}
+
+/// [`identifiers`], one at a time (a whole file's would take some 25 bytes
+/// of memory per identifier).
+pub fn identifier_tokens(s: &str) -> impl Iterator<Item = (std::ops::Range<usize>, &str)> {
     let b = s.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let c = b[i];
+            if c == b'/' && b.get(i + 1) == Some(&b'/') {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            } else if c == b'"' || c == b'\'' {
                 i += 1;
-            }
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c == b'"' || c == b'\'' {
-            i += 1;
-            while i < b.len() && b[i] != c {
-                if b[i] == b'\\' {
+                while i < b.len() && b[i] != c {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
                     i += 1;
                 }
                 i += 1;
-            }
-            i += 1;
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                return Some((start..i, &s[start..i]));
+            } else if c.is_ascii_digit() {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                    i += 1;
+                }
+            } else {
                 i += 1;
             }
-            out.push((start..i, &s[start..i]));
-        } else if c.is_ascii_digit() {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
-                i += 1;
-            }
-        } else {
-            i += 1;
         }
-    }
-    out
+        None
+    })
 }
 
 /// An indented S-expression-like dump of a tree, for debugging.
@@ -899,6 +906,18 @@ pub type DeclarationAt<'x, 'a> = dyn Fn(Node<'a>, &str) -> Option<(Node<'a>, Nod
 /// [`arith_type`], where `declaration` finds the declaration of a name in
 /// scope at a node (a file's [`ScopeIndex`], for many lookups).
 pub fn arith_type_with<'a>(e: Node<'a>, src: &str, declaration: &DeclarationAt<'_, 'a>) -> Option<Arith> {
+    arith_type_within(e, src, declaration, 0)
+}
+
+/// Expressions nested deeper than this are of no evident type (the
+/// recursion's bound: a generated `((((…))))` may nest thousands deep).
+pub const EXPRESSION_DEPTH: usize = 256;
+
+fn arith_type_within<'a>(e: Node<'a>, src: &str, declaration: &DeclarationAt<'_, 'a>, depth: usize) -> Option<Arith> {
+    if depth > EXPRESSION_DEPTH {
+        return None;
+    }
+    let arith_type_with = |e: Node<'a>, src: &str, declaration: &DeclarationAt<'_, 'a>| arith_type_within(e, src, declaration, depth + 1);
     match e.kind_str() {
         "number_literal" => {
             let t = text(e, src).to_ascii_lowercase();

@@ -126,11 +126,14 @@ fn a_panic_on_one_file_fails_that_file_and_the_rest_is_migrated() {
     fs::write(src.join("a.cu"), KERNEL).unwrap();
     fs::write(src.join("b.cu"), KERNEL).unwrap();
     let before = tree_snapshot(&src);
-    for step in ["parse", "index", "rewrite"] {
-        let out = t.path().join(format!("out-{step}"));
+    // (a tree budget of 0: the trees are not kept between the steps, each
+    // file parsed again to be rewritten; the default keeps them)
+    for (step, budget) in ["parse", "index", "rewrite"].into_iter().flat_map(|s| [(s, "0"), (s, "")]) {
+        let out = t.path().join(format!("out-{step}-{budget}"));
         let o = Command::new(env!("CARGO_BIN_EXE_syclify"))
             .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()])
             .env("SYCLIFY_INJECT_PANIC", format!("{step}:b.cu"))
+            .env("SYCLIFY_TREE_BUDGET", budget)
             .output()
             .unwrap();
         let err = stderr(&o);
@@ -1135,4 +1138,29 @@ fn a_read_only_out_root_or_directory_in_it_is_one_error_and_loses_nothing() {
         }
     }
     assert!(temp_files(&out).is_empty(), "{how}");
+}
+
+#[test]
+fn a_group_over_the_tree_budget_is_migrated_to_the_same_bytes() {
+    // with a budget of 0 every group is migrated without keeping its trees
+    // (each file parsed again for the rewrite): the outputs and reports are
+    // those of a migration that keeps them
+    let t = tempfile::tempdir().unwrap();
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/programs");
+    let mut outs = Vec::new();
+    for budget in ["0", ""] {
+        let out = t.path().join(format!("out{budget}"));
+        let o = Command::new(env!("CARGO_BIN_EXE_syclify"))
+            .args(["migrate", programs.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .env("SYCLIFY_TREE_BUDGET", budget)
+            .output()
+            .unwrap();
+        assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+        outs.push(outputs_of(&out));
+    }
+    assert!(outs[0].len() > 50, "{} files", outs[0].len());
+    for (rel, bytes) in &outs[0] {
+        assert!(outs[1].get(rel) == Some(bytes), "{rel} differs without the trees kept");
+    }
+    assert_eq!(outs[0].len(), outs[1].len());
 }

@@ -167,6 +167,14 @@ fn always_defined(r: &crate::mapping::MacroRule) -> bool {
 }
 
 fn value(ctx: &FileCtx, e: Node, macros: &std::collections::BTreeMap<String, crate::mapping::MacroRule>) -> Option<i64> {
+    value_within(ctx, e, macros, 0)
+}
+
+fn value_within(ctx: &FileCtx, e: Node, macros: &std::collections::BTreeMap<String, crate::mapping::MacroRule>, depth: usize) -> Option<i64> {
+    if depth > crate::syntax::EXPRESSION_DEPTH {
+        return None;
+    }
+    let value = |ctx: &FileCtx, e: Node, macros: &std::collections::BTreeMap<String, crate::mapping::MacroRule>| value_within(ctx, e, macros, depth + 1);
     match e.kind_str() {
         "number_literal" => crate::syntax::integer_value(ctx.text(e)),
         "identifier" => macros.get(ctx.text(e)).and_then(|r| r.value),

@@ -293,10 +293,19 @@ fn is_simple_arg(n: Node) -> bool {
 
 /// Is this expression evidently an integer (no calls, fields or unknown types)?
 fn is_arithmetic(n: Node) -> bool {
+    is_arithmetic_within(n, 0)
+}
+
+fn is_arithmetic_within(n: Node, depth: usize) -> bool {
     match n.kind_str() {
         "number_literal" | "char_literal" | "sizeof_expression" => true,
-        "binary_expression" | "parenthesized_expression" | "unary_expression" | "conditional_expression" | "cast_expression" => {
-            syntax::named_children(n).into_iter().filter(|c| c.kind_str() != "type_descriptor").all(|c| is_arithmetic(c) || c.kind_str() == "identifier")
+        "binary_expression" | "parenthesized_expression" | "unary_expression" | "conditional_expression" | "cast_expression"
+            if depth < syntax::EXPRESSION_DEPTH =>
+        {
+            syntax::named_children(n)
+                .into_iter()
+                .filter(|c| c.kind_str() != "type_descriptor")
+                .all(|c| is_arithmetic_within(c, depth + 1) || c.kind_str() == "identifier")
         }
         _ => false,
     }
