@@ -1348,7 +1348,7 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
     let functors = names.functors(nodes, src);
     let scopes = || names.scopes(nodes, src);
     // a name the file declares, declared in a scope around `n`
-    let in_scope = |n: Node<'t>, name: &str| names.declared(nodes, src).contains(name) && scopes().declaration_in_scope(n, name, src).is_some();
+    let in_scope = |n: Node<'t>, name: &str| names.declared(nodes, src).contains(name) && scopes().declaration_in_scope(n, name, src, nodes).is_some();
     let def = nodes[i];
     let fd = syntax::function_declarator(def.field("declarator")?)?;
     let (_, name) = declarator_name(fd.field("declarator")?, src)?;
@@ -1441,7 +1441,9 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
                     f.method_callees.push(m.to_string());
                 }
                 // a function object called (`callable(a, b)`): its `operator()`
-                if !f.method_callees.iter().any(|c| c == "operator()") && functors.is_call(n, src, &|n, name| scopes().declaration_in_scope(n, name, src)) {
+                if !f.method_callees.iter().any(|c| c == "operator()")
+                    && functors.is_call(n, src, &|n, name| scopes().declaration_in_scope(n, name, src, nodes))
+                {
                     f.method_callees.push("operator()".to_string());
                 }
                 // a CUB collective constructed (`BR(temp)`): it needs the nd_item, and is no call

@@ -800,6 +800,11 @@ enum CodeItem {
 /// Walks the code of `s` in one pass, calling `on` for each directive line
 /// and each byte of code (comments and literals skipped).
 fn walk_code(s: &str, mut on: impl FnMut(CodeItem)) {
+    walk_code_at(s, |_, item| on(item));
+}
+
+/// [`walk_code`], with each item's offset.
+fn walk_code_at(s: &str, mut on: impl FnMut(usize, CodeItem)) {
     let b = s.as_bytes();
     let mut i = 0;
     let mut line_start = true;
@@ -807,7 +812,7 @@ fn walk_code(s: &str, mut on: impl FnMut(CodeItem)) {
         if line_start {
             let indent = s[i..].len() - s[i..].trim_start_matches([' ', '\t']).len();
             if b.get(i + indent) == Some(&b'#') {
-                on(CodeItem::Directive(i + indent));
+                on(i + indent, CodeItem::Directive(i + indent));
                 // to the end of the directive, continuation lines included
                 while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
                     i += 1;
@@ -821,10 +826,10 @@ fn walk_code(s: &str, mut on: impl FnMut(CodeItem)) {
             b'/' if b.get(i + 1) == Some(&b'/') => i = s[i..].find('\n').map_or(b.len(), |x| i + x),
             b'/' if b.get(i + 1) == Some(&b'*') => i = s[i + 2..].find("*/").map_or(b.len(), |x| i + 2 + x + 1),
             c @ (b'"' | b'\'') => {
-                on(CodeItem::Byte(c));
+                on(i, CodeItem::Byte(c));
                 i = mask::literal_end(b, i);
             }
-            c => on(CodeItem::Byte(c)),
+            c => on(i, CodeItem::Byte(c)),
         }
         // (a `//` comment or a directive leaves `i` at its newline)
         line_start = b.get(i) == Some(&b'\n');
@@ -835,7 +840,9 @@ fn walk_code(s: &str, mut on: impl FnMut(CodeItem)) {
 /// The net count of `{`/`}` and `(`/`)` in `s` (comments, strings,
 /// character literals and directives skipped: a macro body is not code of
 /// the branch): nonzero when a branch opens what another one, or the code
-/// after the group, closes.
+/// after the group, closes. (What [`bracket_balances`] computes for many
+/// ranges at once; kept as its specification.)
+#[cfg(test)]
 fn bracket_balance(s: &str) -> (i64, i64) {
     let (mut braces, mut parens) = (0i64, 0i64);
     walk_code(s, |code| match code {
@@ -846,6 +853,40 @@ fn bracket_balance(s: &str) -> (i64, i64) {
         _ => {}
     });
     (braces, parens)
+}
+
+/// [`bracket_balance`] of each of `ranges` of `s`, in one pass over `s`
+/// (the branches of nested groups hold each other: one walk of each would
+/// be quadratic in the nesting). Each range starts at a line's start, after
+/// a directive line, as a branch's body does.
+fn bracket_balances(s: &str, ranges: &[std::ops::Range<usize>]) -> Vec<(i64, i64)> {
+    let mut points: Vec<usize> = ranges.iter().flat_map(|r| [r.start, r.end]).collect();
+    points.sort_unstable();
+    points.dedup();
+    // the balance of everything before each point
+    let mut before: Vec<(i64, i64)> = Vec::with_capacity(points.len());
+    let (mut braces, mut parens) = (0i64, 0i64);
+    walk_code_at(s, |at, code| {
+        while before.len() < points.len() && points[before.len()] <= at {
+            before.push((braces, parens));
+        }
+        match code {
+            CodeItem::Byte(b'{') => braces += 1,
+            CodeItem::Byte(b'}') => braces -= 1,
+            CodeItem::Byte(b'(') => parens += 1,
+            CodeItem::Byte(b')') => parens -= 1,
+            _ => {}
+        }
+    });
+    before.resize(points.len(), (braces, parens));
+    let at = |p: usize| before[points.binary_search(&p).expect("a point of the ranges")];
+    ranges
+        .iter()
+        .map(|r| {
+            let ((b0, p0), (b1, p1)) = (at(r.start), at(r.end));
+            (b1 - b0, p1 - p0)
+        })
+        .collect()
 }
 
 /// `#ifndef X` / `#define X` …: a header's include guard, never a choice.
@@ -869,10 +910,14 @@ fn is_include_guard(masked: &str, g: &ConditionalGroup) -> bool {
 /// list's configurations are tried before the tries that hide macro uses
 /// (which would leave their code unmigrated), the first's last.
 fn choice_groups(masked: &str, defines: &Defines) -> (Vec<ConditionalGroup>, Vec<ConditionalGroup>) {
-    let (splitting, rest): (Vec<ConditionalGroup>, Vec<ConditionalGroup>) = conditional_groups(masked)
-        .into_iter()
-        .filter(|g| !is_include_guard(masked, g))
-        .partition(|g| g.branches.iter().any(|(_, body)| bracket_balance(&masked[body.clone()]) != (0, 0)));
+    let groups: Vec<ConditionalGroup> = conditional_groups(masked).into_iter().filter(|g| !is_include_guard(masked, g)).collect();
+    let bodies: Vec<std::ops::Range<usize>> = groups.iter().flat_map(|g| g.branches.iter().map(|(_, body)| body.clone())).collect();
+    let mut balances = bracket_balances(masked, &bodies).into_iter();
+    let (splitting, rest): (Vec<ConditionalGroup>, Vec<ConditionalGroup>) = groups.into_iter().partition(|g| {
+        // (every branch's balance taken, in order, whatever the answer)
+        let unbalanced: Vec<bool> = g.branches.iter().map(|_| balances.next().expect("a balance per body") != (0, 0)).collect();
+        unbalanced.contains(&true)
+    });
     // (a group between statements or declarations is the grammar's own
     // `preproc_if`, whose branches it reads: none of these)
     let mut heads: Vec<usize> = rest.iter().map(|g| g.head.start).collect();
@@ -1310,6 +1355,18 @@ mod tests {
         let parsed = parse_file(&text, &BTreeMap::new(), &BTreeSet::new());
         assert!(!parsed.tree.root_node().has_error(), "{}", parsed.tree.root_node().to_sexp().chars().take(400).collect::<String>());
         assert_eq!(parsed.masks.iter().filter(|m| &text[m.range.clone()] == "MAYBE_UNUSED").count(), 300);
+    }
+
+    #[test]
+    fn bracket_balances_of_branches_are_those_of_each_branch() {
+        let src = "#if A\nf(x, {\n#if B\n// {\ng(\"(\");\n#else\nh({'(');\n#endif\n#elif C\n}\n#endif\nint y;\n";
+        let groups = conditional_groups(src);
+        let bodies: Vec<_> = groups.iter().flat_map(|g| g.branches.iter().map(|(_, b)| b.clone())).collect();
+        assert!(bodies.len() >= 4);
+        let one_pass = bracket_balances(src, &bodies);
+        for (b, got) in bodies.iter().zip(one_pass) {
+            assert_eq!(got, bracket_balance(&src[b.clone()]), "{:?}", &src[b.clone()]);
+        }
     }
 
     #[test]

@@ -181,6 +181,13 @@ pub fn descendants_with_parents(root: Node) -> Vec<(Node, Option<Node>)> {
 /// links; [`TreeLinks`] asks tree-sitter (a node of no walked tree).
 pub trait Parents<'t> {
     fn parent_of(&self, n: Node<'t>) -> Option<Node<'t>>;
+
+    /// Whether `n` lies inside a node of one of `kinds` (itself excluded),
+    /// where it can be answered without walking up the ancestors; None
+    /// where it cannot.
+    fn inside_kinds(&self, _n: Node<'t>, _kinds: &[&str]) -> Option<bool> {
+        None
+    }
 }
 
 /// tree-sitter's own parent links ([`Parents`]).
@@ -203,6 +210,11 @@ pub struct Preorder<'t> {
     ends: Vec<u32>,
     /// `parents[i]`: the position of node `i`'s parent (`u32::MAX`: the root).
     parents: Vec<u32>,
+    /// For a set of kinds asked about ([`Parents::inside_kinds`]), which
+    /// nodes lie inside a node of one of them: a bit per node, made in one
+    /// pass the first time the set is asked about (a walk up the ancestors
+    /// of every node would be quadratic in depth).
+    inside: std::sync::Mutex<Vec<(String, Vec<u64>)>>,
 }
 
 impl<'t> Preorder<'t> {
@@ -225,7 +237,7 @@ impl<'t> Preorder<'t> {
                 let done = open.pop().expect("an open node");
                 ends[done] = nodes.len() as u32;
                 if open.is_empty() {
-                    return Preorder { nodes, ends, parents };
+                    return Preorder { nodes, ends, parents, inside: Default::default() };
                 }
                 if cursor.goto_next_sibling() {
                     break;
@@ -247,9 +259,20 @@ impl<'t> Preorder<'t> {
 
     /// Where `n` is among the nodes, if it is one of them.
     fn position(&self, n: Node) -> Option<usize> {
-        // the nodes that start where `n` does are few; `n` is among them
-        let first = self.nodes.partition_point(|x| x.start_byte() < n.start_byte());
-        (first..self.nodes.len()).take_while(|&i| self.nodes[i].start_byte() == n.start_byte()).find(|&i| self.nodes[i].id() == n.id())
+        // in preorder, the nodes that start where `n` does come outermost
+        // first, so their ends do not grow: a binary search on (start, end
+        // decreasing) finds the few with `n`'s range (a left-leaning chain
+        // `a + b + c …` holds thousands of nodes that start at one byte)
+        let (start, end) = (n.start_byte(), n.end_byte());
+        let first = self.nodes.partition_point(|x| x.start_byte() < start || (x.start_byte() == start && x.end_byte() > end));
+        let found = (first..self.nodes.len())
+            .take_while(|&i| self.nodes[i].start_byte() == start && self.nodes[i].end_byte() == end)
+            .find(|&i| self.nodes[i].id() == n.id());
+        // (zero-width nodes can break the order of ends: a scan of the nodes that start there)
+        found.or_else(|| {
+            let first = self.nodes.partition_point(|x| x.start_byte() < start);
+            (first..self.nodes.len()).take_while(|&i| self.nodes[i].start_byte() == start).find(|&i| self.nodes[i].id() == n.id())
+        })
     }
 
     pub fn into_nodes(self) -> Vec<Node<'t>> {
@@ -265,6 +288,33 @@ impl<'t> Parents<'t> for Preorder<'t> {
             // another tree
             _ => n.parent(),
         }
+    }
+
+    fn inside_kinds(&self, n: Node<'t>, kinds: &[&str]) -> Option<bool> {
+        let i = self.position(n)?;
+        // a node of the walk's root's ancestors is not known here
+        if self.parents[0] == u32::MAX && self.nodes[0].parent().is_some() {
+            return None;
+        }
+        let key = kinds.join(" ");
+        let mut inside = self.inside.lock().expect("not poisoned");
+        let bits = match inside.iter().position(|(k, _)| *k == key) {
+            Some(at) => &inside[at].1,
+            None => {
+                let mut bits = vec![0u64; self.nodes.len().div_ceil(64)];
+                let get = |bits: &[u64], j: usize| bits[j / 64] >> (j % 64) & 1 == 1;
+                // parents come before their children
+                for j in 1..self.nodes.len() {
+                    let p = self.parents[j] as usize;
+                    if kinds.contains(&self.nodes[p].kind_str()) || get(&bits, p) {
+                        bits[j / 64] |= 1 << (j % 64);
+                    }
+                }
+                inside.push((key, bits));
+                &inside.last().expect("just pushed").1
+            }
+        };
+        Some(bits[i / 64] >> (i % 64) & 1 == 1)
     }
 }
 
@@ -481,6 +531,9 @@ pub fn method_callee_name<'a>(call: Node<'a>, src: &'a str) -> Option<(Node<'a>,
 
 /// Is `n` inside a node of one of `kinds` (itself excluded)?
 pub fn has_ancestor<'t>(parents: &dyn Parents<'t>, n: Node<'t>, kinds: &[&str]) -> bool {
+    if let Some(inside) = parents.inside_kinds(n, kinds) {
+        return inside;
+    }
     let mut p = parents.parent_of(n);
     while let Some(x) = p {
         if kinds.contains(&x.kind_str()) {
@@ -489,6 +542,18 @@ pub fn has_ancestor<'t>(parents: &dyn Parents<'t>, n: Node<'t>, kinds: &[&str]) 
         p = parents.parent_of(x);
     }
     false
+}
+
+/// [`ancestor_of_kind`], the ancestors asked of `parents`.
+pub fn ancestor_of_kind_in<'a>(parents: &dyn Parents<'a>, n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
+    let mut p = parents.parent_of(n);
+    while let Some(x) = p {
+        if kinds.contains(&x.kind_str()) {
+            return Some(x);
+        }
+        p = parents.parent_of(x);
+    }
+    None
 }
 
 pub fn ancestor_of_kind<'a>(n: Node<'a>, kinds: &[&str]) -> Option<Node<'a>> {
@@ -642,7 +707,7 @@ impl<'s> Declared<'s> {
 /// variables like CUDA's builtins (`dim3 gridDim(..)`, `const int blockDim
 /// = 16;`); those stay the user's.
 pub fn declaration_in_scope<'a>(n: Node<'a>, name: &str, src: &str) -> Option<(Node<'a>, Node<'a>)> {
-    declaration_in_scope_indexed(n, name, src, &|_| None)
+    declaration_in_scope_indexed(n, name, src, &|_| None, &TreeLinks)
 }
 
 /// Scopes with at least this many children are indexed by [`ScopeIndex`];
@@ -683,9 +748,11 @@ impl<'a> ScopeIndex<'a> {
         ScopeIndex { scopes }
     }
 
-    /// [`declaration_in_scope`], the indexed scopes looked up.
-    pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str, src: &str) -> Option<(Node<'n>, Node<'n>)> {
-        declaration_in_scope_indexed(n, name, src, &|scope: Node<'n>| self.scopes.get(&scope.id()).map(|names| names.get(name).copied()))
+    /// [`declaration_in_scope`], the indexed scopes looked up, the
+    /// ancestors asked of `parents` (a file's walk answers each in a binary
+    /// search, where tree-sitter's parent links take a walk from the root).
+    pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str, src: &str, parents: &dyn Parents<'n>) -> Option<(Node<'n>, Node<'n>)> {
+        declaration_in_scope_indexed(n, name, src, &|scope: Node<'n>| self.scopes.get(&scope.id()).map(|names| names.get(name).copied()), parents)
     }
 }
 
@@ -698,14 +765,20 @@ pub type ScopeLookup<'x, 'a> = dyn Fn(Node<'a>) -> Option<Option<(Node<'a>, Node
 /// index holds (a file's translation unit, a long namespace body) in one
 /// lookup instead of a walk of their children: the same answer, linear
 /// time over a file of many lookups.
-pub fn declaration_in_scope_indexed<'a>(n: Node<'a>, name: &str, src: &str, indexed: &ScopeLookup<'_, 'a>) -> Option<(Node<'a>, Node<'a>)> {
+pub fn declaration_in_scope_indexed<'a>(
+    n: Node<'a>,
+    name: &str,
+    src: &str,
+    indexed: &ScopeLookup<'_, 'a>,
+    parents: &dyn Parents<'a>,
+) -> Option<(Node<'a>, Node<'a>)> {
     let declares = |decl: Node<'a>| -> Option<(Node<'a>, Node<'a>)> {
         let mut c = decl.walk();
         let d = decl.children_by_field_id(crate::syntax::declarator_field(), &mut c).find(|d| declarator_name(*d, src).is_some_and(|(_, t)| t == name));
         d.map(|d| (decl, d))
     };
     let mut child = n;
-    while let Some(p) = child.parent() {
+    while let Some(p) = parents.parent_of(child) {
         match p.kind_str() {
             "compound_statement" | "translation_unit" | "declaration_list" if let Some(first) = indexed(p) => {
                 // the first declaration of the scope, if it comes before

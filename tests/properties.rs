@@ -101,6 +101,23 @@ fn fuzz_regressions_and_seeds_keep_the_properties() {
     assert!(n >= 10, "the regression inputs and seeds are missing");
 }
 
+/// Every input of the generative target that once broke a property or
+/// timed out (`fuzz/regressions/migrate_deep`: the bytes that choose the
+/// program, as `deep_program` reads them with the target's budget).
+#[test]
+fn fuzz_regressions_of_deep_structures_keep_the_properties() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/migrate_deep");
+    let mut n = 0;
+    for e in std::fs::read_dir(&root).expect("fuzz/regressions/migrate_deep").flatten() {
+        let program = properties::deep_program(&std::fs::read(e.path()).unwrap(), 256 << 10);
+        if let Err(e2) = properties::check(&[("main.cu".to_string(), program.into_bytes())], mappings()) {
+            panic!("{}: {e2}", e.path().display());
+        }
+        n += 1;
+    }
+    assert!(n >= 1, "the regression inputs are missing");
+}
+
 /// Every project the structure-aware target once broke
 /// (`fuzz/regressions/migrate_cuda/NAME/`, the files of one project, as
 /// `SYCLIFY_FUZZ_DUMP` writes them, minimised).

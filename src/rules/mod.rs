@@ -399,7 +399,7 @@ impl<'a> FileCtx<'a> {
     /// declaration before them.
     pub fn declaration_in_scope<'n>(&'n self, n: Node<'n>, name: &str) -> Option<(Node<'n>, Node<'n>)> {
         let scopes = self.names.scopes.unwrap_or_else(|| self.scope_declarations.get_or_init(|| syntax::ScopeIndex::of(&self.nodes_main, self.src)));
-        scopes.declaration_in_scope(n, name, self.src)
+        scopes.declaration_in_scope(n, name, self.src, &*self.nodes_main)
     }
 
     /// Takes out every edit that would drop text of a region that did not

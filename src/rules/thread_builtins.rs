@@ -41,6 +41,7 @@
 use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::index::BUILTIN_VARS;
+use crate::syntax::Parents;
 use crate::syntax::{self, Arith, NodeKind};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -81,7 +82,7 @@ fn user_variable(ctx: &FileCtx, n: tree_sitter::Node) -> bool {
     if ctx.in_macro(n.start_byte()) {
         return false;
     }
-    let is_declarator = n.parent().is_some_and(|p| p.field("declarator").is_some_and(|d| d.id() == n.id()));
+    let is_declarator = ctx.parents().parent_of(n).is_some_and(|p| p.field("declarator").is_some_and(|d| d.id() == n.id()));
     is_declarator || ctx.declared_in_scope(n, ctx.text(n))
 }
 
@@ -131,10 +132,10 @@ fn global_idiom<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> Option<(&'static str, usi
 /// see the module's documentation.
 fn width_irrelevant<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> bool {
     let mut child = e;
-    let mut parent = e.parent();
+    let mut parent = ctx.parents().parent_of(e);
     while let Some(p) = parent.filter(|p| p.kind_str() == "parenthesized_expression") {
         child = p;
-        parent = p.parent();
+        parent = ctx.parents().parent_of(p);
     }
     let Some(p) = parent else { return false };
     let is = |f: &str| p.field(f).is_some_and(|x| x.id() == child.id());
@@ -148,9 +149,9 @@ fn width_irrelevant<'a>(ctx: &FileCtx<'a>, e: Node<'a>) -> bool {
     match p.kind_str() {
         "subscript_argument_list" => true,
         // its value converted to a type (`int v = threadIdx.x`, `(float)blockDim.x`)
-        "init_declarator" if is("value") => p.parent().is_some_and(|d| d.kind_str() == "declaration" && converts(d.field("type"))),
+        "init_declarator" if is("value") => ctx.parents().parent_of(p).is_some_and(|d| d.kind_str() == "declaration" && converts(d.field("type"))),
         // returned from a function of a declared type (not a lambda's, nor `auto`)
-        "return_statement" => syntax::ancestor_of_kind(p, &["function_definition", "lambda_expression"])
+        "return_statement" => syntax::ancestor_of_kind_in(ctx.parents(), p, &["function_definition", "lambda_expression"])
             .is_some_and(|f| f.kind_str() == "function_definition" && converts(f.field("type"))),
         "cast_expression" => syntax::arith_of_type(p.field("type").map_or("", |t| ctx.text(t))).is_some(),
         "assignment_expression" if is("right") => match op() {
@@ -248,7 +249,7 @@ pub fn run(ctx: &mut FileCtx) {
             "identifier" => {
                 let t = ctx.text(n);
                 let parent_is_field =
-                    || n.parent().is_some_and(|p| p.kind_str() == "field_expression" && p.field("argument").is_some_and(|a| a.id() == n.id()));
+                    || ctx.parents().parent_of(n).is_some_and(|p| p.kind_str() == "field_expression" && p.field("argument").is_some_and(|a| a.id() == n.id()));
                 if (t == "warpSize" || BUILTIN_VARS.contains(&t)) && user_variable(ctx, n) {
                     continue;
                 }
@@ -294,10 +295,11 @@ pub fn run(ctx: &mut FileCtx) {
                     } else {
                         // the declared type where it initialises a `dim3` or
                         // `uint3` (which migrate differently), else the builtin's
-                        let declared = n
-                            .parent()
+                        let declared = ctx
+                            .parents()
+                            .parent_of(n)
                             .filter(|p| p.kind_str() == "init_declarator" && p.field("value").is_some_and(|v| v.id() == n.id()))
-                            .and_then(|p| p.parent()?.field("type"))
+                            .and_then(|p| ctx.parents().parent_of(p)?.field("type"))
                             .map(|ty| ctx.text(ty));
                         let ty = match declared {
                             Some("dim3") => "dim3",
