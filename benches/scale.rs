@@ -101,6 +101,26 @@ fn broken_line(mb: usize) -> String {
 
 /// One kernel of thousands of `__shared__` arrays, on one line (each array
 /// looked up by the parameters, each declaration's line range).
+/// Ordinary kernels, one after another (five lines each, some 206 bytes:
+/// 20,000 of them are the 4 MB file of 100,000 lines), and a host
+/// function launching every hundredth.
+fn ordinary_kernels(mb: usize) -> String {
+    let mut out = String::from("#include <cuda_runtime.h>\n");
+    let mut i = 0;
+    while out.len() < mb << 20 {
+        out.push_str(&format!(
+            "__global__ void kern{i}(float *a, const float *b, int n) {{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] = b[i] * {i}.5f + sqrtf(b[i]) + b[(i + 1) % n];\n  __syncthreads(); // done\n}}\n"
+        ));
+        i += 1;
+    }
+    out.push_str("int main() {\n  float *a, *b; cudaMalloc(&a, 4096); cudaMalloc(&b, 4096);\n");
+    for k in (0..i).step_by(100) {
+        out.push_str(&format!("  kern{k}<<<4, 256>>>(a, b, 1024);\n"));
+    }
+    out.push_str("  cudaDeviceSynchronize(); return 0;\n}\n");
+    out
+}
+
 fn shared_line(mb: usize) -> String {
     one_line(
         mb,
@@ -182,6 +202,7 @@ fn main() {
     programs.sort();
     let programs: String = programs.iter().map(|r| read_cu(r)).collect::<Vec<_>>().join("\n");
     shapes.push(("programs' fixtures".into(), Box::new(move |mb| repeated(&programs, mb)), sizes.clone()));
+    shapes.push(("ordinary kernels".into(), Box::new(ordinary_kernels), RULE_SIZES.to_vec()));
     shapes.push(("a table on one line".into(), Box::new(table_line), sizes.clone()));
     // (dense code holds a node every byte or so: 10 MB take some 1.4 GB)
     shapes.push(("code on one line".into(), Box::new(code_line), sizes.iter().copied().take(2).collect()));

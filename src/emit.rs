@@ -327,6 +327,9 @@ pub struct EmitStats {
     /// The last migration into this out-root had not finished (its
     /// manifest says so); this one completes it when it is not stopped.
     pub last_unfinished: bool,
+    /// This emit was stopped before it had written every output (its
+    /// manifest says `"unfinished"`).
+    pub stopped: bool,
 }
 
 /// The error of a write not tried because the emit was stopped.
@@ -471,6 +474,7 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
         manifest.outputs.insert(rel, new);
     }
     manifest.unfinished = stop.load(Ordering::Relaxed);
+    stats.stopped = manifest.unfinished;
     stats.stale = old.outputs.keys().filter(|r| !manifest.outputs.contains_key(*r) && m.out_root.join(r).exists()).cloned().collect();
     // the manifest keeps naming stale outputs, so later runs still report them
     for r in &stats.stale {

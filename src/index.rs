@@ -408,48 +408,62 @@ impl FunctionFacts {
         !self.prototype_files.is_empty()
     }
 
-    fn merge(&mut self, o: FunctionFacts) {
-        self.is_kernel |= o.is_kernel;
-        self.is_device |= o.is_device;
-        self.is_host |= o.is_host;
-        if self.launch_bounds.is_none() {
-            self.launch_bounds = o.launch_bounds.clone();
+    /// Merges the facts of other declarations of the same name, in order:
+    /// the lists gathered and made unique once (a name declared in
+    /// thousands of places, `main` in many programs' copies, would build
+    /// its sets once per merge: quadratic), the rest one after another.
+    fn merge_all(&mut self, others: Vec<FunctionFacts>) {
+        let (mut method_callees, mut static_shared, mut shared_types, mut callees, mut arities, mut first_params) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for o in others {
+            self.is_kernel |= o.is_kernel;
+            self.is_device |= o.is_device;
+            self.is_host |= o.is_host;
+            if self.launch_bounds.is_none() {
+                self.launch_bounds = o.launch_bounds.clone();
+            }
+            self.is_constructor |= o.is_constructor;
+            self.is_method |= o.is_method;
+            method_callees.extend(o.method_callees);
+            if self.template_params.is_empty() {
+                self.template_params = o.template_params;
+            }
+            self.required_params = self.required_params.min(o.required_params);
+            if o.has_definition && !self.has_definition {
+                self.file = o.file;
+            }
+            self.has_definition |= o.has_definition;
+            self.is_internal |= o.is_internal;
+            self.uses_item |= o.uses_item;
+            self.uses_warp |= o.uses_warp;
+            static_shared.extend(o.static_shared);
+            self.uses_extern_shared |= o.uses_extern_shared;
+            shared_types.extend(o.shared_types);
+            callees.extend(o.callees);
+            self.identifiers.extend(o.identifiers);
+            for (k, v) in o.template_uses {
+                self.template_uses.entry(k).or_insert(v);
+            }
+            self.prototype_files.extend(o.prototype_files);
+            if self.params.is_empty() || (o.has_definition && !o.params.is_empty()) {
+                self.params = o.params;
+            }
+            self.calls.extend(o.calls);
+            self.constructions.extend(o.constructions);
+            arities.extend(o.arities);
+            first_params.extend(o.first_params);
         }
-        self.is_constructor |= o.is_constructor;
-        self.is_method |= o.is_method;
-        extend_unique(&mut self.method_callees, o.method_callees);
-        if self.template_params.is_empty() {
-            self.template_params = o.template_params;
-        }
-        self.required_params = self.required_params.min(o.required_params);
-        if o.has_definition && !self.has_definition {
-            self.file = o.file;
-        }
-        self.has_definition |= o.has_definition;
-        self.is_internal |= o.is_internal;
-        self.uses_item |= o.uses_item;
-        self.uses_warp |= o.uses_warp;
+        extend_unique(&mut self.method_callees, method_callees);
         let mut names: std::collections::HashSet<String> = self.static_shared.iter().map(|x| x.name.clone()).collect();
-        for s in o.static_shared {
+        for s in static_shared {
             if names.insert(s.name.clone()) {
                 self.static_shared.push(s);
             }
         }
-        self.uses_extern_shared |= o.uses_extern_shared;
-        extend_unique(&mut self.shared_types, o.shared_types);
-        extend_unique(&mut self.callees, o.callees);
-        self.identifiers.extend(o.identifiers);
-        for (k, v) in o.template_uses {
-            self.template_uses.entry(k).or_insert(v);
-        }
-        self.prototype_files.extend(o.prototype_files);
-        if self.params.is_empty() || (o.has_definition && !o.params.is_empty()) {
-            self.params = o.params;
-        }
-        self.calls.extend(o.calls);
-        self.constructions.extend(o.constructions);
-        extend_unique(&mut self.arities, o.arities);
-        extend_unique(&mut self.first_params, o.first_params);
+        extend_unique(&mut self.shared_types, shared_types);
+        extend_unique(&mut self.callees, callees);
+        extend_unique(&mut self.arities, arities);
+        extend_unique(&mut self.first_params, first_params);
     }
 
     /// Does some declaration of it accept `n` arguments?
@@ -599,13 +613,18 @@ impl ProjectIndex {
                 all.push(f);
             }
         }
+        // each name's declarations in order: the first, then the others merged into it
+        let mut others: BTreeMap<String, Vec<FunctionFacts>> = BTreeMap::new();
         for f in all {
-            match functions.get_mut(&f.name) {
-                Some(existing) => existing.merge(f),
-                None => {
+            match functions.contains_key(&f.name) {
+                true => others.entry(f.name.clone()).or_default().push(f),
+                false => {
                     functions.insert(f.name.clone(), f);
                 }
             }
+        }
+        for (name, rest) in others {
+            functions.get_mut(&name).expect("the first declaration").merge_all(rest);
         }
         let shared_at = functions.values().flat_map(|f| f.static_shared.iter().enumerate().map(|(i, a)| ((f.name.clone(), a.name.clone()), i))).rev().collect();
         let macro_words = macros

@@ -293,7 +293,8 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            // (a signal after the last file was written ends nothing early)
+            if stats.stopped {
                 eprintln!(
                     "syclify: interrupted: {} written, {} not written; every file in the out-root is whole, as the last run or this one wrote it: run again to finish",
                     stats.written.len(),

@@ -1129,7 +1129,8 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             // and parsed again to be rewritten once the index is built (a
             // parse is deterministic), so memory holds the trees of the
             // files in progress, not of the group (twice the parse time).
-            let bounded = cache.is_none() && files.iter().map(|&i| sources[i].text.len()).sum::<usize>() > tree_budget;
+            // (one file's tree is whole either way: a group of one keeps it)
+            let bounded = cache.is_none() && files.len() > 1 && files.iter().map(|&i| sources[i].text.len()).sum::<usize>() > tree_budget;
             let mut failed: Vec<(usize, String)> = Vec::new();
             let failed_parses: std::sync::Mutex<Vec<(usize, String)>> = Default::default();
             let parsed: Vec<(usize, Parsed)> = if bounded {
@@ -1359,7 +1360,8 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
 
 /// A group of files with more source text than this is migrated without
 /// keeping its trees between the index and the rewrite (each file parsed
-/// twice): 16 MB of text, whose trees would take 1-2 GB.
+/// twice): 16 MB of text, whose trees would take 1-2 GB. A group of one
+/// file keeps its tree (dropping it would save nothing).
 pub const TREE_BUDGET: usize = 16 << 20;
 
 /// A file that is not migrated but includes one that is renamed
