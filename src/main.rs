@@ -265,7 +265,7 @@ fn main() -> ExitCode {
             // one run at a time in an out-root: a second is refused before it
             // writes; the lock file is the first file made there (a read-only
             // out-root fails here)
-            let _lock = match emit::lock_out_root(&m.out_root) {
+            let lock = match emit::lock_out_root(&m.out_root) {
                 Ok(lock) => lock,
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     eprintln!("syclify: error: the out-root {out_root} is in use: {e} (lock {out_root}/{}); nothing was written", emit::LOCK_REL);
@@ -277,13 +277,13 @@ fn main() -> ExitCode {
                 }
             };
             // a run killed while it wrote left temporary files: removed
-            let leftovers = if _lock.unfinished_before { emit::remove_leftovers(&m.out_root) } else { 0 };
+            let leftovers = if lock.unfinished_before { emit::remove_leftovers(&m.out_root) } else { 0 };
             let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports, &stop);
             for (f, e) in &stats.refused {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");
                 code = 1;
             }
-            let unfinished = _lock.unfinished_before || stats.last_unfinished;
+            let unfinished = lock.unfinished_before || stats.last_unfinished;
             if let Some((f, e)) = stats.failures.first() {
                 // one error: the first write that failed stopped the others
                 let others = stats.not_written + stats.failures.len() - 1;

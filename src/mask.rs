@@ -511,24 +511,26 @@ fn data_tables(text: &str) -> Vec<Mask> {
             _ => {
                 dirty(&mut open);
                 // skip a comment, string or character literal whole (its
-                // braces are not the code's); any other token byte by byte
-                i = match (b[i], b.get(i + 1)) {
-                    (b'/', Some(b'/')) => text[i..].find('\n').map_or(b.len(), |n| i + n),
-                    (b'/', Some(b'*')) => text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2),
-                    (q @ (b'"' | b'\''), _) => {
-                        let mut j = i + 1;
-                        while j < b.len() && b[j] != q && b[j] != b'\n' {
-                            j += if b[j] == b'\\' { 2 } else { 1 };
-                        }
-                        (j + 1).min(b.len())
-                    }
-                    (c, _) if word_byte(c) => i + b[i..].iter().take_while(|c| word_byte(**c)).count(),
-                    _ => i + 1,
-                };
+                // braces are not the code's)
+                i = token_end(text, i);
             }
         }
     }
     out
+}
+
+/// Where the token at `i` ends, for the one-pass scanners of literals
+/// ([`data_tables`], [`literal_arithmetic`]): a comment, string or
+/// character literal whole, a name whole, any other byte alone.
+fn token_end(text: &str, i: usize) -> usize {
+    let b = text.as_bytes();
+    match (b[i], b.get(i + 1)) {
+        (b'/', Some(b'/')) => text[i..].find('\n').map_or(b.len(), |n| i + n),
+        (b'/', Some(b'*')) => text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2),
+        (b'"' | b'\'', _) => (literal_end(b, i) + 1).min(b.len()),
+        (c, _) if word_byte(c) => i + b[i..].iter().take_while(|c| word_byte(**c)).count(),
+        _ => i + 1,
+    }
 }
 
 fn word_byte(c: u8) -> bool {
@@ -639,28 +641,17 @@ fn literal_arithmetic(text: &str) -> Vec<Mask> {
                 finish(&mut run, &mut out);
                 // skip a comment, string, character literal or directive
                 // line whole; a name whole; any other token byte by byte
-                i = match (c, b.get(i + 1)) {
-                    (b'/', Some(b'/')) => text[i..].find('\n').map_or(b.len(), |n| i + n),
-                    (b'/', Some(b'*')) => text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2),
-                    (b'#', _) if at_line_start => {
-                        let mut j = i;
-                        loop {
-                            match text[j..].find('\n') {
-                                Some(n) if text[..j + n].trim_end_matches('\r').ends_with('\\') => j += n + 1,
-                                Some(n) => break j + n,
-                                None => break b.len(),
-                            }
+                i = if c == b'#' && at_line_start {
+                    let mut j = i;
+                    loop {
+                        match text[j..].find('\n') {
+                            Some(n) if text[..j + n].trim_end_matches('\r').ends_with('\\') => j += n + 1,
+                            Some(n) => break j + n,
+                            None => break b.len(),
                         }
                     }
-                    (q @ (b'"' | b'\''), _) => {
-                        let mut j = i + 1;
-                        while j < b.len() && b[j] != q && b[j] != b'\n' {
-                            j += if b[j] == b'\\' { 2 } else { 1 };
-                        }
-                        (j + 1).min(b.len())
-                    }
-                    (c, _) if word_byte(c) => i + b[i..].iter().take_while(|c| word_byte(**c)).count(),
-                    _ => i + 1,
+                } else {
+                    token_end(text, i)
                 };
             }
         }

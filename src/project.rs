@@ -1132,7 +1132,6 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             // (one file's tree is whole either way: a group of one keeps it)
             let bounded = cache.is_none() && files.len() > 1 && files.iter().map(|&i| sources[i].text.len()).sum::<usize>() > tree_budget;
             let mut failed: Vec<(usize, String)> = Vec::new();
-            let failed_parses: std::sync::Mutex<Vec<(usize, String)>> = Default::default();
             let parsed: Vec<(usize, Parsed)> = if bounded {
                 Vec::new()
             } else {
@@ -1164,31 +1163,30 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             // what both steps read of each walked file's declarations
             let names: Vec<crate::syntax::FileNames> = walks.iter().map(|_| crate::syntax::FileNames::default()).collect();
             let facts: Vec<(usize, Result<index::FileFacts, String>)> = if bounded {
-                files
+                // (a parse that failed: the outer error; an index that failed: the inner one)
+                type Indexed = Result<index::FileFacts, String>;
+                let parsed_and_indexed: Vec<(usize, Result<Indexed, String>)> = files
                     .par_iter()
-                    .filter_map(|&i| {
+                    .map(|&i| {
                         let t = std::time::Instant::now();
                         let p = parse_one(i);
                         progress.step();
                         thread_time(&parse_time, t);
-                        let p = match p {
-                            Ok(p) => p,
-                            Err(e) => {
-                                failed_parses.lock().expect("not poisoned").push((i, format!("parse: {e}")));
-                                return None;
-                            }
-                        };
-                        let t = std::time::Instant::now();
-                        let f = crate::guard::catch(|| {
-                            crate::guard::injected_panic("index", &sources[i].rel);
-                            let nodes = crate::syntax::Preorder::of(p.tree.root_node());
-                            let names = crate::syntax::FileNames::default();
-                            index::index_file(&nodes, &names, &sources[i].text, &sources[i].rel, &p.masks, &macro_tables[&include_group[i]])
+                        let f = p.map(|p| {
+                            let t = std::time::Instant::now();
+                            let f = crate::guard::catch(|| {
+                                crate::guard::injected_panic("index", &sources[i].rel);
+                                let nodes = crate::syntax::Preorder::of(p.tree.root_node());
+                                let names = crate::syntax::FileNames::default();
+                                index::index_file(&nodes, &names, &sources[i].text, &sources[i].rel, &p.masks, &macro_tables[&include_group[i]])
+                            });
+                            thread_time(&index_time, t);
+                            f
                         });
-                        thread_time(&index_time, t);
-                        Some((i, f))
+                        (i, f)
                     })
-                    .collect()
+                    .collect();
+                without_failed(parsed_and_indexed, "parse", &mut failed)
             } else {
                 parsed
                     .par_iter()
@@ -1210,7 +1208,6 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                     })
                     .collect()
             };
-            failed.extend(failed_parses.into_inner().expect("not poisoned"));
             if bounded {
                 started = std::time::Instant::now();
             }

@@ -215,6 +215,8 @@ pub struct Preorder<'t> {
     /// pass the first time the set is asked about (a walk up the ancestors
     /// of every node would be quadratic in depth).
     inside: std::sync::Mutex<Vec<(String, Vec<u64>)>>,
+    /// The walk's root is its tree's.
+    whole_tree: bool,
 }
 
 impl<'t> Preorder<'t> {
@@ -224,6 +226,7 @@ impl<'t> Preorder<'t> {
         let mut ends = Vec::with_capacity(count);
         let mut parents = Vec::with_capacity(count);
         let mut open: Vec<usize> = Vec::new();
+        let whole_tree = root.parent().is_none();
         let mut cursor = root.walk();
         loop {
             parents.push(open.last().map_or(u32::MAX, |&p| p as u32));
@@ -237,7 +240,7 @@ impl<'t> Preorder<'t> {
                 let done = open.pop().expect("an open node");
                 ends[done] = nodes.len() as u32;
                 if open.is_empty() {
-                    return Preorder { nodes, ends, parents, inside: Default::default() };
+                    return Preorder { nodes, ends, parents, inside: Default::default(), whole_tree };
                 }
                 if cursor.goto_next_sibling() {
                     break;
@@ -291,11 +294,11 @@ impl<'t> Parents<'t> for Preorder<'t> {
     }
 
     fn inside_kinds(&self, n: Node<'t>, kinds: &[&str]) -> Option<bool> {
-        let i = self.position(n)?;
-        // a node of the walk's root's ancestors is not known here
-        if self.parents[0] == u32::MAX && self.nodes[0].parent().is_some() {
+        // a walk of a subtree does not know its root's ancestors
+        if !self.whole_tree {
             return None;
         }
+        let i = self.position(n)?;
         let key = kinds.join(" ");
         let mut inside = self.inside.lock().expect("not poisoned");
         let bits = match inside.iter().position(|(k, _)| *k == key) {
