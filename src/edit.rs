@@ -139,7 +139,8 @@ impl EditSet {
     pub fn replace(&mut self, rule: &'static str, range: Range<usize>, with: Replacement) {
         self.push(Edit { range, pieces: with.into_pieces(), rule, priority: 0 });
     }
-    fn push(&mut self, e: Edit) {
+    /// Adds an edit as it is (one made elsewhere: a part of a large file's).
+    pub fn push(&mut self, e: Edit) {
         self.at.entry(e.range.clone()).or_default().push(self.edits.len());
         self.edits.push(e);
     }

@@ -296,6 +296,21 @@ pub struct FileFacts {
     pub dynamic_local_classes: Vec<String>,
 }
 
+impl FileFacts {
+    /// Adds the facts of another part of the same file ([`crate::segment`]).
+    pub fn merge(&mut self, other: FileFacts) {
+        self.functions.extend(other.functions);
+        self.globals.extend(other.globals);
+        self.shared_globals.extend(other.shared_globals);
+        self.extern_shared_globals.extend(other.extern_shared_globals);
+        for c in other.dynamic_local_classes {
+            if !self.dynamic_local_classes.contains(&c) {
+                self.dynamic_local_classes.push(c);
+            }
+        }
+    }
+}
+
 /// A static `__shared__` variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SharedArray {
@@ -1188,11 +1203,30 @@ pub fn namespace_scope_declarations(root: Node) -> Vec<Node> {
 /// `nodes`: the file's tree walked in preorder (its first node is the root);
 /// the rewrite reuses the same walk.
 pub fn index_file<'t>(nodes: &syntax::Preorder<'t>, names: &syntax::FileNames<'t>, src: &'t str, rel: &str, masks: &[Mask], macros: &MacroTable) -> FileFacts {
+    index_part(nodes, names, src, rel, masks, macros, &(0..src.len()))
+}
+
+/// [`index_file`] of the declarations that start in `body` (a part of a
+/// large file, [`crate::segment`]; the rest of its text is read, not indexed).
+pub fn index_part<'t>(
+    nodes: &syntax::Preorder<'t>,
+    names: &syntax::FileNames<'t>,
+    src: &'t str,
+    rel: &str,
+    masks: &[Mask],
+    macros: &MacroTable,
+    body: &std::ops::Range<usize>,
+) -> FileFacts {
+    let whole = body.start == 0 && body.end >= src.len();
+    let owned = |n: Node| whole || body.contains(&n.start_byte());
     let root = nodes[0];
     let mut globals = Vec::new();
     let mut shared_globals = Vec::new();
     let mut extern_shared_globals = Vec::new();
     for n in namespace_scope_declarations(root) {
+        if !owned(n) {
+            continue;
+        }
         globals.extend(globals_of(nodes, n, src, masks, macros));
         if let Some(is_extern) = shared_declaration(n, src) {
             let mut c = n.walk();
@@ -1204,8 +1238,9 @@ pub fn index_file<'t>(nodes: &syntax::Preorder<'t>, names: &syntax::FileNames<'t
             }
         }
     }
-    let dynamic_local_classes = dynamic_local_classes(nodes, src);
-    FileFacts { functions: index_functions(nodes, names, src, rel, masks, macros), globals, shared_globals, extern_shared_globals, dynamic_local_classes }
+    let dynamic_local_classes = dynamic_local_classes(nodes, src, &owned);
+    let functions = index_functions(nodes, names, src, rel, masks, macros, &owned);
+    FileFacts { functions, globals, shared_globals, extern_shared_globals, dynamic_local_classes }
 }
 
 /// The class whose member function declares the `extern __shared__` array
@@ -1235,9 +1270,9 @@ pub fn dynamic_local_class<'t>(parents: &dyn syntax::Parents<'t>, decl: Node<'t>
 
 /// The names of the classes of this file whose member functions declare
 /// `extern __shared__` arrays ([`dynamic_local_class`]).
-fn dynamic_local_classes(nodes: &syntax::Preorder, src: &str) -> Vec<String> {
+fn dynamic_local_classes(nodes: &syntax::Preorder, src: &str, owned: &dyn Fn(Node) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for n in nodes.iter().filter(|n| n.kind_str() == "declaration") {
+    for n in nodes.iter().filter(|n| n.kind_str() == "declaration" && owned(**n)) {
         if shared_declaration(*n, src) == Some(true)
             && let Some((_, name)) = dynamic_local_class(nodes, *n, src)
             && !out.iter().any(|o| o == name)
@@ -1280,12 +1315,16 @@ fn index_functions<'t>(
     rel: &str,
     masks: &[Mask],
     macros: &MacroTable,
+    owned: &dyn Fn(Node) -> bool,
 ) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
     let cub = crate::rules::cub::Collectives::of(nodes.iter().copied().filter(|n| crate::rules::cub::ALIAS_KINDS.contains(&n.kind_str())), src);
     let wmma = crate::rules::wmma::Wmma::of(src);
     let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), names };
     for (i, &n) in nodes.iter().enumerate() {
+        if !matches!(n.kind_str(), "function_definition" | "declaration" | "field_declaration") || !owned(n) {
+            continue;
+        }
         match n.kind_str() {
             "function_definition" if !in_non_cuda_branch(nodes, n, src) => {
                 if let Some(f) = function_facts(&file, i) {

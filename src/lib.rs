@@ -30,6 +30,7 @@ pub mod query;
 pub mod report;
 pub mod rules;
 pub mod sarif;
+pub mod segment;
 pub mod source;
 pub mod syntax;
 pub mod validate;

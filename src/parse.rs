@@ -340,10 +340,12 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         let mut scan = RoundScan::new(&parsed.masked, &line_starts);
         for (r, region) in regions.iter().enumerate() {
             let mut tries = recovery_candidates(text, &parsed.masked, &mut scan, region.clone(), macro_names, defines, [&splitting, &inner]);
-            // a region over most of the file (a conditional group that splits
-            // braces, unread, swallows what follows): its configurations
-            // first, before the macro uses in it, each a whole re-parse
-            if 2 * region.len() >= parsed.masked.len() {
+            // a region over most of the file, or over all that follows it (a
+            // conditional group that splits braces, unread, swallows what
+            // follows): its configurations first, before the macro uses in
+            // it, each a whole re-parse
+            let to_the_end = region.len() >= 4096 && parsed.masked[region.end.min(parsed.masked.len())..].trim().is_empty();
+            if 2 * region.len() >= parsed.masked.len() || to_the_end {
                 tries.sort_by_key(|(kind, _)| !matches!(kind, 7..=9));
             }
             candidates.extend(tries.into_iter().map(|(k, c)| (k, c, Some(r))));

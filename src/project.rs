@@ -3,6 +3,7 @@
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::edit::Conflict;
+use crate::edit::EditSet;
 use crate::index::{self, MacroTable, ProjectIndex};
 use crate::mapping::Mappings;
 use crate::parse::{self, Parsed};
@@ -1131,12 +1132,65 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             // files in progress, not of the group (twice the parse time).
             // (one file's tree is whole either way: a group of one keeps it)
             let bounded = cache.is_none() && files.len() > 1 && files.iter().map(|&i| sources[i].text.len()).sum::<usize>() > tree_budget;
+            // A large file is migrated in parts ([`crate::segment`]): each
+            // part parsed, indexed and its tree dropped, then parsed again to
+            // be rewritten once the index is built (the editor's files whole)
+            let parts: BTreeMap<usize, Vec<crate::segment::Segment>> = files
+                .par_iter()
+                .filter(|_| cache.is_none())
+                .filter_map(|&i| {
+                    let size = crate::segment::part_size(sources[i].text.len())?;
+                    Some((i, crate::segment::segments(&sources[i].text, size)?))
+                })
+                .collect();
+            let parse_part = |i: usize| {
+                let defines = unit_defines.get(&sources[i].rel).unwrap_or(&no_defines);
+                let macros = &macro_tables[&include_group[i]];
+                move |text: &str| parse::parse_file_with(text, &macros.qualifier, &macros.names, defines)
+            };
+            // each part's masked text and masks after error recovery, from
+            // the index step: the rewrite parses that text once, without
+            // recovering again (some bytes a byte of the file, not a tree)
+            let recovered: std::sync::Mutex<BTreeMap<usize, Vec<RecoveredPart>>> = Default::default();
+            let parse_again = |i: usize| {
+                let parse = parse_part(i);
+                let kept = recovered.lock().unwrap_or_else(|e| e.into_inner()).remove(&i);
+                move |k: usize, text: &str| match kept.as_ref().and_then(|v| v.get(k)) {
+                    Some((masked, masks)) if masked.len() == text.len() => {
+                        Parsed { tree: parse::parse_text(masked), masked: masked.clone(), masks: masks.clone() }
+                    }
+                    _ => parse(text),
+                }
+            };
+            let index_parted = |i: usize| -> Result<index::FileFacts, String> {
+                let t = std::time::Instant::now();
+                let f = crate::guard::catch(|| {
+                    crate::guard::injected_panic("index", &sources[i].rel);
+                    let parse = parse_part(i);
+                    let mut all = index::FileFacts::default();
+                    let mut kept = Vec::new();
+                    for seg in &parts[&i] {
+                        let c = crate::segment::Compact::of(&sources[i].text, seg);
+                        let p = parse(&c.text);
+                        kept.push((p.masked.clone(), p.masks.clone()));
+                        let nodes = crate::syntax::Preorder::of(p.tree.root_node());
+                        let names = crate::syntax::FileNames::default();
+                        all.merge(index::index_part(&nodes, &names, &c.text, &sources[i].rel, &p.masks, &macro_tables[&include_group[i]], &c.body));
+                    }
+                    recovered.lock().unwrap_or_else(|e| e.into_inner()).insert(i, kept);
+                    all
+                });
+                progress.step();
+                thread_time(&index_time, t);
+                f
+            };
             let mut failed: Vec<(usize, String)> = Vec::new();
             let parsed: Vec<(usize, Parsed)> = if bounded {
                 Vec::new()
             } else {
                 let parsed: Vec<(usize, Result<Parsed, String>)> = files
                     .par_iter()
+                    .filter(|i| !parts.contains_key(i))
                     .map(|&i| {
                         let p = parse_one(i);
                         progress.step();
@@ -1168,6 +1222,9 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                 let parsed_and_indexed: Vec<(usize, Result<Indexed, String>)> = files
                     .par_iter()
                     .map(|&i| {
+                        if parts.contains_key(&i) {
+                            return (i, Ok(index_parted(i)));
+                        }
                         let t = std::time::Instant::now();
                         let p = parse_one(i);
                         progress.step();
@@ -1206,6 +1263,7 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                         };
                         (*i, f)
                     })
+                    .chain(parts.par_iter().map(|(&i, _)| (i, index_parted(i))))
                     .collect()
             };
             if bounded {
@@ -1268,6 +1326,14 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                     .par_iter()
                     .filter(|i| rewritten_here(**i) && !failed.iter().any(|(f, _)| f == *i))
                     .map(|&i| {
+                        if parts.contains_key(&i) {
+                            let r = crate::guard::catch(|| {
+                                crate::guard::injected_panic("rewrite", &sources[i].rel);
+                                rewrite_in_parts(&sources[i], &parts[&i], &parse_again(i), &projects[&cluster[&i]])
+                            });
+                            progress.step();
+                            return (i, r);
+                        }
                         let r = parse_one(i).and_then(|p| {
                             crate::guard::catch(|| {
                                 crate::guard::injected_panic("rewrite", &sources[i].rel);
@@ -1295,6 +1361,14 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
                         progress.step();
                         (*i, r)
                     })
+                    .chain(parts.par_iter().filter(|(i, _)| rewritten_here(**i) && !failed.iter().any(|(f, _)| f == *i)).map(|(&i, parts_of)| {
+                        let r = crate::guard::catch(|| {
+                            crate::guard::injected_panic("rewrite", &sources[i].rel);
+                            rewrite_in_parts(&sources[i], parts_of, &parse_again(i), &projects[&cluster[&i]])
+                        });
+                        progress.step();
+                        (i, r)
+                    }))
                     .collect()
             };
             let outputs = without_failed(rewritten, "rewrite", &mut failed);
@@ -1354,6 +1428,9 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
     Migration { in_root, out_root, files: results, others }
 }
+
+/// A part's masked text and masks after error recovery ([`crate::segment`]).
+type RecoveredPart = (String, Vec<crate::mask::Mask>);
 
 /// A group of files with more source text than this is migrated without
 /// keeping its trees between the index and the rewrite (each file parsed
@@ -1625,12 +1702,23 @@ pub fn rewrite_file<'a>(
     names: &'a crate::syntax::FileNames<'a>,
     project: &'a ProjectCtx<'a>,
 ) -> Rewritten {
-    let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, project.mappings, &|w| project.index.needs_of(w).is_some());
+    let macro_trees = rules::parse_macro_bodies(&s.text, p, &main, &(0..s.text.len()), project.mappings, &|w| project.index.needs_of(w).is_some());
     let names = names.read(&main, &s.text);
-    let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, names, &macro_trees, project);
+    let file = rules::WholeFile::new(&s.text);
+    let mut ctx = FileCtx::new(&s.text, &s.rel, p, main, names, &macro_trees, project, &file);
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));
-    rules::run_all(&mut ctx);
+    run_rules(&mut ctx);
+    let diags = std::mem::take(&mut ctx.diags);
+    let root = ctx.root();
+    let tree_anchor = |at: usize| directive_around(root, at);
+    finish_file(s, project, ctx.edits, diags, ctx.counts, &ctx.inactive, &tree_anchor)
+}
+
+/// The rules over a file or a part, then the edits that would drop what
+/// the parse did not read taken back (diagnostics instead).
+fn run_rules(ctx: &mut FileCtx) {
+    rules::run_all(ctx);
     for e in ctx.take_edits_dropping_unparsed() {
         let msg = format!("not rewritten by rule `{}`: the rewrite would drop code that did not parse; left as is", e.rule);
         ctx.diags.push(Diagnostic::new(Code::SyntaxError, e.range.clone(), "edit", msg));
@@ -1642,9 +1730,169 @@ pub fn rewrite_file<'a>(
         );
         ctx.diags.push(Diagnostic::new(Code::SyntaxError, e.range.clone(), "edit", msg));
     }
-    let mut diags = std::mem::take(&mut ctx.diags);
+}
+
+/// The start of the `#define` (or other directive) whose tree holds
+/// `at`, if one does: where a comment about it goes.
+fn directive_around(root: tree_sitter::Node, at: usize) -> Option<usize> {
+    let n = root.descendant_for_byte_range(at, at)?;
+    let dir = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
+        .or(Some(n).filter(|n| n.kind_str().starts_with("preproc_def") || n.kind_str() == "preproc_function_def"))?;
+    Some(dir.start_byte())
+}
+
+/// A large file migrated in parts ([`crate::segment`]): each part parsed
+/// (`parse`), its rules run over its own declarations, its edits and
+/// diagnostics brought to the file's offsets; the first part last, so
+/// that the SYCL includes it adds know what every part needs. Then the
+/// file's comments, edits, conflicts and leftovers as for a whole file.
+/// Memory holds one part's tree at a time.
+pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse: &dyn Fn(usize, &str) -> Parsed, project: &ProjectCtx) -> Rewritten {
+    let mut edits = EditSet::new();
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut needs_sycl = false;
+    let mut using_helpers: BTreeSet<String> = BTreeSet::new();
+    let mut inactive: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    // where a comment about a diagnostic inside a directive goes (read from
+    // each part's tree, which is dropped before the comments are laid out)
+    let mut anchors: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    // an insertion several parts make (a file-level `#define`): once
+    let mut inserted: BTreeSet<(usize, &'static str, String)> = BTreeSet::new();
+    let file = rules::WholeFile::new(&s.text);
+    let timing = std::env::var_os("SYCLIFY_TIMING").is_some();
+    if timing {
+        eprintln!("[timing] {}: migrated in {} parts", s.rel, parts.len());
+    }
+    // the first part's text and parse, kept for the SYCL includes (added
+    // once every part said whether it needs SYCL)
+    let mut head: Option<(crate::segment::Compact, Parsed)> = None;
+    for (k, part) in parts.iter().enumerate() {
+        let c = crate::segment::Compact::of(&s.text, part);
+        let t = std::time::Instant::now();
+        let p = parse(k, &c.text);
+        if timing {
+            eprintln!("[timing] {} part {k}: {} bytes ({} its own), parsed in {:.2} s", s.rel, c.text.len(), c.body.len(), t.elapsed().as_secs_f64());
+            if let Some(d) = std::env::var_os("SYCLIFY_DEBUG_PARTS") {
+                std::fs::write(std::path::Path::new(&d).join(format!("part{k}.cu")), &c.text).ok();
+            }
+        }
+        let main = crate::syntax::Preorder::of(p.tree.root_node());
+        let macro_trees = rules::parse_macro_bodies(&c.text, &p, &main, &c.body, project.mappings, &|w| project.index.needs_of(w).is_some());
+        let names = crate::syntax::FileNames::default();
+        let names = names.read(&main, &c.text);
+        let mut ctx = FileCtx::new_part(&c.text, &s.rel, &p, main, names, &macro_trees, project, &file, c.body.clone());
+        let own = |d: &Diagnostic| c.body.contains(&d.range.start);
+        ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &c.text).into_iter().filter(own));
+        ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &c.text).into_iter().filter(own));
+        run_rules(&mut ctx);
+        let root = ctx.root();
+        let at_body = c.to_file(&(c.body.start..c.body.start)).unwrap_or(0..0);
+        for mut d in std::mem::take(&mut ctx.diags) {
+            let anchor = d.needs_human().then(|| directive_around(root, d.range.start)).flatten();
+            let range = c.to_file(&d.range);
+            d.fixes.retain_mut(|f| f.edits.iter_mut().all(|(r, _)| c.to_file(r).map(|m| *r = m).is_some()));
+            // (a range across the part's pieces, a conditional group that
+            // holds other parts: from its start to its end in the file)
+            d.range = range.or_else(|| c.span_to_file(&d.range)).unwrap_or(at_body.clone());
+            if let Some(a) = anchor.and_then(|a| c.to_file(&(a..a))) {
+                anchors.insert(d.range.start, a.start);
+            }
+            diags.push(d);
+        }
+        bring_edits(&c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, part.body.len());
+        for (r, what) in &ctx.inactive {
+            // (a conditional group's range reaches through the parts it holds)
+            if let Some(r) = c.span_to_file(r)
+                && !inactive.iter().any(|(x, _)| *x == r)
+            {
+                inactive.push((r, what.clone()));
+            }
+        }
+        for (rule, n) in &ctx.counts {
+            *counts.entry(rule).or_default() += n;
+        }
+        needs_sycl |= ctx.needs_sycl;
+        using_helpers.extend(std::mem::take(&mut ctx.using_helpers));
+        drop(ctx);
+        if k == 0 {
+            head = Some((c, p));
+        }
+    }
+    // the SYCL includes, placed by the first part's includes (the file's
+    // head, [`crate::segment`]), for what every part needs
+    if let Some((c, p)) = &head {
+        let main = crate::syntax::Preorder::of(p.tree.root_node());
+        let names = crate::syntax::FileNames::default();
+        let names = names.read(&main, &c.text);
+        let mut ctx = FileCtx::new_part(&c.text, &s.rel, p, main, names, &[], project, &file, c.body.clone());
+        ctx.needs_sycl = needs_sycl;
+        ctx.using_helpers = using_helpers;
+        let found = rules::includes::includes(&mut ctx, false);
+        rules::includes::add_sycl_includes(&mut ctx, &found);
+        bring_edits(c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, c.body.len());
+    }
+    drop(head);
+    inactive.sort_by_key(|(r, _)| (r.start, r.end));
+    let tree_anchor = |at: usize| anchors.get(&at).copied();
+    finish_file(s, project, edits, diags, counts, &inactive, &tree_anchor)
+}
+
+/// A part's edits ([`rewrite_in_parts`]) at the file's offsets, into
+/// `edits`; one whose range or pieces span the part's pieces cannot be
+/// (it would hold other parts' text): a diagnostic instead. An insertion
+/// that several parts make (a file-level `#define`) is made once.
+fn bring_edits(
+    c: &crate::segment::Compact,
+    from: &[crate::edit::Edit],
+    edits: &mut EditSet,
+    inserted: &mut BTreeSet<(usize, &'static str, String)>,
+    diags: &mut Vec<Diagnostic>,
+    part_len: usize,
+) {
+    let at_body = c.to_file(&(c.body.start..c.body.start)).unwrap_or(0..0);
+    for e in from {
+        let range = c.to_file(&e.range);
+        let pieces: Option<Vec<crate::edit::Piece>> = e
+            .pieces
+            .iter()
+            .map(|p| match p {
+                crate::edit::Piece::Text(t) => Some(crate::edit::Piece::Text(t.clone())),
+                crate::edit::Piece::Source(r) => c.to_file(r).map(crate::edit::Piece::Source),
+                crate::edit::Piece::Discard(r) => c.to_file(r).map(crate::edit::Piece::Discard),
+            })
+            .collect();
+        let (Some(range), Some(pieces)) = (range, pieces) else {
+            let at = c.to_file(&(e.range.start..e.range.start)).unwrap_or(at_body.clone());
+            let msg = format!(
+                "not rewritten by rule `{}`: the rewrite spans declarations this large file's parts do not share (it is migrated in parts of some {} KB); left as is",
+                e.rule,
+                part_len.div_ceil(1024)
+            );
+            diags.push(Diagnostic::new(Code::SyntaxError, at, "edit", msg));
+            continue;
+        };
+        if range.is_empty() && !inserted.insert((range.start, e.rule, format!("{pieces:?}"))) {
+            continue;
+        }
+        edits.push(crate::edit::Edit { range, pieces, rule: e.rule, priority: e.priority });
+    }
+}
+
+/// A file's rewrite after its rules: the comments for humans, the edits
+/// applied, conflicts and CUDA left over reported (and the comments laid
+/// out again when those need a human).
+fn finish_file(
+    s: &SourceFile,
+    project: &ProjectCtx,
+    mut edits: EditSet,
+    mut diags: Vec<Diagnostic>,
+    counts: BTreeMap<&'static str, usize>,
+    inactive: &[(std::ops::Range<usize>, String)],
+    tree_anchor: &dyn Fn(usize) -> Option<usize>,
+) -> Rewritten {
     if std::env::var_os("SYCLIFY_DEBUG_EDITS").is_some() {
-        for e in ctx.edits.edits() {
+        for e in edits.edits() {
             eprintln!("edit {:?} {} {:?}", e.range, e.rule, e.pieces);
         }
     }
@@ -1652,8 +1900,8 @@ pub fn rewrite_file<'a>(
     // only known after applying them: when they add diagnostics that need a
     // human, the comments are laid out again and the edits applied again
     diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
-    add_comments(&mut ctx, s, &diags);
-    let (mut out, conflicts) = ctx.edits.apply(&s.text);
+    add_comments(&mut edits, s, &diags, tree_anchor);
+    let (mut out, conflicts) = edits.apply(&s.text);
     let before = diags.len();
     diags.extend(conflicts.into_iter().map(|c: Conflict| {
         Diagnostic::new(
@@ -1663,15 +1911,15 @@ pub fn rewrite_file<'a>(
             format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1),
         )
     }));
-    report_leftovers(&out, s, project, ctx.edits.edits(), &ctx.inactive, &mut diags);
+    report_leftovers(&out, s, project, edits.edits(), inactive, &mut diags);
     let late_needs_human = diags[before..].iter().any(Diagnostic::needs_human);
     diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
     if late_needs_human {
-        ctx.edits.remove_rule(COMMENT_RULE);
-        add_comments(&mut ctx, s, &diags);
-        out = ctx.edits.apply(&s.text).0;
+        edits.remove_rule(COMMENT_RULE);
+        add_comments(&mut edits, s, &diags, tree_anchor);
+        out = edits.apply(&s.text).0;
     }
-    (out, ctx.counts, diags)
+    (out, counts, diags)
 }
 
 /// CUDA left in the output that no rule reported becomes `SY0010`, one per
@@ -1781,12 +2029,12 @@ fn report_leftovers(
 const COMMENT_RULE: &str = "diagnostic-comment";
 
 /// Leaves a `// syclify: ...` comment above each diagnostic that needs a human.
-fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
+fn add_comments(edits: &mut EditSet, s: &SourceFile, diags: &[Diagnostic], tree_anchor: &dyn Fn(usize) -> Option<usize>) {
     let mut seen = BTreeSet::new();
     // the edits' ranges by start, with the largest end so far: the first
     // edit that holds a point is a binary search (the comments inserted
     // below hold nothing)
-    let mut ranges: Vec<(usize, usize)> = ctx.edits.edits().iter().map(|e| (e.range.start, e.range.end)).collect();
+    let mut ranges: Vec<(usize, usize)> = edits.edits().iter().map(|e| (e.range.start, e.range.end)).collect();
     ranges.sort_unstable();
     let ends_so_far: Vec<usize> = ranges
         .iter()
@@ -1808,11 +2056,8 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
         // between continuation lines would end a macro's body)
         if let Some(start) = directives.get_or_insert_with(|| crate::mask::Directives::new(&s.text)).start_of(d.range.start.min(s.text.len())) {
             anchor = start;
-        } else if let Some(n) = ctx.root().descendant_for_byte_range(d.range.start, d.range.start)
-            && let Some(dir) = crate::syntax::ancestor_of_kind(n, &["preproc_def", "preproc_function_def", "preproc_call"])
-                .or(Some(n).filter(|n| n.kind_str().starts_with("preproc_def") || n.kind_str() == "preproc_function_def"))
-        {
-            anchor = s.line_start(dir.start_byte());
+        } else if let Some(dir) = tree_anchor(d.range.start) {
+            anchor = s.line_start(dir);
         }
         // inside a replaced range: above the replacement
         while let Some(st) = outer_start(anchor) {
@@ -1820,7 +2065,7 @@ fn add_comments(ctx: &mut FileCtx, s: &SourceFile, diags: &[Diagnostic]) {
         }
         let text = format!("{}// syclify: {} {}: {}\n", s.indent_at(anchor), d.severity.as_str(), d.code.code(), d.message.replace('\n', " "));
         if seen.insert((anchor, text.clone())) && !already_commented(&s.text, anchor, &text) {
-            ctx.edits.insert(COMMENT_RULE, anchor, text);
+            edits.insert(COMMENT_RULE, anchor, text);
         }
     }
 }

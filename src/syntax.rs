@@ -76,6 +76,19 @@ pub fn positions_by_kind<'t>(nodes: impl IntoIterator<Item = &'t Node<'t>>) -> V
     by_kind
 }
 
+/// [`positions_by_kind`] of the nodes `keep` keeps (by position and node).
+pub fn positions_by_kind_where<'t>(nodes: impl IntoIterator<Item = &'t Node<'t>>, keep: impl Fn(usize, &Node<'t>) -> bool) -> Vec<Vec<u32>> {
+    let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
+    for (i, n) in nodes.into_iter().enumerate() {
+        if keep(i, n)
+            && let Some(b) = by_kind.get_mut(kind_index(n.kind_id()))
+        {
+            b.push(i as u32);
+        }
+    }
+    by_kind
+}
+
 /// The id of field `declarator`, for `Node::children_by_field_id` (a
 /// declaration's declarators; `children_by_field_name` would look the name
 /// up on every call).

@@ -163,7 +163,7 @@ impl Collectives {
 }
 
 pub fn run(ctx: &mut FileCtx) {
-    let Some(collectives) = Collectives::of(ctx.main_of(ALIAS_KINDS), ctx.src) else {
+    let Some(collectives) = Collectives::of(ctx.read_of(ALIAS_KINDS), ctx.src) else {
         return;
     };
     for n in ctx.all_of(&["call_expression", "declaration"]) {

@@ -25,18 +25,18 @@ use tree_sitter::Node;
 pub const RULE: &str = "cuda-arch-macro";
 const DEVICE: &str = "__SYCL_DEVICE_ONLY__";
 
+/// Whether the SYCL tests of the file `src` are its own (read once a file:
+/// [`super::WholeFile::sycl_tests_are_ours`]).
+pub fn sycl_tests_are_ours(src: &str) -> bool {
+    src.contains("<syclify/syclify.hpp>") || src.contains("// syclify: ") || (!crate::leftovers::has_cuda_constructs(src) && is_sycl_code(src))
+}
+
 /// Whether the file's SYCL tests are its own, found out once when asked.
-struct Ours(std::cell::OnceCell<bool>);
+struct Ours<'a>(&'a super::WholeFile<'a>);
 
-impl Ours {
-    fn new() -> Self {
-        Ours(std::cell::OnceCell::new())
-    }
-
-    fn get(&self, src: &str) -> bool {
-        *self.0.get_or_init(|| {
-            src.contains("<syclify/syclify.hpp>") || src.contains("// syclify: ") || (!crate::leftovers::has_cuda_constructs(src) && is_sycl_code(src))
-        })
+impl Ours<'_> {
+    fn get(&self, _src: &str) -> bool {
+        self.0.sycl_tests_are_ours()
     }
 }
 
@@ -46,7 +46,7 @@ pub fn run(ctx: &mut FileCtx) {
     // `__SYCL_DEVICE_ONLY__` tests, and a file without CUDA is SYCL already:
     // those stay.
     // (found out where a SYCL test stands: the scan reads the whole file)
-    let sycl_tests_are_ours = &Ours::new();
+    let sycl_tests_are_ours = &Ours(ctx.file);
     for n in ctx.main_of(&["ERROR", "preproc_ifdef", "preproc_if", "preproc_elif"]) {
         // a conditional between parameters or arguments (`float rsm\n#ifdef
         // __CUDACC__\n, cudaStream_t s\n#endif`) is an ERROR of the list
@@ -72,7 +72,7 @@ pub fn run(ctx: &mut FileCtx) {
     // after it): read on its own, so that it is migrated like any other
     // (and a second migration, which sees it, finds nothing to change)
     let split: Vec<std::ops::Range<usize>> =
-        ctx.parsed.masks.iter().filter(|m| m.kind == crate::mask::MaskKind::SplitQualifiers).map(|m| m.range.clone()).collect();
+        ctx.parsed.masks.iter().filter(|m| m.kind == crate::mask::MaskKind::SplitQualifiers && ctx.owns(m.range.start)).map(|m| m.range.clone()).collect();
     let is_if = |r: &std::ops::Range<usize>| ctx.src[r.clone()].trim_start().trim_start_matches('#').trim_start().starts_with("if");
     let mut line_starts: Option<Vec<usize>> = None;
     for pair in split.windows(2) {

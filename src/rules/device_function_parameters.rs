@@ -123,7 +123,7 @@ pub fn insert_into_list(ctx: &mut FileCtx, rule: &'static str, list: Node, at: u
 
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
-    let cub = crate::rules::cub::Collectives::of(ctx.main_of(crate::rules::cub::ALIAS_KINDS), ctx.src);
+    let cub = crate::rules::cub::Collectives::of(ctx.read_of(crate::rules::cub::ALIAS_KINDS), ctx.src);
     let functors = ctx.functors();
     // each function definition's local type aliases, walked once (a large
     // function has thousands of calls)
@@ -131,8 +131,9 @@ pub fn run(ctx: &mut FileCtx) {
     // the names of the file's type aliases of classes (those of any function
     // among them): a call of another name needs no look at its function
     let class_alias_names: BTreeSet<&str> = ctx
-        .all_of(&["alias_declaration", "type_definition"])
+        .read_of(&["alias_declaration", "type_definition"])
         .into_iter()
+        .chain(ctx.all_of(&["alias_declaration", "type_definition"]).into_iter().filter(|n| ctx.in_macro(n.start_byte())))
         .filter_map(syntax::type_alias)
         .filter(|(_, ty)| crate::index::aliased_class(ctx.text(*ty)).is_some())
         .map(|(alias, _)| ctx.text(alias))

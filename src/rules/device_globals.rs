@@ -37,7 +37,7 @@ pub const RULE: &str = "device-globals";
 pub fn run(ctx: &mut FileCtx) {
     let index = ctx.project.index;
     for decl in namespace_scope_declarations(ctx.root()) {
-        if ctx.in_error(decl) {
+        if ctx.in_error(decl) || !ctx.in_body(decl) {
             continue;
         }
         let symbols = globals_of(ctx.parents(), decl, ctx.src, &ctx.parsed.masks, &index.macros);

@@ -77,7 +77,7 @@ pub fn run(ctx: &mut FileCtx) {
             _ => {}
         }
     }
-    let masks = ctx.parsed.masks.clone();
+    let masks: Vec<crate::mask::Mask> = ctx.parsed.masks.iter().filter(|m| ctx.owns(m.range.start)).cloned().collect();
     for m in masks {
         match &m.kind {
             MaskKind::Align(arg) => {

@@ -106,7 +106,7 @@ fn dynamic_local_classes(ctx: &mut FileCtx) {
     if index.dynamic_local_classes.is_empty() {
         return;
     }
-    let nl = if ctx.src.contains("\r\n") { "\r\n" } else { "\n" };
+    let nl = if ctx.file.text.contains("\r\n") { "\r\n" } else { "\n" };
     for class in ctx.main_of(&["struct_specifier", "class_specifier"]) {
         let Some(body) = class.field("body").filter(|b| b.kind_str() == "field_declaration_list") else {
             continue;

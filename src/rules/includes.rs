@@ -27,10 +27,31 @@ const CUDA_LIBRARY_PREFIXES: &[&str] =
     &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];
 
 pub fn run(ctx: &mut FileCtx) {
+    let found = includes(ctx, true);
+    // (a part of a file migrated in parts: the file's SYCL includes are
+    // added once every part ran, [`add_sycl_includes`])
+    if ctx.whole() {
+        add_sycl_includes(ctx, &found);
+    }
+}
+
+/// What the includes of a file tell of where the SYCL includes go.
+#[derive(Debug, Clone, Copy)]
+pub struct Found {
+    /// In place of the first CUDA runtime include (removed).
+    anchor: Option<usize>,
+    first_include: Option<usize>,
+    /// `<syclify/syclify.hpp>` included outside any conditional.
+    has_sycl_includes: bool,
+}
+
+/// Rewrites the includes (`rewrite`), and tells where the SYCL includes go.
+pub fn includes(ctx: &mut FileCtx, rewrite: bool) -> Found {
     let mut anchor: Option<usize> = None; // where the SYCL includes go
     let mut first_include: Option<usize> = None;
-    // the helper headers already included unconditionally
-    let mut written = std::collections::BTreeSet::new();
+    // the helper headers already included unconditionally (in the file's
+    // earlier parts too)
+    let written = &ctx.file.written_helpers;
     // `<syclify/syclify.hpp>` (the first of SYCL_INCLUDES) included outside
     // any conditional: syclify's own output migrated again has them
     let mut has_sycl_includes = false;
@@ -46,13 +67,20 @@ pub fn run(ctx: &mut FileCtx) {
         first_include.get_or_insert(inc.start_byte());
         let conditional = in_conditional(inc, guard);
         has_sycl_includes |= raw == "<syclify/syclify.hpp>" && !conditional;
+        if !rewrite {
+            if ctx.project.mappings.header(name).is_some_and(|r| r.is_empty()) && anchor.is_none() {
+                let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
+                anchor = Some(if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() });
+            }
+            continue;
+        }
         if let Some(rep) = ctx.project.mappings.header(name) {
             let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
             let start = if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() };
             let range = start..inc.end_byte();
             // several headers of one library become one helper header: written once
             // (only where the include is not inside a conditional)
-            if !rep.is_empty() && !conditional && !written.insert(rep.clone()) {
+            if !rep.is_empty() && !conditional && !written.borrow_mut().insert(rep.clone()) {
                 ctx.edits.delete(RULE, range);
                 ctx.count(RULE);
                 continue;
@@ -106,6 +134,13 @@ pub fn run(ctx: &mut FileCtx) {
             ctx.diag(Code::UnsupportedHeader, inc.byte_range(), RULE, format!("header `{name}` is not migrated; left as is"));
         }
     }
+    Found { anchor, first_include, has_sycl_includes }
+}
+
+/// The SYCL includes, where a file needs them (`ctx.needs_sycl`), with what
+/// goes with them; `found`: [`includes`] of the file (or its first part).
+pub fn add_sycl_includes(ctx: &mut FileCtx, found: &Found) {
+    let Found { anchor, first_include, has_sycl_includes } = *found;
     if !ctx.needs_sycl {
         return;
     }
@@ -114,7 +149,7 @@ pub fn run(ctx: &mut FileCtx) {
     let usings: String = ctx
         .using_helpers
         .iter()
-        .filter(|n| !ctx.src.contains(&format!("\nusing syclify::{n}; // CUDA's")))
+        .filter(|n| !ctx.file.text.contains(&format!("\nusing syclify::{n}; // CUDA's")))
         .map(|n| format!("using syclify::{n}; // CUDA's {n} overloads, beside the program's own (as under nvcc)\n"))
         .collect();
     if let Some(p) = (has_sycl_includes && !usings.is_empty()).then(|| ctx.src.find("#include <sycl/sycl.hpp>\n")).flatten() {

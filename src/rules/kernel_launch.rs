@@ -101,6 +101,19 @@ pub fn run(ctx: &mut FileCtx) {
             .unwrap_or_default();
         let view = View { nl: " \\\n", indent: "  ".into(), macro_params };
         let mname = arg.parent().and_then(|d| d.field("name")).map(|n| ctx.text(n).to_string()).unwrap_or_default();
+        // a file migrated in parts: the macro's uses in other parts are not
+        // read (the kernels they pass, what those kernels need)
+        if !ctx.whole() && !view.macro_params.is_empty() && descendants(tree.root_node()).into_iter().any(is_launch) {
+            ctx.diag(
+                Code::MappingWarning,
+                range.clone(),
+                RULE,
+                format!(
+                    "this file is large and migrated in parts (of some {} KB of declarations each): the uses of launch macro `{mname}` outside this part are not read; check that the kernels they pass get what they need (local memory, device globals)",
+                    ctx.body.len().div_ceil(1024)
+                ),
+            );
+        }
         // the parameters that name kernels of launches migrated as usual
         let mut kernel_params = Vec::new();
         for n in descendants(tree.root_node()) {

@@ -131,6 +131,35 @@ impl ProjectCtx<'_> {
     }
 }
 
+/// What the rules read of a file's whole text (the same for each of its
+/// parts where a large file is migrated in parts), each read once, when
+/// first asked.
+pub struct WholeFile<'a> {
+    pub text: &'a str,
+    sycl_tests_are_ours: std::cell::OnceCell<bool>,
+    defined_names: std::cell::OnceCell<BTreeSet<String>>,
+    /// The helper headers the file includes unconditionally so far
+    /// ([`includes`]: a second include of one is removed).
+    pub written_helpers: std::cell::RefCell<BTreeSet<String>>,
+}
+
+impl<'a> WholeFile<'a> {
+    pub fn new(text: &'a str) -> Self {
+        WholeFile { text, sycl_tests_are_ours: Default::default(), defined_names: Default::default(), written_helpers: Default::default() }
+    }
+
+    /// Are the file's SYCL tests (`SYCL_LANGUAGE_VERSION`, `__SYCL_DEVICE_ONLY__`)
+    /// its own ([`cuda_arch_macro`])?
+    pub fn sycl_tests_are_ours(&self) -> bool {
+        *self.sycl_tests_are_ours.get_or_init(|| cuda_arch_macro::sycl_tests_are_ours(self.text))
+    }
+
+    /// The names the file defines by their shape ([`crate::leftovers::defined_names`]).
+    pub fn defined_names(&self) -> &BTreeSet<String> {
+        self.defined_names.get_or_init(|| crate::leftovers::defined_names(self.text))
+    }
+}
+
 /// A function definition of this file and the names rules choose inside it.
 #[derive(Debug, Clone)]
 pub struct FnScope {
@@ -150,8 +179,11 @@ pub struct FnScope {
 
 /// Everything a rule works with for one file.
 pub struct FileCtx<'a> {
-    /// The original text (node offsets are offsets of this text).
+    /// The original text (node offsets are offsets of this text): the
+    /// file's, or a part's ([`crate::segment::Compact`]).
     pub src: &'a str,
+    /// The whole file's text and what is read of it.
+    pub file: &'a WholeFile<'a>,
     pub rel: &'a str,
     pub parsed: &'a Parsed,
     pub project: &'a ProjectCtx<'a>,
@@ -173,6 +205,13 @@ pub struct FileCtx<'a> {
     pub inactive: Vec<(Range<usize>, String)>,
     /// The function scopes, in document order (set by `collect_scopes`).
     pub functions: Vec<FnScope>,
+    /// The text whose nodes the rules visit: the whole file, or a part's
+    /// own declarations where a large file is migrated in parts
+    /// ([`crate::segment`]; the rest of the part's text is read, for
+    /// lookups, and rewritten in the part that owns it).
+    pub body: Range<usize>,
+    /// A part of a file migrated in parts.
+    in_parts: bool,
     /// `scope_parent[i]`: the scope around `functions[i]`.
     scope_parent: Vec<Option<usize>>,
     pub file_dim3_vars: BTreeSet<String>,
@@ -215,6 +254,7 @@ pub struct FileCtx<'a> {
 
 impl<'a> FileCtx<'a> {
     /// `main`: the nodes of `parsed`'s tree.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         src: &'a str,
         rel: &'a str,
@@ -223,6 +263,25 @@ impl<'a> FileCtx<'a> {
         names: syntax::Names<'a>,
         macro_trees: &'a [MacroBody],
         project: &'a ProjectCtx<'a>,
+        file: &'a WholeFile<'a>,
+    ) -> Self {
+        Self::new_part(src, rel, parsed, main, names, macro_trees, project, file, 0..src.len())
+    }
+
+    /// [`FileCtx::new`] for a part of a file ([`crate::segment::Compact`]):
+    /// the rules visit the nodes that start in `body` (and the macro bodies,
+    /// which [`parse_macro_bodies`] read from there).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_part(
+        src: &'a str,
+        rel: &'a str,
+        parsed: &'a Parsed,
+        main: Preorder<'a>,
+        names: syntax::Names<'a>,
+        macro_trees: &'a [MacroBody],
+        project: &'a ProjectCtx<'a>,
+        file: &'a WholeFile<'a>,
+        body: Range<usize>,
     ) -> Self {
         let mut in_macros = Vec::new();
         for b in macro_trees {
@@ -230,6 +289,7 @@ impl<'a> FileCtx<'a> {
         }
         let mut ctx = FileCtx {
             src,
+            file,
             rel,
             parsed,
             project,
@@ -240,13 +300,20 @@ impl<'a> FileCtx<'a> {
             using_helpers: Default::default(),
             inactive: Vec::new(),
             functions: Vec::new(),
+            body: body.clone(),
+            in_parts: body.start > 0 || body.end < src.len() || src.len() != file.text.len(),
             scope_parent: Vec::new(),
             file_dim3_vars: BTreeSet::new(),
             file_other_vars: BTreeSet::new(),
             macro_trees,
             error_ranges: error_ranges(parsed.tree.root_node(), false),
             error_ends: Vec::new(),
-            by_kind: syntax::positions_by_kind(main.iter().chain(&in_macros)),
+            by_kind: if body.start == 0 && body.end >= src.len() {
+                syntax::positions_by_kind(main.iter().chain(&in_macros))
+            } else {
+                let main_len = main.len();
+                syntax::positions_by_kind_where(main.iter().chain(&in_macros), |i, n| i >= main_len || body.contains(&n.start_byte()))
+            },
             names,
             declared: std::cell::OnceCell::new(),
             scope_declarations: std::cell::OnceCell::new(),
@@ -270,6 +337,21 @@ impl<'a> FileCtx<'a> {
             .collect();
         ctx.collect_scopes();
         ctx
+    }
+
+    /// Is the whole file here (not a part of it, [`crate::segment`])?
+    pub fn whole(&self) -> bool {
+        !self.in_parts
+    }
+
+    /// Do the rules visit `n` here ([`FileCtx::body`])?
+    pub fn in_body(&self, n: Node) -> bool {
+        self.owns(n.start_byte())
+    }
+
+    /// Do the rules visit what starts at `offset` here ([`FileCtx::body`])?
+    pub fn owns(&self, offset: usize) -> bool {
+        self.body.contains(&offset) || (offset == self.body.end && self.body.end == self.src.len())
     }
 
     /// The main tree's root, then the roots of the macro bodies.
@@ -327,6 +409,16 @@ impl<'a> FileCtx<'a> {
     /// order.
     pub fn main_of(&self, kinds: &[&str]) -> Vec<Node<'a>> {
         self.of_kinds(self.nodes_main.len(), kinds)
+    }
+
+    /// The nodes of the main tree whose kind is one of `kinds`, in document
+    /// order, whether the rules visit them here or not ([`FileCtx::body`]):
+    /// for what a rule looks up (type aliases, classes) rather than rewrites.
+    pub fn read_of(&self, kinds: &[&str]) -> Vec<Node<'a>> {
+        if self.body.start == 0 && self.body.end >= self.src.len() {
+            return self.main_of(kinds);
+        }
+        self.nodes_main.iter().copied().filter(|n| kinds.contains(&n.kind_str())).collect()
     }
 
     /// The nodes of the main tree and then of the macro bodies whose kind is
@@ -446,7 +538,7 @@ impl<'a> FileCtx<'a> {
         self.parsed
             .masks
             .iter()
-            .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && is_condition_line(&self.src[m.range.clone()]))
+            .filter(|m| m.kind == crate::mask::MaskKind::InactiveBranch && self.owns(m.range.start) && is_condition_line(&self.src[m.range.clone()]))
             .map(|m| m.range.clone())
             .collect()
     }
@@ -716,13 +808,20 @@ fn error_ranges(root: Node, macro_body: bool) -> Vec<Range<usize>> {
 /// Also a call of a function that takes extra parameters (`needs`: the
 /// nd_item, local memory, device globals): `#define LOOKUP(i) lookup(i)`
 /// expands in a kernel, where the call passes them.
-pub fn parse_macro_bodies(src: &str, parsed: &Parsed, nodes: &Preorder, mappings: &Mappings, needs: &dyn Fn(&str) -> bool) -> Vec<MacroBody> {
+pub fn parse_macro_bodies(
+    src: &str,
+    parsed: &Parsed,
+    nodes: &Preorder,
+    body: &Range<usize>,
+    mappings: &Mappings,
+    needs: &dyn Fn(&str) -> bool,
+) -> Vec<MacroBody> {
     let mut out = Vec::new();
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
     let mut line_starts: Option<Vec<usize>> = None;
     for &n in nodes.iter() {
-        if n.kind_str() != "preproc_arg" || in_error(nodes, n) {
+        if n.kind_str() != "preproc_arg" || !body.contains(&n.start_byte()) || in_error(nodes, n) {
             continue;
         }
         let body = text(n, src);

@@ -255,7 +255,6 @@ pub fn run(ctx: &mut FileCtx) {
     // the names this file defines by their shape (macros, types, functions,
     // variables: also inside macro bodies, `cudaError_t cudaStatus = call;`),
     // read once where a name that looks like the API is about to be reported
-    let defined_here: std::cell::OnceCell<std::collections::BTreeSet<String>> = std::cell::OnceCell::new();
     for n in ctx.all_of(&["call_expression", "type_identifier", "identifier"]) {
         if ctx.in_error(n) {
             continue;
@@ -538,7 +537,7 @@ pub fn run(ctx: &mut FileCtx) {
                     // program's, in this file or another of its part
                     let program_defines = own_macro
                         || ctx.project.index.functions.contains_key(t)
-                        || defined_here.get_or_init(|| crate::leftovers::defined_names(ctx.src)).contains(t)
+                        || ctx.file.defined_names().contains(t)
                         || ctx.project.declared_elsewhere(ctx.rel, t);
                     if !program_defines {
                         ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
@@ -713,7 +712,9 @@ fn unparsed_type_names(ctx: &mut FileCtx) {
         .parsed
         .masks
         .iter()
-        .filter(|m| matches!(m.kind, MaskKind::Unparsed | MaskKind::InactiveBranch) && !crate::mask::in_directive(ctx.src, m.range.start))
+        .filter(|m| {
+            matches!(m.kind, MaskKind::Unparsed | MaskKind::InactiveBranch) && ctx.owns(m.range.start) && !crate::mask::in_directive(ctx.src, m.range.start)
+        })
         .map(|m| (m.range.clone(), m.kind == MaskKind::InactiveBranch))
         .collect();
     for (r, branch) in ranges {

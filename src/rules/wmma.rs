@@ -115,6 +115,8 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.edits.insert(RULE, args.start_byte() + 1, format!("{item}{sep}"));
         ctx.count(RULE);
     }
+    // (in a file migrated in parts, each part that reads them: the same
+    // insertion, applied once)
     if let Some(at) = elementwise {
         // before the first `#include` at file level (not one under `#if`), else at the top
         // (once: a file migrated before, and migrated again, has it)

@@ -1,0 +1,870 @@
+//! A large file in parts: where its top-level declarations end, read from
+//! its text alone, and each part as a small text of its own.
+//!
+//! A file of several megabytes (generated kernels, folded tables,
+//! amalgamations) would hold its whole syntax tree (some 47 bytes a byte)
+//! and its walk (21) in memory. Migrated in parts, it holds one part's at a
+//! time: [`segments`] cuts the file between top-level declarations, and
+//! each [`Segment`] is parsed, indexed and rewritten as a [`Compact`] text:
+//! its own declarations (the *body*), after the file's earlier
+//! declarations that are not function definitions (the *prelude*: globals,
+//! types, prototypes, macros, up to [`PRELUDE_BYTES`], so that lookups of
+//! a global's type or a macro's value find them), inside the lines that
+//! open and close the namespaces, `extern "C"` blocks and conditional
+//! groups it stands in. Rules visit only the body's nodes; the rest is read.
+//!
+//! The scan is lexical (comments, strings, raw strings, character literals
+//! and digit separators, directive lines with their continuations, bracket
+//! depth, the conditional groups): anything it cannot follow (a conditional
+//! group that splits braces, an unbalanced bracket) and the file is not
+//! segmented. Text-level, linear, one pass.
+
+use std::ops::Range;
+
+/// A file longer than this is migrated in parts ([`segments`]), unless
+/// `SYCLIFY_SEGMENT_BYTES` says otherwise.
+pub const SEGMENT_THRESHOLD: usize = 2 << 20;
+/// The body of a part holds top-level declarations up to about this many
+/// bytes (more where one declaration is larger).
+pub const SEGMENT_BYTES: usize = 512 << 10;
+/// The earlier declarations a part is parsed with, at most.
+pub const PRELUDE_BYTES: usize = 256 << 10;
+
+/// The size of the parts a file of `len` bytes is cut in, or None where it
+/// is migrated whole. `SYCLIFY_SEGMENT_BYTES=N` cuts every file longer
+/// than N in parts of N (tests: a whole corpus in tiny parts must migrate
+/// as it does whole, but for what the parts cannot see of each other).
+pub fn part_size(len: usize) -> Option<usize> {
+    let (threshold, size) = match std::env::var("SYCLIFY_SEGMENT_BYTES").ok().and_then(|v| v.parse::<usize>().ok()) {
+        Some(n) => (n, n.max(1)),
+        None => (SEGMENT_THRESHOLD, SEGMENT_BYTES),
+    };
+    (len > threshold).then_some(size)
+}
+
+/// One part of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Its own declarations: whole lines of the file.
+    pub body: Range<usize>,
+    /// What is parsed, in file order, not overlapping: the prelude, the
+    /// lines that open what the body stands in, the body, the lines that
+    /// close what is open at its end. Whole lines.
+    pub pieces: Vec<Range<usize>>,
+}
+
+/// A part as a text of its own.
+#[derive(Debug, Clone)]
+pub struct Compact {
+    pub text: String,
+    /// Each piece: its range in the file and where it starts in `text`.
+    pieces: Vec<(Range<usize>, usize)>,
+    /// The body's range in `text`.
+    pub body: Range<usize>,
+}
+
+impl Compact {
+    pub fn of(file: &str, s: &Segment) -> Compact {
+        let mut text = String::with_capacity(s.pieces.iter().map(|p| p.len()).sum());
+        let mut pieces = Vec::with_capacity(s.pieces.len());
+        let mut body = 0..0;
+        for p in &s.pieces {
+            if *p == s.body {
+                body = text.len()..text.len() + p.len();
+            }
+            pieces.push((p.clone(), text.len()));
+            text.push_str(&file[p.clone()]);
+        }
+        Compact { text, pieces, body }
+    }
+
+    /// `r` (a range of `text`) in the file, when it lies in one piece (at
+    /// a boundary between two pieces, the earlier one's end).
+    pub fn to_file(&self, r: &Range<usize>) -> Option<Range<usize>> {
+        // the last piece starting at or before r.start
+        let i = self.pieces.partition_point(|(_, c)| *c <= r.start).checked_sub(1)?;
+        let at = |i: usize| {
+            let (f, c) = &self.pieces[i];
+            (r.end <= c + f.len()).then(|| f.start + (r.start - c)..f.start + (r.end - c))
+        };
+        // an empty range at a boundary: the body's start, else the end of
+        // the piece before (the body's end)
+        if r.is_empty() && i > 0 && self.pieces[i].1 == r.start && self.pieces[i].1 != self.body.start {
+            return at(i - 1);
+        }
+        at(i)
+    }
+}
+
+impl Compact {
+    /// `r` (a range of `text`) in the file from its start to its end, where
+    /// it spans pieces (a conditional group that holds other parts).
+    pub fn span_to_file(&self, r: &Range<usize>) -> Option<Range<usize>> {
+        let start = self.to_file(&(r.start..r.start))?.start;
+        // (an end at a boundary: the start of the piece after, which the
+        // range reaches through the parts between)
+        let i = self.pieces.partition_point(|(_, c)| *c <= r.end).checked_sub(1)?;
+        let (f, c) = &self.pieces[i];
+        let end = f.start + (r.end - c).min(f.len());
+        (start <= end).then_some(start..end)
+    }
+}
+
+/// What a line or a bracket opened.
+#[derive(Debug, Clone)]
+enum Open {
+    /// `namespace X {` / `extern "C" {`: the lines from the declaration's
+    /// start through the `{`, as a part opens it.
+    Block { opener: Range<usize> },
+    /// Any other brace: no cut inside. `function`: a function's body.
+    Brace { function: bool },
+    /// A conditional group: its `#if` line and the `#elif`/`#else` lines.
+    Cond { lines: Vec<Range<usize>> },
+}
+
+/// An opened block or group, with the one around it (the scan's stack, kept
+/// as a tree so that a cut records what is open in one index).
+struct Entry {
+    open: Open,
+    outer: Option<usize>,
+    /// its closing line, once read
+    closer: Range<usize>,
+}
+
+/// The parts of `text` of about `size` bytes each, or None where the file
+/// is not cut (too small to need it, or a structure the scan cannot follow).
+pub fn segments(text: &str, size: usize) -> Option<Vec<Segment>> {
+    let Scan { cuts, chunks, entries, head_chunks } = scan(text)?;
+    if cuts.len() < 3 {
+        return None;
+    }
+    // group the chunks between cuts into bodies of about `size`
+    let mut bodies: Vec<(usize, usize)> = Vec::new(); // (first cut, end cut)
+    let mut start = 0;
+    for k in 1..cuts.len() {
+        // (chunk k-1 ends at cut k; the head stays whole in the first part)
+        if (cuts[k].0 - cuts[start].0 >= size && k >= head_chunks) || k == cuts.len() - 1 {
+            bodies.push((start, k));
+            start = k;
+        }
+    }
+    if bodies.len() < 2 {
+        return None;
+    }
+    let open_at = |top: Option<usize>| {
+        let mut v = Vec::new();
+        let mut e = top;
+        while let Some(i) = e {
+            v.push(i);
+            e = entries[i].outer;
+        }
+        v
+    };
+    let mut out = Vec::with_capacity(bodies.len());
+    // the declarations before each body that declare a name it uses, and
+    // those that declare a name these use, up to PRELUDE_BYTES
+    let mut declaring: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    // and those that declare no name (includes, `using namespace`: what
+    // file-level rules place things by and names are looked up through)
+    let mut nameless: Vec<usize> = Vec::new();
+    let mut next_chunk = 0;
+    for (a, b) in bodies {
+        let body = cuts[a].0..cuts[b].0;
+        while next_chunk < chunks.len() && chunks[next_chunk].0.end <= body.start {
+            let (r, decl) = &chunks[next_chunk];
+            if *decl {
+                let names = declared_names(&text[r.clone()]);
+                if names.is_empty() {
+                    nameless.push(next_chunk);
+                }
+                for name in names {
+                    declaring.entry(name).or_default().push(next_chunk);
+                }
+            }
+            next_chunk += 1;
+        }
+        let mut chosen: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut wanted: Vec<&str> = identifiers(&text[body.clone()]).filter(|w| seen.insert(w)).collect();
+        wanted.reverse();
+        let mut bytes = 0;
+        for &k in &nameless {
+            if bytes + chunks[k].0.len() <= PRELUDE_BYTES / 4 {
+                bytes += chunks[k].0.len();
+                chosen.insert(k);
+            }
+        }
+        'fill: while let Some(w) = wanted.pop() {
+            for &k in declaring.get(w).map_or(&[][..], Vec::as_slice) {
+                let r = &chunks[k].0;
+                if chosen.contains(&k) {
+                    continue;
+                }
+                if bytes + r.len() > PRELUDE_BYTES {
+                    break 'fill;
+                }
+                bytes += r.len();
+                chosen.insert(k);
+                let more: Vec<&str> = identifiers(&text[r.clone()]).filter(|w| seen.insert(w)).collect();
+                wanted.extend(more.into_iter().rev());
+            }
+        }
+        let mut pieces: Vec<Range<usize>> = chosen.into_iter().map(|k| chunks[k].0.clone()).collect();
+        for e in open_at(cuts[a].1) {
+            match &entries[e].open {
+                Open::Block { opener } => pieces.push(opener.clone()),
+                // (an `#else` read after the body's start is not an opener)
+                Open::Cond { lines } => pieces.extend(lines.iter().filter(|l| l.start < body.start).cloned()),
+                Open::Brace { .. } => return None,
+            }
+        }
+        pieces.push(body.clone());
+        for e in open_at(cuts[b].1) {
+            match &entries[e].open {
+                Open::Brace { .. } => return None,
+                // (its `#else`/`#elif` lines after the body too: the group
+                // keeps its shape, `#ifndef X` / `#else` / `#endif`)
+                Open::Cond { lines } => pieces.extend(lines.iter().filter(|l| l.start >= body.end).cloned()),
+                Open::Block { .. } => {}
+            }
+            pieces.push(entries[e].closer.clone());
+        }
+        // in file order, whole lines: equal or apart, or inside the body
+        pieces.sort_by_key(|r| (r.start, r.end));
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            match merged.last_mut() {
+                Some(l) if p.start < l.end || (p.is_empty() && p.start == l.end) => l.end = l.end.max(p.end),
+                _ => merged.push(p),
+            }
+        }
+        // the body stays one piece of its own
+        if !merged.contains(&body) {
+            return None;
+        }
+        out.push(Segment { body, pieces: merged });
+    }
+    Some(out)
+}
+
+struct Scan {
+    /// Where parts may start (offsets of lines, the file's start first and
+    /// its end last), each with the innermost entry open there.
+    cuts: Vec<(usize, Option<usize>)>,
+    /// The text between consecutive cuts, and whether it is prelude
+    /// material: declarations ending in `;` (globals, types, prototypes) and
+    /// directives other than conditionals; not a function's definition.
+    chunks: Vec<(Range<usize>, bool)>,
+    /// The chunks before the first function's definition, through the last
+    /// of them that holds an `#include`: the file's head, which stays in
+    /// the first part (where the SYCL includes go, read from its includes
+    /// and what comes before them).
+    head_chunks: usize,
+    entries: Vec<Entry>,
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The end of the line holding `i` (after its newline), or the text's end.
+fn line_end(t: &[u8], i: usize) -> usize {
+    t[i..].iter().position(|&b| b == b'\n').map_or(t.len(), |p| i + p + 1)
+}
+
+/// Does a declaration whose text before its `{` is `head` define a function
+/// (`void f(int a) const {`, `S::S() : a(1) {`, `auto f() -> int {`)?
+fn defines_function(head: &str) -> bool {
+    let h = head.trim_end();
+    // (`typedef struct __align__(16) {`, `struct alignas(8) S {`: a type;
+    // a function returning `struct S` is read as one too, and the part
+    // goes on to the next `;`)
+    let starts_type = ["struct", "class", "union", "enum", "typedef"]
+        .iter()
+        .any(|k| h.strip_prefix(k).is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')));
+    !starts_type
+        && h.contains('(')
+        && !h.contains('=')
+        && (h.ends_with(')') || ["const", "override", "final", "noexcept", "mutable"].iter().any(|k| h.ends_with(k)) || h.contains("->"))
+}
+
+fn scan(text: &str) -> Option<Scan> {
+    let t = text.as_bytes();
+    let n = t.len();
+    let mut entries: Vec<Entry> = Vec::new();
+    // the innermost open entry, and how many open entries are plain braces
+    let mut top: Option<usize> = None;
+    let mut braces = 0usize;
+    let mut parens: i64 = 0;
+    // the open conditional groups, innermost last: one at the top (None:
+    // its entry is on the stack), or one inside a declaration, with what was
+    // open at its `#if` and at the end of its first branch
+    #[allow(clippy::type_complexity)]
+    let mut conds: Vec<Option<([Option<usize>; 2], [usize; 2], [i64; 2], bool)>> = Vec::new();
+    // how many of them are inside a declaration (no part starts there)
+    let mut inner = 0usize;
+    let mut cuts: Vec<(usize, Option<usize>)> = vec![(0, None)];
+    let mut chunks: Vec<(Range<usize>, bool)> = Vec::new();
+    // the last significant token outside directives: `;`, `}`, a block's
+    // `{`, or something else (b'x'); 0 at the start
+    let mut last: u8 = 0;
+    // a line start where a part may start, waiting for the next token
+    let mut pending: Option<usize> = None;
+    // where the current top-level declaration started
+    let mut item_start: Option<usize> = None;
+    // whether the chunk so far holds only prelude material, and anything
+    let mut chunk_decl = true;
+    let mut chunk_empty = true;
+    let mut at_line_start = true;
+    // an `#include` read before any function's definition: the head's end
+    let mut head_end = 0usize;
+    let mut in_head = true;
+    let mut directives = 0;
+    let mut guard_open = false;
+    let mut want_code = false;
+    let mut i = 0;
+    let mut cut = |at: usize, top: Option<usize>, chunk_decl: &mut bool, chunk_empty: &mut bool| {
+        let prev = cuts.last().map_or(0, |c| c.0);
+        if at > prev {
+            chunks.push((prev..at, *chunk_decl && !*chunk_empty));
+            cuts.push((at, top));
+            *chunk_decl = true;
+            *chunk_empty = true;
+        }
+    };
+    while i < n {
+        let b = t[i];
+        if at_line_start {
+            at_line_start = false;
+            // a part may start here when the code before ended a declaration
+            if pending.is_none() && braces == 0 && parens == 0 && matches!(last, 0 | b';' | b'}' | b'{') && item_start.is_none() && inner == 0 {
+                pending = Some(i);
+            }
+            // a directive line (after blanks)
+            let mut j = i;
+            while j < n && (t[j] == b' ' || t[j] == b'\t') {
+                j += 1;
+            }
+            if j < n && t[j] == b'#' {
+                if let Some(p) = pending.take() {
+                    cut(p, top, &mut chunk_decl, &mut chunk_empty);
+                }
+                let end = directive_end(t, j);
+                let mut k = j + 1;
+                while k < end && (t[k] == b' ' || t[k] == b'\t') {
+                    k += 1;
+                }
+                let w0 = k;
+                while k < end && t[k].is_ascii_alphabetic() {
+                    k += 1;
+                }
+                let line = i..end;
+                match &text[w0..k] {
+                    // a group at the top: an entry (a part may stand in it);
+                    // inside a declaration (a function's body, an argument
+                    // list): its first branch is followed, as the
+                    // preprocessor would one configuration (its branches may
+                    // split braces: `#ifdef A` / `for (…) {` / `#else` / `for (…) {` / `#endif`)
+                    "if" | "ifdef" | "ifndef" if braces == 0 && parens == 0 => {
+                        entries.push(Entry { open: Open::Cond { lines: vec![line] }, outer: top, closer: 0..0 });
+                        top = Some(entries.len() - 1);
+                        conds.push(None);
+                        chunk_decl = false;
+                    }
+                    "if" | "ifdef" | "ifndef" => {
+                        conds.push(Some(([top, None], [braces, 0], [parens, 0], false)));
+                        inner += 1;
+                    }
+                    "elif" | "else" | "elifdef" | "elifndef" => match conds.last_mut() {
+                        Some(None) => match top.map(|e| &mut entries[e].open) {
+                            Some(Open::Cond { lines }) => {
+                                lines.push(line);
+                                chunk_decl = false;
+                            }
+                            _ => return None,
+                        },
+                        Some(Some((tops, bs, ps, ended))) => {
+                            if !*ended {
+                                (tops[1], bs[1], ps[1], *ended) = (top, braces, parens, true);
+                            }
+                            (top, braces, parens) = (tops[0], bs[0], ps[0]);
+                        }
+                        None => return None,
+                    },
+                    "endif" => match conds.pop() {
+                        Some(None) => match top {
+                            Some(e) if matches!(entries[e].open, Open::Cond { .. }) => {
+                                entries[e].closer = line;
+                                top = entries[e].outer;
+                                chunk_decl = false;
+                            }
+                            _ => return None,
+                        },
+                        Some(Some((tops, bs, ps, ended))) => {
+                            inner -= 1;
+                            if ended {
+                                (top, braces, parens) = (tops[1], bs[1], ps[1]);
+                            }
+                        }
+                        None => return None,
+                    },
+                    "include" if in_head => head_end = end,
+                    _ => {}
+                }
+                // an include guard (`#ifndef G` / `#define G`) or `#pragma
+                // once` before any code: the head too; and a conditional
+                // group closed before any code, with the code after it (the
+                // head tells a guard from a group that is not one)
+                let word = &text[w0..k];
+                if in_head && item_start.is_none() && last == 0 {
+                    let guard_line = match directives {
+                        0 => word == "ifndef" || (word == "pragma" && text[k..end].trim() == "once"),
+                        1 => word == "define" && guard_open,
+                        _ => false,
+                    };
+                    if guard_line {
+                        head_end = head_end.max(end);
+                        guard_open = word == "ifndef";
+                    }
+                    if word == "endif" && top.is_none() {
+                        head_end = head_end.max(end);
+                        want_code = true;
+                    }
+                }
+                directives += 1;
+                chunk_empty = false;
+                i = end;
+                at_line_start = true;
+                continue;
+            }
+        }
+        match b {
+            b'\n' => {
+                at_line_start = true;
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+            b'/' if t.get(i + 1) == Some(&b'/') => {
+                // to the end of the line, continuations included
+                let mut j = i + 2;
+                loop {
+                    match t[j..].iter().position(|&c| c == b'\n') {
+                        None => {
+                            j = n;
+                            break;
+                        }
+                        Some(p) => {
+                            let nl = j + p;
+                            let cont = t[nl - 1] == b'\\' || (t[nl - 1] == b'\r' && t[nl - 2] == b'\\');
+                            j = nl + 1;
+                            if !cont {
+                                at_line_start = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+                i = j;
+            }
+            b'/' if t.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(n, |p| i + 2 + p + 2);
+            }
+            _ => {
+                // a significant token: the pending cut is decided by it
+                if let Some(p) = pending.take()
+                    && !matches!(b, b';' | b',' | b')' | b'=' | b':' | b'.' | b'{' | b']' | b'>' | b'-')
+                {
+                    cut(p, top, &mut chunk_decl, &mut chunk_empty);
+                }
+                chunk_empty = false;
+                if want_code {
+                    head_end = head_end.max(i + 1);
+                    want_code = false;
+                }
+                let at_top = braces == 0 && parens == 0;
+                if at_top && item_start.is_none() {
+                    item_start = Some(i);
+                }
+                match b {
+                    b'"' | b'\'' => {
+                        i = literal_end(t, i);
+                        last = b'x';
+                    }
+                    b'(' | b'[' => {
+                        parens += 1;
+                        last = b'x';
+                        i += 1;
+                    }
+                    b')' | b']' => {
+                        parens -= 1;
+                        if parens < 0 {
+                            return None;
+                        }
+                        last = b'x';
+                        i += 1;
+                    }
+                    b'{' => {
+                        let head = &text[item_start.unwrap_or(i)..i];
+                        let h = head.trim();
+                        // a namespace or `extern "C"` block at the top, its
+                        // `{` ending its line: a part may stand inside it
+                        let block = at_top
+                            && (h.starts_with("namespace") || h.starts_with("inline namespace") || h.starts_with("extern \"C"))
+                            && rest_is_blank(&text[i + 1..line_end(t, i)]);
+                        if block {
+                            let ls = text[..item_start.unwrap_or(i)].rfind('\n').map_or(0, |p| p + 1);
+                            entries.push(Entry { open: Open::Block { opener: ls..line_end(t, i) }, outer: top, closer: 0..0 });
+                            last = b'{';
+                            item_start = None;
+                            chunk_decl = false;
+                        } else {
+                            entries.push(Entry { open: Open::Brace { function: at_top && defines_function(head) }, outer: top, closer: 0..0 });
+                            braces += 1;
+                            last = b'x';
+                        }
+                        top = Some(entries.len() - 1);
+                        i += 1;
+                    }
+                    b'}' => {
+                        let e = top?;
+                        match entries[e].open {
+                            Open::Block { .. } => {
+                                // its line closes it (a `}` alone, or with a comment)
+                                let ls = text[..i].rfind('\n').map_or(0, |p| p + 1);
+                                let end = line_end(t, i);
+                                if !text[ls..i].trim().is_empty() || !rest_is_blank(&text[i + 1..end]) {
+                                    return None;
+                                }
+                                entries[e].closer = ls..end;
+                                chunk_decl = false;
+                            }
+                            Open::Brace { function } => {
+                                braces -= 1;
+                                // a function's definition is not prelude material
+                                if function {
+                                    chunk_decl = false;
+                                    in_head = false;
+                                }
+                            }
+                            Open::Cond { .. } => return None,
+                        }
+                        top = entries[e].outer;
+                        last = b'}';
+                        // a definition ends here (a function's, a block's); a
+                        // class's or an initializer's goes on to its `;`
+                        // (`typedef struct {…}` / `Name;`)
+                        let ends = match entries[e].open {
+                            Open::Brace { function } => function,
+                            _ => true,
+                        };
+                        if braces == 0 && parens == 0 && ends {
+                            item_start = None;
+                        }
+                        i += 1;
+                    }
+                    b';' => {
+                        last = b';';
+                        if at_top {
+                            item_start = None;
+                        }
+                        i += 1;
+                    }
+                    b'R' | b'u' | b'U' | b'L' => {
+                        // a raw string `R"d(…)d"` (with an encoding prefix)
+                        i = raw_string_end(t, i).unwrap_or_else(|| word_end(t, i));
+                        last = b'x';
+                    }
+                    _ if is_word(b) => {
+                        i = word_end(t, i);
+                        last = b'x';
+                    }
+                    _ => {
+                        last = b'x';
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    if top.is_some() || parens != 0 || !conds.is_empty() {
+        return None;
+    }
+    let prev = cuts.last().map_or(0, |c| c.0);
+    if n > prev {
+        chunks.push((prev..n, chunk_decl && !chunk_empty));
+        cuts.push((n, None));
+    }
+    let head_chunks = chunks.partition_point(|(r, _)| r.start < head_end);
+    Some(Scan { cuts, chunks, entries, head_chunks })
+}
+
+/// The identifiers of `s` (of its comments and strings too).
+fn identifiers(s: &str) -> impl Iterator<Item = &str> {
+    let t = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < t.len() {
+            if t[i].is_ascii_alphabetic() || t[i] == b'_' {
+                let start = i;
+                while i < t.len() && is_word(t[i]) {
+                    i += 1;
+                }
+                return Some(&s[start..i]);
+            }
+            // (a number's letters are not a name: `1e5f`, `0x1F`)
+            if t[i].is_ascii_digit() {
+                while i < t.len() && is_word(t[i]) {
+                    i += 1;
+                }
+                continue;
+            }
+            i += 1;
+        }
+        None
+    })
+}
+
+/// The names a declaration (or a directive) declares, by its shape: a
+/// macro's name, and at the top of the declaration (outside brackets) each
+/// name followed by `=`, `;`, `[`, `(`, `,`, `{` or `:` (a variable, a
+/// function, a class, a typedef's name after the class's `}`).
+fn declared_names(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    // (`using namespace cub;` names a namespace to look names up in)
+    if s.trim_start().starts_with("using namespace") {
+        return out;
+    }
+    let t = s.as_bytes();
+    let mut depth = 0i32;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < t.len() {
+        let c = t[i];
+        if line_start && c == b'#' {
+            // a directive: `#define NAME`, to the end of its line
+            let end = directive_end(t, i);
+            let mut words = identifiers(&s[i..end]);
+            if words.next() == Some("define")
+                && let Some(name) = words.next()
+            {
+                out.push(name);
+            }
+            i = end;
+            line_start = true;
+            continue;
+        }
+        match c {
+            b'\n' => line_start = true,
+            b' ' | b'\t' | b'\r' => {}
+            _ => line_start = false,
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'"' | b'\'' => {
+                i = literal_end(t, i);
+                continue;
+            }
+            b'/' if t.get(i + 1) == Some(&b'/') => {
+                i = line_end(t, i);
+                line_start = true;
+                continue;
+            }
+            b'/' if t.get(i + 1) == Some(&b'*') => {
+                i = s[i + 2..].find("*/").map_or(t.len(), |p| i + 2 + p + 2);
+                continue;
+            }
+            _ if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < t.len() && is_word(t[i]) {
+                    i += 1;
+                }
+                let word = &s[start..i];
+                let mut j = i;
+                while j < t.len() && t[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                let next = t.get(j).copied().unwrap_or(b';');
+                if depth == 0 && matches!(next, b'=' | b';' | b'[' | b'(' | b',' | b'{' | b':') {
+                    out.push(word);
+                } else if depth > 0 && (word == "using" || word == "typedef") {
+                    // a member alias (`using BlockScanT = …;`, `typedef … T;`):
+                    // the name before `=`, or the last before `;`
+                    let end = s[i..].find(';').map_or(s.len(), |p| i + p);
+                    let decl = &s[i..end];
+                    let name = if word == "using" { decl.split('=').next().and_then(|n| identifiers(n).last()) } else { identifiers(decl).last() };
+                    out.extend(name);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+fn rest_is_blank(s: &str) -> bool {
+    let s = s.trim();
+    s.is_empty() || s.starts_with("//") || s == ";"
+}
+
+/// The end of a directive starting at `j` (its `#`): after the newline of
+/// its last line (continuations and block comments spanning lines included).
+fn directive_end(t: &[u8], j: usize) -> usize {
+    let n = t.len();
+    let mut k = j;
+    while k < n {
+        match t[k] {
+            b'\n' => {
+                let cont = k > 0 && (t[k - 1] == b'\\' || (t[k - 1] == b'\r' && k > 1 && t[k - 2] == b'\\'));
+                if !cont {
+                    return k + 1;
+                }
+                k += 1;
+            }
+            b'/' if t.get(k + 1) == Some(&b'*') => {
+                k = t[k + 2..].windows(2).position(|w| w == b"*/").map_or(n, |p| k + 2 + p + 2);
+            }
+            b'/' if t.get(k + 1) == Some(&b'/') => {
+                // a line comment ends the directive with its line
+                match t[k..].iter().position(|&c| c == b'\n') {
+                    Some(p) => k += p,
+                    None => return n,
+                }
+            }
+            _ => k += 1,
+        }
+    }
+    n
+}
+
+/// The end of the identifier or number at `i` (a number's digit
+/// separators and decimal point included: `1'000.5f`).
+fn word_end(t: &[u8], i: usize) -> usize {
+    let number = t[i].is_ascii_digit();
+    let mut j = i;
+    while j < t.len() && (is_word(t[j]) || (number && matches!(t[j], b'\'' | b'.') && t.get(j + 1).is_some_and(|c| c.is_ascii_alphanumeric()))) {
+        j += 1;
+    }
+    j.max(i + 1)
+}
+
+/// The end of a string or character literal at `i`, or of a digit
+/// separator's quote (`1'000`: the `'` inside a number is skipped alone).
+/// A literal never crosses a line: an unclosed one ends there.
+fn literal_end(t: &[u8], i: usize) -> usize {
+    let q = t[i];
+    let mut j = i + 1;
+    while j < t.len() {
+        match t[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            c if c == q => return j + 1,
+            _ => j += 1,
+        }
+    }
+    t.len()
+}
+
+/// The end of a raw string literal starting at `i` (its prefix), if one.
+fn raw_string_end(t: &[u8], i: usize) -> Option<usize> {
+    if i > 0 && is_word(t[i - 1]) {
+        return None;
+    }
+    let mut j = i;
+    for p in [&b"u8R\""[..], b"uR\"", b"UR\"", b"LR\"", b"R\""] {
+        if t[i..].starts_with(p) {
+            j = i + p.len();
+            break;
+        }
+    }
+    if j == i {
+        return None;
+    }
+    let open = t[j..].iter().take(17).position(|&c| c == b'(')?;
+    let delim = &t[j..j + open];
+    if delim.iter().any(|c| matches!(c, b' ' | b')' | b'\\' | b'\n' | b'"')) {
+        return None;
+    }
+    let body = j + open + 1;
+    let mut close = Vec::with_capacity(delim.len() + 2);
+    close.push(b')');
+    close.extend_from_slice(delim);
+    close.push(b'"');
+    let end = t[body..].windows(close.len()).position(|w| w == close.as_slice())?;
+    Some(body + end + close.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bodies(text: &str, size: usize) -> Vec<String> {
+        segments(text, size).unwrap_or_default().iter().map(|s| text[s.body.clone()].to_string()).collect()
+    }
+
+    #[test]
+    fn cuts_between_top_level_declarations() {
+        let t = "int a;\nvoid f() {\n  g(\"}\"); // }\n}\n/* { */\nvoid h() { }\n";
+        assert_eq!(bodies(t, 1), vec!["int a;\n", "void f() {\n  g(\"}\"); // }\n}\n", "/* { */\nvoid h() { }\n"]);
+    }
+
+    #[test]
+    fn parts_inside_a_namespace_and_a_guard_get_their_openers() {
+        // (with the earlier declarations of the names it uses: `a`, and
+        // `pair`, which `a`'s declaration uses)
+        let t = "#ifndef G\n#define G\nnamespace n {\nstruct pair { int x; };\nint b;\npair a;\nvoid f() {}\nvoid g() { a.x = 1; }\n}  // n\n#endif\n";
+        let s = segments(t, 1).unwrap();
+        let g = s.iter().find(|s| &t[s.body.clone()] == "void g() { a.x = 1; }\n").unwrap();
+        let c = Compact::of(t, g);
+        assert_eq!(c.text, "#ifndef G\nnamespace n {\nstruct pair { int x; };\npair a;\nvoid g() { a.x = 1; }\n}  // n\n#endif\n");
+        assert_eq!(&c.text[c.body.clone()], "void g() { a.x = 1; }\n");
+        let at = c.body.start + 5;
+        assert_eq!(c.to_file(&(at..at + 1)), Some(g.body.start + 5..g.body.start + 6));
+    }
+
+    #[test]
+    fn a_declaration_goes_on_to_its_semicolon_and_the_head_stays_whole() {
+        // `typedef struct {…}` / `Name;`; `struct __align__(16) {…}` is a type
+        let t = "typedef struct __align__(16)\n{\n  int a;\n}\nfour_t;\nint b;\n";
+        assert_eq!(bodies(t, 1), vec!["typedef struct __align__(16)\n{\n  int a;\n}\nfour_t;\n", "int b;\n"]);
+        // the includes before the first function, and an include guard
+        let t = "#ifndef G\n#define G\n#include <a.h>\nint x;\n#include <cuda.h>\nvoid f() {}\nvoid g() {}\n#endif\n";
+        let b = bodies(t, 1);
+        assert_eq!(b[0], "#ifndef G\n#define G\n#include <a.h>\nint x;\n#include <cuda.h>\n");
+        // a group closed before any code, with the code after it (a default, not a guard)
+        let t = "#ifndef N\n#define N 8\n#endif\nint a;\nvoid f() {}\nvoid g() {}\n";
+        assert_eq!(bodies(t, 1)[0], "#ifndef N\n#define N 8\n#endif\nint a;\n");
+    }
+
+    #[test]
+    fn a_group_keeps_its_else_and_a_range_reaches_through_the_parts() {
+        let t = "int a;\n#ifndef X\nvoid f() {}\n#else\nvoid g() {}\n#endif\nint b;\n";
+        let s = segments(t, 1).unwrap();
+        let p = s.iter().find(|s| t[s.body.clone()].starts_with("#ifndef")).unwrap();
+        let c = Compact::of(t, p);
+        assert_eq!(c.text, "#ifndef X\n#else\n#endif\n");
+        // the group from its `#ifndef` to its `#endif`, in the file
+        let endif = c.text.find("#endif").unwrap();
+        assert_eq!(c.span_to_file(&(c.body.start..endif)), Some(p.body.start..t.find("#endif").unwrap()));
+        // an insertion at the body's start is the body's, not the prelude's end
+        assert_eq!(c.to_file(&(c.body.start..c.body.start)), Some(p.body.start..p.body.start));
+    }
+
+    #[test]
+    fn what_it_cannot_follow_is_not_cut() {
+        // a conditional group that splits braces
+        assert!(segments("#ifdef X\nvoid f() {\n#else\nvoid f(int) {\n#endif\n}\nint a;\n", 1).is_none());
+        assert!(segments("int a = (1;\nint b;\n", 1).is_none());
+    }
+
+    #[test]
+    fn no_cut_inside_a_declaration_or_a_raw_string() {
+        let t = "struct S {\n  int a;\n};\nconst char *s = R\"x(\n}\n;\n)x\";\nint b;\n";
+        assert_eq!(bodies(t, 1), vec!["struct S {\n  int a;\n};\n", "const char *s = R\"x(\n}\n;\n)x\";\n", "int b;\n"]);
+        // qualifiers split from their function by a conditional group
+        let t = "int a;\n#ifdef X\n__device__\n#endif\nvoid f() {}\nint b;\n";
+        assert!(bodies(t, 1).iter().any(|b| b.contains("__device__\n#endif\nvoid f()")));
+    }
+}
