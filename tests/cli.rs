@@ -1233,7 +1233,7 @@ fn files_migrated_in_parts_are_migrated_to_the_same_bytes() {
 #[test]
 fn a_large_file_is_migrated_in_parts_to_the_same_bytes() {
     // a 2.3 MB file (over the default threshold, cut into parts of about
-    // 512 KB): kernels inside a namespace and an include guard, a global
+    // 256 KB): kernels inside a namespace and an include guard, a global
     // table, macros and types declared at the top and used in every part
     let t = tempfile::tempdir().unwrap();
     let input = t.path().join("in");
@@ -1255,7 +1255,7 @@ fn a_large_file_is_migrated_in_parts_to_the_same_bytes() {
     s.push_str("}\n}  // namespace big\n#endif\n");
     std::fs::write(input.join("big.cuh"), &s).unwrap();
     let (parted, said) = migrated_with_parts(&input, &t.path().join("parts"), "");
-    assert!(said.contains("big.cuh: migrated in 5 parts"), "{said}");
+    assert!(said.contains("big.cuh: migrated in 9 parts"), "{said}");
     let (whole, said) = migrated_with_parts(&input, &t.path().join("whole"), "100000000");
     assert!(!said.contains(" parts"), "{said}");
     let out = String::from_utf8_lossy(&parted["big.dp.hpp"]);
