@@ -1742,11 +1742,11 @@ fn directive_around(root: tree_sitter::Node, at: usize) -> Option<usize> {
 }
 
 /// A large file migrated in parts ([`crate::segment`]): each part parsed
-/// (`parse`), its rules run over its own declarations, its edits and
-/// diagnostics brought to the file's offsets; the first part last, so
-/// that the SYCL includes it adds know what every part needs. Then the
-/// file's comments, edits, conflicts and leftovers as for a whole file.
-/// Memory holds one part's tree at a time.
+/// (`parse`, with the part's number), its rules run over its own
+/// declarations, its edits and diagnostics brought to the file's offsets;
+/// then the SYCL includes, from the first part (kept) and what every part
+/// needs; then the file's comments, edits, conflicts and leftovers as for
+/// a whole file. Memory holds one part's tree at a time (and the first's).
 pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse: &dyn Fn(usize, &str) -> Parsed, project: &ProjectCtx) -> Rewritten {
     let mut edits = EditSet::new();
     let mut diags: Vec<Diagnostic> = Vec::new();

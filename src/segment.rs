@@ -278,12 +278,19 @@ fn line_end(t: &[u8], i: usize) -> usize {
 /// (`void f(int a) const {`, `S::S() : a(1) {`, `auto f() -> int {`)?
 fn defines_function(head: &str) -> bool {
     let h = head.trim_end();
+    // (its start for the keyword, its last 4 KB for the rest: `x{}{}{}…` at
+    // the top would read the growing head at every brace)
+    let mut from = h.len().saturating_sub(4096);
+    while !h.is_char_boundary(from) {
+        from += 1;
+    }
+    let (start, h) = (h, &h[from..]);
     // (`typedef struct __align__(16) {`, `struct alignas(8) S {`: a type;
     // a function returning `struct S` is read as one too, and the part
     // goes on to the next `;`)
     let starts_type = ["struct", "class", "union", "enum", "typedef"]
         .iter()
-        .any(|k| h.strip_prefix(k).is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')));
+        .any(|k| start.strip_prefix(k).is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')));
     !starts_type
         && h.contains('(')
         && !h.contains('=')
