@@ -88,7 +88,19 @@ pub enum MaskKind {
     /// few bytes, nested as deep as the run is long); kept as written. The
     /// parser reads the first literal alone, of the run's type.
     LiteralArithmetic,
+    /// Of template arguments nested [`DEEP_TEMPLATE`] deep or deeper
+    /// (`A<A<A<…>>>`, generated type lists): the arguments below the first
+    /// [`KEPT_TEMPLATE_LEVELS`], read as blank (the parser reads
+    /// `A<A<…A<>…>>`); tree-sitter's parser forks at every `A<`, and such a
+    /// type cost it some 1,700 bytes of memory per byte, superlinear in
+    /// time. Kept as written.
+    DeepTemplate,
 }
+
+/// Template argument lists nested this deep are a [`MaskKind::DeepTemplate`].
+pub const DEEP_TEMPLATE: usize = 64;
+/// The levels of a [`MaskKind::DeepTemplate`] the parser still reads.
+pub const KEPT_TEMPLATE_LEVELS: usize = 16;
 
 /// A list of number literals this long (bytes inside its braces) or longer
 /// is a [`MaskKind::DataTable`].
@@ -409,6 +421,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
     }
     let runs: Vec<Mask> = literal_arithmetic(text)
         .into_iter()
+        .chain(deep_templates(text))
         .filter(|r| {
             // the masks that start before the run ends reach no further than its start
             let before = masks.partition_point(|m| m.range.start < r.range.end);
@@ -535,6 +548,71 @@ fn token_end(text: &str, i: usize) -> usize {
 
 fn word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
+
+/// The template argument lists of a text nested [`DEEP_TEMPLATE`] deep or
+/// deeper ([`MaskKind::DeepTemplate`]): a chain of `name <` (blanks and
+/// `::` between), then, after its innermost arguments, the `>` that closes
+/// the level below the kept ones (before any `;`, `{` or `}`: else it was
+/// no type). One pass, and each chain's arguments read once more.
+fn deep_templates(text: &str) -> Vec<Mask> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    // the `<` of the chain so far
+    let mut chain: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || (b[j] == b':' && b.get(j + 1) == Some(&b':'))) {
+                j += if b[j] == b':' { 2 } else { 1 };
+            }
+            let mut k = j;
+            while k < b.len() && b[k].is_ascii_whitespace() {
+                k += 1;
+            }
+            // (the previous `<` and this name: only blanks between)
+            let joined = chain.last().is_some_and(|&l| b[l + 1..i].iter().all(u8::is_ascii_whitespace));
+            if k < b.len() && b[k] == b'<' && b.get(k + 1) != Some(&b'<') && b.get(k + 1) != Some(&b'=') {
+                if !joined {
+                    chain.clear();
+                }
+                chain.push(k);
+                i = k + 1;
+                continue;
+            }
+            // (a name not followed by `<` ends the chain)
+            i = j;
+        } else if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        } else {
+            i += 1;
+        }
+        if chain.len() >= DEEP_TEMPLATE {
+            // the `>` that closes level KEPT + 1, counting from the innermost
+            let mut depth = chain.len();
+            let mut j = chain[chain.len() - 1] + 1;
+            while j < b.len() {
+                match b[j] {
+                    b'<' => depth += 1,
+                    b'>' => {
+                        depth -= 1;
+                        if depth == KEPT_TEMPLATE_LEVELS {
+                            out.push(Mask { range: chain[KEPT_TEMPLATE_LEVELS - 1] + 1..j + 1, kind: MaskKind::DeepTemplate });
+                            break;
+                        }
+                    }
+                    b';' | b'{' | b'}' => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        chain.clear();
+    }
+    out
 }
 
 /// The runs of literal arithmetic of a text ([`MaskKind::LiteralArithmetic`]),
@@ -963,6 +1041,24 @@ pub fn directive_start(s: &str, p: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_template_arguments_are_masked_below_the_kept_levels() {
+        let n = 100;
+        let text = format!("{}int{} x;\nbool y = a < b && c > d;\n", "A<".repeat(n), ">".repeat(n));
+        let (masked, masks) = mask(&text, &BTreeMap::new());
+        assert_eq!(masks.iter().filter(|m| m.kind == MaskKind::DeepTemplate).count(), 1, "{masks:?}");
+        // the parser reads 16 levels, empty inside
+        let kept = format!("{}{}{} x;", "A<".repeat(KEPT_TEMPLATE_LEVELS), " ".repeat(3 * (n - KEPT_TEMPLATE_LEVELS) + 3), ">".repeat(KEPT_TEMPLATE_LEVELS));
+        assert!(masked.starts_with(&kept), "{masked}");
+        assert!(masked.contains("bool y = a < b && c > d;"));
+        // shallow ones are read
+        let text = format!("{}int{} x;\n", "std::vector<".repeat(20), ">".repeat(20));
+        assert!(mask(&text, &BTreeMap::new()).1.is_empty());
+        let text = format!("template <class T> struct A {{}};\nvoid f() {{ {}int{} x; }}\n", "A<".repeat(n), ">".repeat(n));
+        let parsed = crate::parse::parse_file_with(&text, &BTreeMap::new(), &Default::default(), &Default::default());
+        assert!(!parsed.tree.root_node().has_error());
+    }
 
     #[test]
     fn long_literal_arithmetic_is_masked_after_its_first_literal() {

@@ -117,7 +117,8 @@ pub fn run(ctx: &mut FileCtx) {
             | MaskKind::DirectiveComment
             | MaskKind::DirectiveParen
             | MaskKind::DataTable(_)
-            | MaskKind::LiteralArithmetic => {}
+            | MaskKind::LiteralArithmetic
+            | MaskKind::DeepTemplate => {}
         }
     }
 }
