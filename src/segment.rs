@@ -7,15 +7,18 @@
 //! time: [`segments`] cuts the file between top-level declarations, and
 //! each [`Segment`] is parsed, indexed and rewritten as a [`Compact`] text:
 //! its own declarations (the *body*), after the file's earlier
-//! declarations that are not function definitions (the *prelude*: globals,
-//! types, prototypes, macros, up to [`PRELUDE_BYTES`], so that lookups of
-//! a global's type or a macro's value find them), inside the lines that
-//! open and close the namespaces, `extern "C"` blocks and conditional
-//! groups it stands in. Rules visit only the body's nodes; the rest is read.
+//! declarations (not function definitions) that declare a name it uses, and
+//! those that declare the names these use (the *prelude*: globals, types,
+//! prototypes, macros, up to [`PRELUDE_BYTES`], with the includes and
+//! `using namespace` lines, so that lookups of a global's type or a
+//! macro's value find them), inside the lines that open and close the
+//! namespaces, `extern "C"` blocks and conditional groups it stands in.
+//! Rules visit only the body's nodes; the rest is read.
 //!
 //! The scan is lexical (comments, strings, raw strings, character literals
 //! and digit separators, directive lines with their continuations, bracket
-//! depth, the conditional groups): anything it cannot follow (a conditional
+//! depth, the conditional groups; inside a declaration a group's first
+//! branch is followed): anything it cannot follow (a file-level conditional
 //! group that splits braces, an unbalanced bracket) and the file is not
 //! segmented. Text-level, linear, one pass.
 
@@ -190,11 +193,13 @@ pub fn segments(text: &str, size: usize) -> Option<Vec<Segment>> {
         let mut wanted: Vec<&str> = identifiers(&text[body.clone()]).filter(|w| seen.insert(w)).collect();
         wanted.reverse();
         let mut bytes = 0;
+        // (the first of them, up to a quarter of the prelude)
         for &k in &nameless {
-            if bytes + chunks[k].0.len() <= PRELUDE_BYTES / 4 {
-                bytes += chunks[k].0.len();
-                chosen.insert(k);
+            if bytes + chunks[k].0.len() > PRELUDE_BYTES / 4 {
+                break;
             }
+            bytes += chunks[k].0.len();
+            chosen.insert(k);
         }
         'fill: while let Some(w) = wanted.pop() {
             for &k in declaring.get(w).map_or(&[][..], Vec::as_slice) {
