@@ -99,9 +99,7 @@ impl Compact {
         }
         at(i)
     }
-}
 
-impl Compact {
     /// `r` (a range of `text`) in the file from its start to its end, where
     /// it spans pieces (a conditional group that holds other parts).
     pub fn span_to_file(&self, r: &Range<usize>) -> Option<Range<usize>> {
@@ -355,19 +353,13 @@ fn scan(text: &str) -> Option<Scan> {
                 pending = Some(i);
             }
             // a directive line (after blanks)
-            let mut j = i;
-            while j < n && (t[j] == b' ' || t[j] == b'\t') {
-                j += 1;
-            }
+            let j = crate::mask::skip_blanks(t, i);
             if j < n && t[j] == b'#' {
                 if let Some(p) = pending.take() {
                     cut(p, top, &mut chunk_decl, &mut chunk_empty);
                 }
                 let end = directive_end(t, j);
-                let mut k = j + 1;
-                while k < end && (t[k] == b' ' || t[k] == b'\t') {
-                    k += 1;
-                }
+                let mut k = crate::mask::skip_blanks(t, j + 1).min(end);
                 let w0 = k;
                 while k < end && t[k].is_ascii_alphabetic() {
                     k += 1;
@@ -612,30 +604,10 @@ fn scan(text: &str) -> Option<Scan> {
     Some(Scan { cuts, chunks, entries, head_chunks })
 }
 
-/// The identifiers of `s` (of its comments and strings too).
+/// The identifiers of `s` outside its comments and strings
+/// ([`crate::syntax::identifier_tokens`]).
 fn identifiers(s: &str) -> impl Iterator<Item = &str> {
-    let t = s.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < t.len() {
-            if t[i].is_ascii_alphabetic() || t[i] == b'_' {
-                let start = i;
-                while i < t.len() && is_word(t[i]) {
-                    i += 1;
-                }
-                return Some(&s[start..i]);
-            }
-            // (a number's letters are not a name: `1e5f`, `0x1F`)
-            if t[i].is_ascii_digit() {
-                while i < t.len() && is_word(t[i]) {
-                    i += 1;
-                }
-                continue;
-            }
-            i += 1;
-        }
-        None
-    })
+    crate::syntax::identifier_tokens(s).map(|(_, w)| w)
 }
 
 /// The names a declaration (or a directive) declares, by its shape: a
@@ -768,17 +740,9 @@ fn word_end(t: &[u8], i: usize) -> usize {
 /// separator's quote (`1'000`: the `'` inside a number is skipped alone).
 /// A literal never crosses a line: an unclosed one ends there.
 fn literal_end(t: &[u8], i: usize) -> usize {
-    let q = t[i];
-    let mut j = i + 1;
-    while j < t.len() {
-        match t[j] {
-            b'\\' => j += 2,
-            b'\n' => return j,
-            c if c == q => return j + 1,
-            _ => j += 1,
-        }
-    }
-    t.len()
+    // ([`crate::mask::literal_end`] stops at the closing quote)
+    let e = crate::mask::literal_end(t, i).min(t.len());
+    if t.get(e) == Some(&t[i]) { e + 1 } else { e }
 }
 
 /// The end of a raw string literal starting at `i` (its prefix), if one.

@@ -67,13 +67,7 @@ pub fn kind_index(id: u16) -> usize {
 /// For each kind index ([`kind_index`]), the positions of `nodes`' nodes of
 /// that kind, ascending.
 pub fn positions_by_kind<'t>(nodes: impl IntoIterator<Item = &'t Node<'t>>) -> Vec<Vec<u32>> {
-    let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
-    for (i, n) in nodes.into_iter().enumerate() {
-        if let Some(b) = by_kind.get_mut(kind_index(n.kind_id())) {
-            b.push(i as u32);
-        }
-    }
-    by_kind
+    positions_by_kind_where(nodes, |_, _| true)
 }
 
 /// [`positions_by_kind`] of the nodes `keep` keeps (by position and node).

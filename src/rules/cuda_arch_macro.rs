@@ -31,22 +31,12 @@ pub fn sycl_tests_are_ours(src: &str) -> bool {
     src.contains("<syclify/syclify.hpp>") || src.contains("// syclify: ") || (!crate::leftovers::has_cuda_constructs(src) && is_sycl_code(src))
 }
 
-/// Whether the file's SYCL tests are its own, found out once when asked.
-struct Ours<'a>(&'a super::WholeFile<'a>);
-
-impl Ours<'_> {
-    fn get(&self, _src: &str) -> bool {
-        self.0.sycl_tests_are_ours()
-    }
-}
-
 pub fn run(ctx: &mut FileCtx) {
     // A file that already is syclify's output (migrated again: it includes our
     // header or holds our comments) has our own `SYCL_LANGUAGE_VERSION` and
     // `__SYCL_DEVICE_ONLY__` tests, and a file without CUDA is SYCL already:
     // those stay.
     // (found out where a SYCL test stands: the scan reads the whole file)
-    let sycl_tests_are_ours = &Ours(ctx.file);
     for n in ctx.main_of(&["ERROR", "preproc_ifdef", "preproc_if", "preproc_elif"]) {
         // a conditional between parameters or arguments (`float rsm\n#ifdef
         // __CUDACC__\n, cudaStream_t s\n#endif`) is an ERROR of the list
@@ -54,10 +44,10 @@ pub fn run(ctx: &mut FileCtx) {
             match n.child(0).map(|d| d.kind_str()) {
                 Some("#ifdef" | "#ifndef") => {
                     if let Some(name) = n.named_child(0).filter(|c| c.kind_str() == "identifier") {
-                        ifdef(ctx, n, name, sycl_tests_are_ours);
+                        ifdef(ctx, n, name);
                     }
                 }
-                Some("#if" | "#elif") => condition(ctx, n, sycl_tests_are_ours),
+                Some("#if" | "#elif") => condition(ctx, n),
                 _ => {}
             }
             continue;
@@ -65,7 +55,7 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(n) {
             continue;
         }
-        directive(ctx, n, sycl_tests_are_ours);
+        directive(ctx, n);
     }
     // the `#if` line of `#if defined(__CUDACC__)` / `__host__ __device__` /
     // `#endif` is hidden from the parser (the qualifiers join the function
@@ -84,13 +74,13 @@ pub fn run(ctx: &mut FileCtx) {
         let tree = crate::parse::parse_range(ctx.src, pair[0].start..pair[1].end, lines);
         let found = crate::syntax::descendants(tree.root_node()).into_iter().find(|n| matches!(n.kind_str(), "preproc_ifdef" | "preproc_if"));
         if let Some(n) = found {
-            directive(ctx, n, sycl_tests_are_ours);
+            directive(ctx, n);
         }
     }
     // the condition lines of conditionals parsed in one configuration
     for line in ctx.hidden_condition_lines() {
         let text = &ctx.src[line.clone()];
-        if (text.contains("SYCL_LANGUAGE_VERSION") || text.contains("__SYCL_DEVICE_ONLY__")) && !sycl_tests_are_ours.get(ctx.src) {
+        if (text.contains("SYCL_LANGUAGE_VERSION") || text.contains("__SYCL_DEVICE_ONLY__")) && !ctx.file.sycl_tests_are_ours() {
             hidden_condition_line(ctx, line);
         }
     }
@@ -149,16 +139,16 @@ fn hidden_condition_line(ctx: &mut FileCtx, line: std::ops::Range<usize>) {
 }
 
 /// A conditional directive (`#ifdef`, `#if`, `#elif`) of the code.
-fn directive(ctx: &mut FileCtx, n: Node, sycl_tests_are_ours: &Ours) {
+fn directive(ctx: &mut FileCtx, n: Node) {
     match n.kind_str() {
         "preproc_ifdef" => {
             if let Some(name) = n.field("name") {
-                ifdef(ctx, n, name, sycl_tests_are_ours);
+                ifdef(ctx, n, name);
             }
         }
         "preproc_if" | "preproc_elif" => {
             if let Some(cond) = n.field("condition") {
-                condition(ctx, cond, sycl_tests_are_ours);
+                condition(ctx, cond);
             }
         }
         _ => {}
@@ -168,8 +158,8 @@ fn directive(ctx: &mut FileCtx, n: Node, sycl_tests_are_ours: &Ours) {
 /// `#ifdef NAME` / `#ifndef NAME` (`n` the directive, or its ERROR node
 /// between parameters): a SYCL compiler's macro takes its value under nvcc,
 /// CUDA's are renamed.
-fn ifdef(ctx: &mut FileCtx, n: Node, name: Node, sycl_tests_are_ours: &Ours) {
-    if is_sycl_macro(ctx.text(name)) && !sycl_tests_are_ours.get(ctx.src) {
+fn ifdef(ctx: &mut FileCtx, n: Node, name: Node) {
+    if is_sycl_macro(ctx.text(name)) && !ctx.file.sycl_tests_are_ours() {
         sycl_ifdef(ctx, n, name);
     } else {
         rename(ctx, name);
@@ -218,7 +208,7 @@ fn rename(ctx: &mut FileCtx, name: Node) {
     ctx.count(RULE);
 }
 
-fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: &Ours) {
+fn condition(ctx: &mut FileCtx, cond: Node) {
     // (the condition's own parent, None here, is its directive: neither a
     // `defined` nor a comparison, as the tests below ask)
     for (id, parent) in crate::syntax::descendants_with_parents(cond) {
@@ -227,7 +217,7 @@ fn condition(ctx: &mut FileCtx, cond: Node, sycl_tests_are_ours: &Ours) {
         }
         match ctx.text(id) {
             "__CUDACC__" => rename(ctx, id),
-            m if is_sycl_macro(m) && !sycl_tests_are_ours.get(ctx.src) => {
+            m if is_sycl_macro(m) && !ctx.file.sycl_tests_are_ours() => {
                 // `defined(M)`, `defined M` and a bare `M` alike are 0 under nvcc.
                 let target = parent.filter(|p| p.kind_str() == "preproc_defined").unwrap_or(id);
                 let original = ctx.text(target).to_string();

@@ -67,16 +67,17 @@ pub fn includes(ctx: &mut FileCtx, rewrite: bool) -> Found {
         first_include.get_or_insert(inc.start_byte());
         let conditional = in_conditional(inc, guard);
         has_sycl_includes |= raw == "<syclify/syclify.hpp>" && !conditional;
-        if !rewrite {
-            if ctx.project.mappings.header(name).is_some_and(|r| r.is_empty()) && anchor.is_none() {
-                let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
-                anchor = Some(if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() });
-            }
-            continue;
-        }
         if let Some(rep) = ctx.project.mappings.header(name) {
+            // (from its line's start where only blanks precede it)
             let line_start = ctx.src[..inc.start_byte()].rfind('\n').map(|p| p + 1).unwrap_or(0);
             let start = if ctx.src[line_start..inc.start_byte()].trim().is_empty() { line_start } else { inc.start_byte() };
+            // (the SYCL includes go in place of the first runtime header)
+            if rep.is_empty() && anchor.is_none() {
+                anchor = Some(start);
+            }
+            if !rewrite {
+                continue;
+            }
             let range = start..inc.end_byte();
             // several headers of one library become one helper header: written once
             // (only where the include is not inside a conditional)
@@ -86,14 +87,14 @@ pub fn includes(ctx: &mut FileCtx, rewrite: bool) -> Found {
                 continue;
             }
             if rep.is_empty() {
-                if anchor.is_none() {
-                    anchor = Some(range.start);
-                }
                 ctx.edits.delete(RULE, range);
             } else {
                 ctx.edits.replace_text(RULE, path.byte_range(), format!("<{rep}>"));
             }
             ctx.count(RULE);
+            continue;
+        }
+        if !rewrite {
             continue;
         }
         // a project file, found as the compiler finds it (a quoted include
