@@ -6,7 +6,7 @@ use crate::project::Migration;
 use std::io::Write;
 use std::path::Path;
 
-pub use crate::helpers::{HELPER_HEADER, HELPER_HEADER_REL, LIBRARY_HEADERS};
+pub use crate::helpers::{CORE_HEADERS, HELPER_HEADER, HELPER_HEADER_REL, LIBRARY_HEADERS};
 
 /// Writes `text` to `path` through a temporary file in the same directory.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
@@ -157,6 +157,9 @@ pub fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
         }
     }
     out.push((HELPER_HEADER_REL.to_string(), HELPER_HEADER.as_bytes().into()));
+    for (rel, text) in CORE_HEADERS {
+        out.push((rel.to_string(), text.as_bytes().into()));
+    }
     // the library helper headers a migrated file includes, and those they
     // include (`blas.hpp` includes `"blas_types.hpp"`)
     let mut chosen = vec![false; LIBRARY_HEADERS.len()];

@@ -7,6 +7,8 @@
 /// The helper header shipped with migrated code.
 pub const HELPER_HEADER: &str = include_str!("../runtime-headers/syclify/syclify.hpp");
 pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
+/// The headers the helper header includes (its own parts), written with it.
+pub const CORE_HEADERS: &[(&str, &str)] = &[("include/syclify/texture.hpp", include_str!("../runtime-headers/syclify/texture.hpp"))];
 /// The helper headers of CUDA libraries, written when a migrated file includes one.
 pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),
@@ -30,6 +32,7 @@ pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
 /// when the migrated code needs it, replaces it.
 pub fn is_shipped_helper(rel: &str, text: &str) -> bool {
     std::iter::once((HELPER_HEADER_REL, HELPER_HEADER))
+        .chain(CORE_HEADERS.iter().copied())
         .chain(LIBRARY_HEADERS.iter().copied())
         .any(|(at, shipped)| (rel == at || rel.ends_with(&format!("/{at}"))) && text.lines().next().is_some_and(|l| shipped.lines().next() == Some(l)))
 }

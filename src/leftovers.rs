@@ -186,6 +186,26 @@ pub fn cuda_left(text: &str, own: &dyn Fn(&str) -> bool) -> Vec<(Range<usize>, S
         };
         if !qualified && !member && !directive && is_cuda_name(w, own) && (!known_cuda_function(w) || called()) && active(&r) {
             out.push((r, w.to_string()));
+        } else if w == "cuda" && !qualified && !member && !directive && active(&r) {
+            // libcu++ (`cuda::std::array`, `cuda::atomic`): the name with
+            // the namespaces before it, up to three parts
+            let mut end = r.end;
+            let mut parts = 1;
+            while parts < 3 {
+                let rest = &code[end..];
+                let Some(after) = rest.trim_start_matches([' ', '\t']).strip_prefix("::") else { break };
+                let after_t = after.trim_start_matches([' ', '\t']);
+                let n = after_t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+                if n == 0 {
+                    break;
+                }
+                end = code.len() - after_t.len() + n;
+                parts += 1;
+            }
+            if parts > 1 {
+                let name: String = code[r.start..end].chars().filter(|c| !c.is_whitespace()).collect();
+                out.push((r.start..end, name));
+            }
         }
     }
     out
@@ -417,6 +437,16 @@ mod tests {
 
     fn names(s: &str) -> Vec<String> {
         cuda_left(s, &|_| false).into_iter().map(|(_, w)| w).collect()
+    }
+
+    #[test]
+    fn libcu_names_count_with_their_namespaces() {
+        assert_eq!(
+            names("cuda::std::array<int, 3> a; cuda :: atomic<int> n; cuda::std::get<0>(t);"),
+            vec!["cuda::std::array", "cuda::atomic", "cuda::std::get"]
+        );
+        // another namespace's `cuda`, a member, a variable: the program's
+        assert_eq!(names("gfx::cuda::lanes(); s.cuda = 1; int cuda = 2;"), Vec::<String>::new());
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub enum MaskKind {
     /// before an unrelated `#if` block): read as blanks (error recovery) and
     /// removed like any qualifier; holds the word.
     MisplacedQualifier(String),
+    /// CUDA's calling-convention macros (`CUDART_CB`, `CUDARTAPI`: `void
+    /// CUDART_CB done(void *)`), empty on Linux: read as blanks, removed.
+    CallingConvention,
     /// The parentheses of `defined(X)` on a directive line inside an
     /// argument or parameter list, read as blanks (`#if defined X`) so the
     /// line parses as a directive (error recovery); kept as written.
@@ -379,6 +382,8 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                         }
                     }
                 }
+            } else if !in_directive && (word == "CUDART_CB" || word == "CUDARTAPI") {
+                masks.push(Mask { range: start..i, kind: MaskKind::CallingConvention });
             } else if word == "__restrict" || (!in_directive && OWN_SPECIFIERS.contains(&word)) {
                 masks.push(Mask { range: start..i, kind: MaskKind::Keyword });
             } else if !in_directive && last_sig == b')' && OWN_LAMBDA_ATTRIBUTES.contains(&word) {

@@ -324,3 +324,11 @@ fn gpu_benchmarks_migrate_and_host_compile() {
     }
     assert!(failures.is_empty(), "host compile failed:\n{}", failures.join("\n\n"));
 }
+
+/// The texture helpers sample what CUDA's texture unit returns, bit for bit,
+/// where its arithmetic is the documented one (fixed-point weights, 8-bit
+/// values filtered in 16-bit fixed point).
+#[test]
+fn texture_helpers_match_nvcc() {
+    helper_output_matches_nvcc("texture_vs_nvcc");
+}

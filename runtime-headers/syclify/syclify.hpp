@@ -33,8 +33,9 @@
 //                           device_prop, device attributes, occupancy model
 //  15. Device globals       symbol<T>, managed_symbol<T>, memcpy_to/from_symbol,
 //                           get_symbol_address/size
-//  16. Texture objects      texture_object_t over linear/pitch-2D memory (emulated),
-//                           create/destroy_texture_object, tex1Dfetch/tex1D/tex2D
+//  16. Arrays, textures    (texture.hpp) CUDA arrays (layered, cubemap, mipmapped) in
+//      and surfaces         USM and their copies, texture objects sampled in software
+//                           with CUDA's arithmetic, surface objects
 #pragma once
 
 // CUDA's header guards and versions, as migrated code tests them
@@ -3076,6 +3077,49 @@ inline error_t memset_async(void *p, int value, std::size_t bytes, stream_t s = 
   return detail::guarded([&] { queue_of(s).memset(p, value, bytes); });
 }
 
+// Host callbacks (cudaLaunchHostFunc, cudaStreamAddCallback): a host task on
+// the stream's in-order queue, so it runs after the work queued before it and
+// the work queued after it waits for it, as in CUDA; recorded like a launch
+// while the stream captures a graph.
+using host_fn_t = void (*)(void *);
+using stream_callback_t = void (*)(stream_t, error_t, void *);
+namespace detail {
+#if defined(__ACPP__)
+// AdaptiveCpp has no host tasks: the callback runs on the calling thread once
+// the work before it completed, before the work after it is queued (the
+// order is CUDA's; the host waits where CUDA's would not). A kernel holding
+// the stream until another thread ran the callback would be asynchronous,
+// but deadlocks where CUDA loads a kernel lazily while it runs.
+template <class F> void host_task(sycl::queue &q, F f) {
+  q.wait_and_throw();
+  f();
+}
+#else
+template <class F> void host_task(sycl::queue &q, F f) {
+  q.submit([&](sycl::handler &h) { h.host_task(f); });
+}
+#endif
+template <class F> error_t host_task_on(stream_t s, F f) {
+  if (detail::graph_rec *g = detail::capturing(queue_of(s))) {
+    g->ops.emplace_back([f](sycl::queue &q) { host_task(q, f); });
+    return success;
+  }
+  return detail::guarded([&] { host_task(queue_of(s), f); });
+}
+} // namespace detail
+inline error_t launch_host_func(stream_t s, host_fn_t fn, void *data) {
+  if (!fn)
+    return detail::record(error_invalid_value);
+  return detail::host_task_on(s, [fn, data] { fn(data); });
+}
+// (CUDA passes the stream's status: the work before a callback completed, or
+// the callback does not run at all when it failed: success here too)
+inline error_t stream_add_callback(stream_t s, stream_callback_t cb, void *data, unsigned flags = 0) {
+  if (!cb || flags != 0)
+    return detail::record(error_invalid_value);
+  return detail::host_task_on(s, [s, cb, data] { cb(s, success, data); });
+}
+
 // CUDA graphs, captured from a stream and replayed (see detail::graph_rec).
 // Graphs built node by node (cudaGraphAddKernelNode...) are not supported.
 enum stream_capture_mode { stream_capture_mode_global = 0, stream_capture_mode_thread_local = 1, stream_capture_mode_relaxed = 2 };
@@ -3176,8 +3220,8 @@ inline error_t memset_2d(void *p, std::size_t pitch, int value, std::size_t widt
     q.wait_and_throw();
   });
 }
-// cudaMemcpy3D on linear memory (cudaPitchedPtr/cudaExtent/cudaPos keep CUDA's fields;
-// CUDA arrays are not supported).
+// cudaMemcpy3D (cudaPitchedPtr/cudaExtent/cudaPos keep CUDA's fields; a CUDA array on
+// either side: texture.hpp).
 struct pitched_ptr {
   void *ptr;
   std::size_t pitch, xsize, ysize;
@@ -3188,11 +3232,12 @@ struct extent_3d {
 struct pos_3d {
   std::size_t x, y, z;
 };
+struct array; // a CUDA array (texture.hpp)
 struct memcpy3d_parms {
-  void *srcArray;
+  array *srcArray;
   pos_3d srcPos;
   pitched_ptr srcPtr;
-  void *dstArray;
+  array *dstArray;
   pos_3d dstPos;
   pitched_ptr dstPtr;
   extent_3d extent;
@@ -3219,9 +3264,14 @@ inline error_t memset_3d(pitched_ptr p, int value, extent_3d e) {
     q.wait_and_throw();
   });
 }
+namespace detail {
+inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait);
+}
 inline error_t memcpy_3d(const memcpy3d_parms *p, stream_t s = nullptr, bool wait = true) {
-  if (!p || p->srcArray || p->dstArray)
+  if (!p)
     return detail::record(error_invalid_value);
+  if (p->srcArray || p->dstArray)
+    return detail::memcpy_3d_arrays(p, s, wait);
   return detail::guarded([&] {
     sycl::queue &q = queue_of(s);
     const std::size_t sslice = p->srcPtr.pitch * p->srcPtr.ysize, dslice = p->dstPtr.pitch * p->dstPtr.ysize;
@@ -3784,237 +3834,10 @@ template <class T, bool S> error_t get_symbol_size(std::size_t *n, symbol<T, S> 
 }
 
 
-// ---------------------------------------------------------------------------
-// 16. Texture objects (emulated)
-// cudaTextureObject_t over linear and pitched 2-D memory, read in kernels
-// with tex1Dfetch/tex1D/tex2D. SYCL 2020 images are not portable enough
-// (AdaptiveCpp's CUDA backend has none), so a texture object is a small
-// descriptor in shared USM and a fetch is ordinary loads: normalized
-// coordinates, wrap/clamp/mirror/border addressing and point or linear
-// filtering (full-precision weights; CUDA's hardware uses 8-bit fractions,
-// so linear results may differ in the last bits). Element reads only
-// (cudaReadModeElementType), and 1-channel 8/16-bit integers read as
-// normalized floats. CUDA arrays (cudaArray_t) are not emulated.
-enum resource_type { resource_type_array = 0, resource_type_mipmapped_array = 1, resource_type_linear = 2, resource_type_pitch2d = 3 };
-enum channel_format_kind { channel_format_kind_signed = 0, channel_format_kind_unsigned = 1, channel_format_kind_float = 2, channel_format_kind_none = 3 };
-enum texture_address_mode { address_mode_wrap = 0, address_mode_clamp = 1, address_mode_mirror = 2, address_mode_border = 3 };
-enum texture_filter_mode { filter_mode_point = 0, filter_mode_linear = 1 };
-enum texture_read_mode { read_mode_element_type = 0, read_mode_normalized_float = 1 };
-struct channel_format_desc {
-  int x, y, z, w;
-  channel_format_kind f;
-};
-namespace detail {
-template <class T> struct channel_of {
-  using E = T;
-  static constexpr int n = 1;
-};
-template <class T> constexpr channel_format_kind kind_of() {
-  return std::is_floating_point<T>::value ? channel_format_kind_float
-         : std::is_signed<T>::value       ? channel_format_kind_signed
-                                          : channel_format_kind_unsigned;
-}
-#define SYCLIFY_CHANNELS(T, N)                                                                                          \
-  template <> struct channel_of<N##1> { using E = T; static constexpr int n = 1; };                                     \
-  template <> struct channel_of<N##2> { using E = T; static constexpr int n = 2; };                                     \
-  template <> struct channel_of<N##4> { using E = T; static constexpr int n = 4; };
-SYCLIFY_CHANNELS(float, float)
-SYCLIFY_CHANNELS(int, int)
-SYCLIFY_CHANNELS(unsigned int, uint)
-SYCLIFY_CHANNELS(signed char, char)
-SYCLIFY_CHANNELS(unsigned char, uchar)
-SYCLIFY_CHANNELS(short, short)
-SYCLIFY_CHANNELS(unsigned short, ushort)
-#undef SYCLIFY_CHANNELS
-} // namespace detail
-// cudaCreateChannelDesc<T>() and cudaCreateChannelDesc(x, y, z, w, kind)
-template <class T> channel_format_desc create_channel_desc() {
-  using C = detail::channel_of<T>;
-  const int bits = static_cast<int>(sizeof(typename C::E) * 8);
-  return channel_format_desc{bits, C::n > 1 ? bits : 0, C::n > 2 ? bits : 0, C::n > 3 ? bits : 0, detail::kind_of<typename C::E>()};
-}
-inline channel_format_desc create_channel_desc(int x, int y, int z, int w, channel_format_kind f) { return channel_format_desc{x, y, z, w, f}; }
-struct resource_desc {
-  resource_type resType;
-  union {
-    struct {
-      void *array;
-    } array;
-    struct {
-      void *mipmap;
-    } mipmap;
-    struct {
-      void *devPtr;
-      channel_format_desc desc;
-      size_t sizeInBytes;
-    } linear;
-    struct {
-      void *devPtr;
-      channel_format_desc desc;
-      size_t width, height, pitchInBytes;
-    } pitch2D;
-  } res;
-  unsigned int flags;
-};
-struct texture_desc {
-  texture_address_mode addressMode[3];
-  texture_filter_mode filterMode;
-  texture_read_mode readMode;
-  int sRGB;
-  float borderColor[4];
-  int normalizedCoords;
-  unsigned int maxAnisotropy;
-  texture_filter_mode mipmapFilterMode;
-  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
-  int disableTrilinearOptimization, seamlessCubemap;
-};
-struct resource_view_desc;
-namespace detail {
-struct texture_data {
-  const unsigned char *ptr;
-  size_t width, height, pitch; // elements, rows, bytes per row
-  int bytes;                   // bytes per element
-  int channels;
-  channel_format_kind kind;
-  texture_address_mode address[2];
-  texture_filter_mode filter;
-  texture_read_mode read;
-  bool normalized;
-};
-} // namespace detail
-using texture_object_t = const detail::texture_data *;
-// cudaCreateTextureObject: linear and pitch-2D resources
-inline error_t create_texture_object(texture_object_t *tex, const resource_desc *r, const texture_desc *d, const resource_view_desc * = nullptr) {
-  if (!tex || !r || !d || (r->resType != resource_type_linear && r->resType != resource_type_pitch2d))
-    return detail::record(error_invalid_value);
-  const channel_format_desc &c = r->resType == resource_type_linear ? r->res.linear.desc : r->res.pitch2D.desc;
-  const int channels = (c.x > 0) + (c.y > 0) + (c.z > 0) + (c.w > 0);
-  if (channels == 0 || c.x % 8 != 0)
-    return detail::record(error_invalid_value);
-  detail::texture_data t{};
-  t.bytes = channels * (c.x / 8);
-  t.channels = channels;
-  t.kind = c.f;
-  if (r->resType == resource_type_linear) {
-    t.ptr = static_cast<const unsigned char *>(r->res.linear.devPtr);
-    t.width = r->res.linear.sizeInBytes / t.bytes;
-    t.height = 1;
-    t.pitch = r->res.linear.sizeInBytes;
-  } else {
-    t.ptr = static_cast<const unsigned char *>(r->res.pitch2D.devPtr);
-    t.width = r->res.pitch2D.width;
-    t.height = r->res.pitch2D.height;
-    t.pitch = r->res.pitch2D.pitchInBytes;
-  }
-  t.address[0] = d->addressMode[0];
-  t.address[1] = d->addressMode[1];
-  t.filter = d->filterMode;
-  t.read = d->readMode;
-  t.normalized = d->normalizedCoords != 0;
-  return detail::guarded([&] {
-    auto *p = sycl::malloc_shared<detail::texture_data>(1, detail::legacy_queue());
-    if (!p)
-      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
-    *p = t;
-    *tex = p;
-  });
-}
-// cudaDestroyTextureObject
-inline error_t destroy_texture_object(texture_object_t tex) {
-  if (tex)
-    sycl::free(const_cast<detail::texture_data *>(tex), detail::legacy_queue());
-  return success;
-}
-namespace detail {
-// index i of an axis of n elements under address mode m (-1: the border)
-inline long tex_address(long i, long n, texture_address_mode m) {
-  switch (m) {
-  case address_mode_wrap:
-    i %= n;
-    return i < 0 ? i + n : i;
-  case address_mode_mirror: {
-    long p = i % (2 * n);
-    if (p < 0)
-      p += 2 * n;
-    return p < n ? p : 2 * n - 1 - p;
-  }
-  case address_mode_border:
-    return i < 0 || i >= n ? -1 : i;
-  default:
-    return i < 0 ? 0 : (i >= n ? n - 1 : i);
-  }
-}
-template <class E> float tex_normalize(E v) {
-  if constexpr (std::is_integral<E>::value)
-    return std::is_signed<E>::value ? sycl::fmax(static_cast<float>(v) / static_cast<float>(std::numeric_limits<E>::max()), -1.0f)
-                                    : static_cast<float>(v) / static_cast<float>(std::numeric_limits<E>::max());
-  else
-    return static_cast<float>(v);
-}
-// element (i, j) as T: the stored element, or a normalized float of a
-// 1-channel 8/16-bit integer texture; zero outside (border mode)
-template <class T> T tex_element(const texture_data *t, long i, long j) {
-  if (i < 0 || j < 0)
-    return T{};
-  const unsigned char *row = t->ptr + static_cast<size_t>(j) * t->pitch;
-  if constexpr (std::is_same<T, float>::value) {
-    if (t->read == read_mode_normalized_float && t->kind != channel_format_kind_float) {
-      const unsigned char *p = row + static_cast<size_t>(i) * t->bytes;
-      switch (t->bytes | (t->kind == channel_format_kind_signed ? 0x100 : 0)) {
-      case 1: return tex_normalize(*reinterpret_cast<const unsigned char *>(p));
-      case 2: return tex_normalize(*reinterpret_cast<const unsigned short *>(p));
-      case 0x101: return tex_normalize(*reinterpret_cast<const signed char *>(p));
-      case 0x102: return tex_normalize(*reinterpret_cast<const short *>(p));
-      default: break;
-      }
-    }
-  }
-  return reinterpret_cast<const T *>(row)[i];
-}
-// a + (b - a) * w per channel (scalars and CUDA's vector structs)
-template <class T> T tex_lerp(const T &a, const T &b, float w) {
-  if constexpr (std::is_arithmetic<T>::value) {
-    return static_cast<T>(a + (b - a) * w);
-  } else {
-    using E = typename channel_of<T>::E;
-    T r = a;
-    E *pr = reinterpret_cast<E *>(&r);
-    const E *pa = reinterpret_cast<const E *>(&a), *pb = reinterpret_cast<const E *>(&b);
-    for (int k = 0; k < channel_of<T>::n; ++k)
-      pr[k] = static_cast<E>(pa[k] + (pb[k] - pa[k]) * w);
-    return r;
-  }
-}
-template <class T> T tex_fetch(texture_object_t t, float x, float y) {
-  const long w = static_cast<long>(t->width), h = static_cast<long>(t->height);
-  if (t->normalized) {
-    x *= static_cast<float>(w);
-    y *= static_cast<float>(h);
-  }
-  if (t->filter == filter_mode_point) {
-    const long i = static_cast<long>(sycl::floor(x)), j = static_cast<long>(sycl::floor(y));
-    return tex_element<T>(t, tex_address(i, w, t->address[0]), h == 1 ? 0 : tex_address(j, h, t->address[1]));
-  }
-  const float xb = x - 0.5f, yb = y - 0.5f;
-  const float fx = sycl::floor(xb), fy = sycl::floor(yb);
-  const float a = xb - fx, b = yb - fy;
-  const long i0 = static_cast<long>(fx), j0 = static_cast<long>(fy);
-  const long i = tex_address(i0, w, t->address[0]), i1 = tex_address(i0 + 1, w, t->address[0]);
-  if (h == 1)
-    return tex_lerp(tex_element<T>(t, i, 0), tex_element<T>(t, i1, 0), a);
-  const long j = tex_address(j0, h, t->address[1]), j1 = tex_address(j0 + 1, h, t->address[1]);
-  const T top = tex_lerp(tex_element<T>(t, i, j), tex_element<T>(t, i1, j), a);
-  const T bottom = tex_lerp(tex_element<T>(t, i, j1), tex_element<T>(t, i1, j1), a);
-  return tex_lerp(top, bottom, b);
-}
-} // namespace detail
-// tex1Dfetch<T>(tex, i): element i of a linear texture, no filtering
-template <class T> T tex1Dfetch(texture_object_t t, int i) {
-  return detail::tex_element<T>(t, detail::tex_address(i, static_cast<long>(t->width), address_mode_clamp), 0);
-}
-template <class T> T tex1D(texture_object_t t, float x) { return detail::tex_fetch<T>(t, x, 0.5f); }
-template <class T> T tex2D(texture_object_t t, float x, float y) { return detail::tex_fetch<T>(t, x, y); }
 } // namespace syclify
+
+// 16. Arrays, textures and surfaces: their own file
+#include "texture.hpp"
 
 // ---------------------------------------------------------------------------
 // 13. Device printf

@@ -97,7 +97,7 @@ pub fn run(ctx: &mut FileCtx) {
                 ctx.diag(Code::ExtendedLambda, m.range.clone(), RULE, "`__device__`/`__host__` removed from a lambda");
                 ctx.count(RULE);
             }
-            MaskKind::MisplacedQualifier(_) => {
+            MaskKind::MisplacedQualifier(_) | MaskKind::CallingConvention => {
                 let end = skip_spaces(ctx.src, m.range.end);
                 ctx.edits.delete(RULE, m.range.start..end);
                 ctx.count(RULE);

@@ -23,8 +23,25 @@ pub const RULE: &str = "includes";
 /// including `<sycl/sycl.hpp>` (AdaptiveCpp's instant submission).
 pub const SYCL_INCLUDES: &str = "#include <syclify/syclify.hpp>\n#include <sycl/sycl.hpp>\n";
 
-const CUDA_LIBRARY_PREFIXES: &[&str] =
-    &["cuda", "cu", "thrust/", "cub/", "cooperative_groups", "device_", "sm_", "nvToolsExt", "nvtx", "math_constants", "vector_types", "texture_"];
+const CUDA_LIBRARY_PREFIXES: &[&str] = &[
+    "cuda",
+    "cu",
+    "thrust/",
+    "cub/",
+    "cooperative_groups",
+    "device_",
+    "sm_",
+    "nvToolsExt",
+    "nvtx",
+    "math_constants",
+    "vector_types",
+    "texture_",
+    "surface_",
+    "crt/",
+    "nvrtc",
+    "nccl",
+    "nvml",
+];
 
 pub fn run(ctx: &mut FileCtx) {
     let found = includes(ctx, true);

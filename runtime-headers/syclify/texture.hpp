@@ -1,0 +1,772 @@
+// syclify/texture.hpp: CUDA arrays, texture objects and surface objects for SYCL 2020 (part of
+// syclify's helper header; <syclify/syclify.hpp> includes it).
+//
+// Portable by construction: SYCL 2020 images are absent from AdaptiveCpp's CUDA backend, and
+// the bindless-images extension is DPC++-only, so a CUDA array is device USM holding its
+// elements row by row, and a texture or surface object is a small descriptor in shared USM that
+// kernels read with ordinary loads. Sampling follows CUDA's documented texture arithmetic
+// (CUDA C++ Programming Guide, "Texture Fetching"), checked against an H200 with nvcc 13:
+//   - coordinates: normalized ones scaled by the size, then every address mode acts on texel
+//     indices; unnormalized coordinates only clamp or border (wrap and mirror read as clamp);
+//   - linear filtering: x - 0.5 in fixed point with 8 fractional bits, so each weight is a
+//     multiple of 1/256 (rounded half up); 8- and 16-bit unsigned textures read as normalized
+//     floats are filtered on 16-bit fixed-point values and rounded half up to a multiple of
+//     1/65535, bit for bit the hardware's result; float textures are filtered in float with those
+//     weights (exact where the products are; otherwise within a few units in the last place,
+//     as the hardware's own arithmetic is not IEEE);
+//   - mipmaps: level of detail plus bias, clamped to [min, max] clamp and the levels; point
+//     picks the nearest level (half up), linear blends the two nearest with a weight in 1/256;
+//   - cubemaps: the face of the major axis and the face coordinates of CUDA's table;
+//   - tex2Dgather: the four texels of the bilinear footprint in CUDA's order.
+// Known differences from the hardware (measured): linear filtering whose footprint reaches the
+// border (1-D textures there read half the value: the hardware filters a 1-D texture as a row
+// between the border and itself), 8-bit linear filtering across the wrap seam, and some layered
+// 2-D and 3-D linear samples differ in the last 1/100 of the value range.
+// Not emulated: anisotropic filtering, sRGB, tex2DGrad's exact derivative rule (it computes the
+// level of detail from the larger gradient), texture references (removed in CUDA 12).
+#pragma once
+
+namespace syclify {
+
+enum resource_type { resource_type_array = 0, resource_type_mipmapped_array = 1, resource_type_linear = 2, resource_type_pitch2d = 3 };
+enum channel_format_kind { channel_format_kind_signed = 0, channel_format_kind_unsigned = 1, channel_format_kind_float = 2, channel_format_kind_none = 3 };
+enum texture_address_mode { address_mode_wrap = 0, address_mode_clamp = 1, address_mode_mirror = 2, address_mode_border = 3 };
+enum texture_filter_mode { filter_mode_point = 0, filter_mode_linear = 1 };
+enum texture_read_mode { read_mode_element_type = 0, read_mode_normalized_float = 1 };
+enum surface_boundary_mode { boundary_mode_zero = 0, boundary_mode_clamp = 1, boundary_mode_trap = 2 };
+// cudaMallocArray/cudaMalloc3DArray flags
+enum : unsigned {
+  array_default = 0x00,
+  array_layered = 0x01,
+  array_surface_load_store = 0x02,
+  array_cubemap = 0x04,
+  array_texture_gather = 0x08,
+};
+struct channel_format_desc {
+  int x, y, z, w;
+  channel_format_kind f;
+};
+namespace detail {
+template <class T> struct channel_of {
+  using E = T;
+  static constexpr int n = 1;
+};
+template <class T> constexpr channel_format_kind kind_of() {
+  return std::is_floating_point<T>::value ? channel_format_kind_float
+         : std::is_signed<T>::value       ? channel_format_kind_signed
+                                          : channel_format_kind_unsigned;
+}
+#define SYCLIFY_CHANNELS(T, N)                                                                                          \
+  template <> struct channel_of<N##1> { using E = T; static constexpr int n = 1; };                                     \
+  template <> struct channel_of<N##2> { using E = T; static constexpr int n = 2; };                                     \
+  template <> struct channel_of<N##4> { using E = T; static constexpr int n = 4; };
+SYCLIFY_CHANNELS(float, float)
+SYCLIFY_CHANNELS(int, int)
+SYCLIFY_CHANNELS(unsigned int, uint)
+SYCLIFY_CHANNELS(signed char, char)
+SYCLIFY_CHANNELS(unsigned char, uchar)
+SYCLIFY_CHANNELS(short, short)
+SYCLIFY_CHANNELS(unsigned short, ushort)
+#undef SYCLIFY_CHANNELS
+} // namespace detail
+// cudaCreateChannelDesc<T>() and cudaCreateChannelDesc(x, y, z, w, kind)
+template <class T> channel_format_desc create_channel_desc() {
+  using C = detail::channel_of<T>;
+  const int bits = static_cast<int>(sizeof(typename C::E) * 8);
+  return channel_format_desc{bits, C::n > 1 ? bits : 0, C::n > 2 ? bits : 0, C::n > 3 ? bits : 0, detail::kind_of<typename C::E>()};
+}
+inline channel_format_desc create_channel_desc(int x, int y, int z, int w, channel_format_kind f) { return channel_format_desc{x, y, z, w, f}; }
+
+// ---------------------------------------------------------------------------
+// CUDA arrays: elements row by row (no padding), rows of a slice, slices (layers, cubemap faces
+// or the third dimension). A 1-D array has height 0, as CUDA reports it.
+struct array {
+  unsigned char *ptr;
+  std::size_t width, height, depth;
+  int bytes; // per element
+  channel_format_desc desc;
+  unsigned flags;
+  std::size_t pitch() const { return width * static_cast<std::size_t>(bytes); }
+  std::size_t rows() const { return height ? height : 1; }
+  std::size_t slice() const { return pitch() * rows(); }
+  std::size_t slices() const { return depth ? depth : 1; }
+};
+using array_t = array *;
+using array_const_t = const array *;
+struct mipmapped_array {
+  array level[16];
+  unsigned levels;
+};
+using mipmapped_array_t = mipmapped_array *;
+using mipmapped_array_const_t = const mipmapped_array *;
+namespace detail {
+inline int element_bytes(const channel_format_desc &d) { return (d.x + d.y + d.z + d.w) / 8; }
+inline error_t make_array(array &a, const channel_format_desc *d, std::size_t w, std::size_t h, std::size_t depth, unsigned flags) {
+  if (!d || element_bytes(*d) <= 0 || w == 0 || ((flags & array_cubemap) && (w != h || (depth % 6) != 0)))
+    return record(error_invalid_value);
+  a = array{nullptr, w, h, depth, element_bytes(*d), *d, flags};
+  void *p = nullptr;
+  const error_t e = malloc_device(&p, a.slice() * a.slices());
+  a.ptr = static_cast<unsigned char *>(p);
+  return e;
+}
+// rows of `width` bytes: a 2-D copy between places of the given pitches, on stream s
+inline error_t copy_rows(void *dst, std::size_t dpitch, const void *src, std::size_t spitch, std::size_t width, std::size_t height, stream_t s, bool wait) {
+  return guarded([&] {
+    sycl::queue &q = queue_of(s);
+    copy_2d(q, dst, dpitch, src, spitch, width, height);
+    if (wait)
+      q.wait_and_throw();
+  });
+}
+} // namespace detail
+// cudaMallocArray(&a, &desc, width, height = 0, flags = 0)
+inline error_t malloc_array(array_t *a, const channel_format_desc *d, std::size_t w, std::size_t h = 0, unsigned flags = 0) {
+  if (!a)
+    return detail::record(error_invalid_value);
+  array t{};
+  const error_t e = detail::make_array(t, d, w, h, 0, flags);
+  if (e != success)
+    return e;
+  *a = new array(t);
+  return success;
+}
+// cudaMalloc3DArray(&a, &desc, extent, flags = 0): 3-D, layered (1-D: height 0) or cubemap
+inline error_t malloc_3d_array(array_t *a, const channel_format_desc *d, extent_3d x, unsigned flags = 0) {
+  if (!a)
+    return detail::record(error_invalid_value);
+  array t{};
+  const error_t e = detail::make_array(t, d, x.width, x.height, x.depth, flags);
+  if (e != success)
+    return e;
+  *a = new array(t);
+  return success;
+}
+// cudaMallocMipmappedArray(&m, &desc, extent, levels, flags = 0): each level half the size
+// of the one before, at least 1
+inline error_t malloc_mipmapped_array(mipmapped_array_t *m, const channel_format_desc *d, extent_3d x, unsigned levels, unsigned flags = 0) {
+  if (!m || levels == 0 || levels > 16)
+    return detail::record(error_invalid_value);
+  auto *r = new mipmapped_array{};
+  const bool layers = (flags & (array_layered | array_cubemap)) != 0;
+  for (unsigned l = 0; l < levels; ++l) {
+    auto half = [&](std::size_t n) { return n == 0 ? std::size_t(0) : std::max<std::size_t>(1, n >> l); };
+    const error_t e = detail::make_array(r->level[l], d, half(x.width), half(x.height), layers ? x.depth : half(x.depth), flags);
+    if (e != success) {
+      for (unsigned k = 0; k < l; ++k)
+        sycl::free(r->level[k].ptr, detail::legacy_queue());
+      delete r;
+      return e;
+    }
+    r->levels = l + 1;
+  }
+  *m = r;
+  return success;
+}
+// cudaGetMipmappedArrayLevel: the level as an array of its own (owned by the mipmapped array)
+inline error_t get_mipmapped_array_level(array_t *a, mipmapped_array_const_t m, unsigned level) {
+  if (!a || !m || level >= m->levels)
+    return detail::record(error_invalid_value);
+  *a = const_cast<array *>(&m->level[level]);
+  return success;
+}
+inline error_t free_array(array_const_t a) {
+  if (a) {
+    return detail::guarded([&] {
+      sycl::free(a->ptr, detail::legacy_queue());
+      delete a;
+    });
+  }
+  return success;
+}
+inline error_t free_mipmapped_array(mipmapped_array_const_t m) {
+  if (m) {
+    return detail::guarded([&] {
+      for (unsigned l = 0; l < m->levels; ++l)
+        sycl::free(m->level[l].ptr, detail::legacy_queue());
+      delete m;
+    });
+  }
+  return success;
+}
+// cudaArrayGetInfo
+inline error_t array_get_info(channel_format_desc *d, extent_3d *x, unsigned *flags, array_const_t a) {
+  if (!a)
+    return detail::record(error_invalid_value);
+  if (d)
+    *d = a->desc;
+  if (x)
+    *x = extent_3d{a->width, a->height, a->depth};
+  if (flags)
+    *flags = a->flags;
+  return success;
+}
+// cudaMemcpy2DToArray(dst, wOffset bytes, hOffset rows, src, spitch, width bytes, height, kind)
+inline error_t memcpy_2d_to_array(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
+  if (!dst || wo + width > dst->pitch() || ho + height > dst->rows() * dst->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, dst->pitch(), src, spitch, width, height, nullptr, true);
+}
+inline error_t memcpy_2d_to_array_async(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  if (!dst || wo + width > dst->pitch() || ho + height > dst->rows() * dst->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, dst->pitch(), src, spitch, width, height, s, false);
+}
+// cudaMemcpy2DFromArray(dst, dpitch, src, wOffset bytes, hOffset rows, width bytes, height, kind)
+inline error_t memcpy_2d_from_array(void *dst, std::size_t dpitch, array_const_t src, std::size_t wo, std::size_t ho, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
+  if (!src || wo + width > src->pitch() || ho + height > src->rows() * src->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst, dpitch, src->ptr + ho * src->pitch() + wo, src->pitch(), width, height, nullptr, true);
+}
+inline error_t memcpy_2d_from_array_async(void *dst, std::size_t dpitch, array_const_t src, std::size_t wo, std::size_t ho, std::size_t width, std::size_t height, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  if (!src || wo + width > src->pitch() || ho + height > src->rows() * src->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst, dpitch, src->ptr + ho * src->pitch() + wo, src->pitch(), width, height, s, false);
+}
+// cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width bytes, height, kind)
+inline error_t memcpy_2d_array_to_array(array_t dst, std::size_t wd, std::size_t hd, array_const_t src, std::size_t ws, std::size_t hs, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
+  if (!dst || !src)
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst->ptr + hd * dst->pitch() + wd, dst->pitch(), src->ptr + hs * src->pitch() + ws, src->pitch(), width, height, nullptr, true);
+}
+// The deprecated 1-D forms: `count` bytes from (wOffset, hOffset) on, through the rows
+inline error_t memcpy_to_array(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t count, memcpy_kind = memcpy_default) {
+  if (!dst || ho * dst->pitch() + wo + count > dst->slice() * dst->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, count, src, count, count, 1, nullptr, true);
+}
+inline error_t memcpy_from_array(void *dst, array_const_t src, std::size_t wo, std::size_t ho, std::size_t count, memcpy_kind = memcpy_default) {
+  if (!src || ho * src->pitch() + wo + count > src->slice() * src->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst, count, src->ptr + ho * src->pitch() + wo, count, count, 1, nullptr, true);
+}
+inline error_t memcpy_to_array_async(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t count, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  if (!dst || ho * dst->pitch() + wo + count > dst->slice() * dst->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, count, src, count, count, 1, s, false);
+}
+inline error_t memcpy_from_array_async(void *dst, array_const_t src, std::size_t wo, std::size_t ho, std::size_t count, memcpy_kind = memcpy_default, stream_t s = nullptr) {
+  if (!src || ho * src->pitch() + wo + count > src->slice() * src->slices())
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst, count, src->ptr + ho * src->pitch() + wo, count, count, 1, s, false);
+}
+inline error_t memcpy_array_to_array(array_t dst, std::size_t wd, std::size_t hd, array_const_t src, std::size_t ws, std::size_t hs, std::size_t count, memcpy_kind = memcpy_default) {
+  if (!dst || !src)
+    return detail::record(error_invalid_value);
+  return detail::copy_rows(dst->ptr + hd * dst->pitch() + wd, count, src->ptr + hs * src->pitch() + ws, count, count, 1, nullptr, true);
+}
+namespace detail {
+// cudaMemcpy3D's side that is an array: its place and pitches (positions and the extent's
+// width in elements, as CUDA counts them where an array takes part)
+inline void array_side(const array *a, pos_3d pos, pitched_ptr &p, pos_3d &at, std::size_t &bytes) {
+  p = pitched_ptr{a->ptr, a->pitch(), a->width, a->rows()};
+  at = pos_3d{pos.x * static_cast<std::size_t>(a->bytes), pos.y, pos.z};
+  bytes = static_cast<std::size_t>(a->bytes);
+}
+inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait) {
+  memcpy3d_parms q = *p;
+  std::size_t bytes = 1;
+  if (p->srcArray)
+    array_side(p->srcArray, p->srcPos, q.srcPtr, q.srcPos, bytes);
+  if (p->dstArray)
+    array_side(p->dstArray, p->dstPos, q.dstPtr, q.dstPos, bytes);
+  q.srcArray = q.dstArray = nullptr;
+  q.extent.width *= bytes;
+  q.extent.height = q.extent.height ? q.extent.height : 1;
+  q.extent.depth = q.extent.depth ? q.extent.depth : 1;
+  return memcpy_3d(&q, s, wait);
+}
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// Texture objects
+struct resource_desc {
+  resource_type resType;
+  union {
+    struct {
+      array_t array;
+    } array;
+    struct {
+      mipmapped_array_t mipmap;
+    } mipmap;
+    struct {
+      void *devPtr;
+      channel_format_desc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      channel_format_desc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+  } res;
+  unsigned int flags;
+};
+struct texture_desc {
+  texture_address_mode addressMode[3];
+  texture_filter_mode filterMode;
+  texture_read_mode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  texture_filter_mode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization, seamlessCubemap;
+};
+struct resource_view_desc;
+namespace detail {
+// one level of a texture: elements, rows, slices (depth, layers or faces), and their pitches
+struct tex_level {
+  const unsigned char *ptr;
+  long w, h, d;
+  std::size_t pitch, slice;
+};
+struct texture_data {
+  tex_level level[16];
+  int levels;
+  int dims; // 1, 2 or 3 (layers and faces are not a dimension)
+  bool layered, cubemap;
+  int bytes, channels, channel_bytes;
+  channel_format_kind kind;
+  texture_address_mode address[3];
+  texture_filter_mode filter, mip_filter;
+  texture_read_mode read;
+  bool normalized;
+  float border[4];
+  float lod_bias, lod_min, lod_max;
+};
+inline tex_level level_of(const array &a) {
+  return tex_level{a.ptr, static_cast<long>(a.width), static_cast<long>(a.rows()), static_cast<long>(a.slices()), a.pitch(), a.slice()};
+}
+} // namespace detail
+using texture_object_t = const detail::texture_data *;
+// cudaCreateTextureObject: array, mipmapped array, linear and pitch-2D resources
+inline error_t create_texture_object(texture_object_t *tex, const resource_desc *r, const texture_desc *d, const resource_view_desc * = nullptr) {
+  if (!tex || !r || !d)
+    return detail::record(error_invalid_value);
+  detail::texture_data t{};
+  channel_format_desc c{};
+  const array *shape = nullptr;
+  switch (r->resType) {
+  case resource_type_array:
+    if (!r->res.array.array)
+      return detail::record(error_invalid_value);
+    shape = r->res.array.array;
+    t.level[0] = detail::level_of(*shape);
+    t.levels = 1;
+    break;
+  case resource_type_mipmapped_array:
+    if (!r->res.mipmap.mipmap || r->res.mipmap.mipmap->levels == 0)
+      return detail::record(error_invalid_value);
+    shape = &r->res.mipmap.mipmap->level[0];
+    t.levels = static_cast<int>(r->res.mipmap.mipmap->levels);
+    for (int l = 0; l < t.levels; ++l)
+      t.level[l] = detail::level_of(r->res.mipmap.mipmap->level[l]);
+    break;
+  case resource_type_linear:
+    c = r->res.linear.desc;
+    t.level[0] = detail::tex_level{static_cast<const unsigned char *>(r->res.linear.devPtr), 0, 1, 1, r->res.linear.sizeInBytes, r->res.linear.sizeInBytes};
+    t.levels = 1;
+    t.dims = 1;
+    break;
+  case resource_type_pitch2d:
+    c = r->res.pitch2D.desc;
+    t.level[0] = detail::tex_level{static_cast<const unsigned char *>(r->res.pitch2D.devPtr), static_cast<long>(r->res.pitch2D.width),
+                                   static_cast<long>(r->res.pitch2D.height), 1, r->res.pitch2D.pitchInBytes, 0};
+    t.levels = 1;
+    t.dims = 2;
+    break;
+  default:
+    return detail::record(error_invalid_value);
+  }
+  if (shape) {
+    c = shape->desc;
+    t.cubemap = (shape->flags & array_cubemap) != 0;
+    t.layered = (shape->flags & array_layered) != 0;
+    t.dims = t.cubemap ? 2 : t.layered ? (shape->height ? 2 : 1) : shape->depth ? 3 : shape->height ? 2 : 1;
+  }
+  t.channels = (c.x > 0) + (c.y > 0) + (c.z > 0) + (c.w > 0);
+  if (t.channels == 0 || c.x % 8 != 0)
+    return detail::record(error_invalid_value);
+  t.channel_bytes = c.x / 8;
+  t.bytes = t.channels * t.channel_bytes;
+  t.kind = c.f;
+  if (r->resType == resource_type_linear)
+    t.level[0].w = static_cast<long>(r->res.linear.sizeInBytes / static_cast<std::size_t>(t.bytes));
+  for (int k = 0; k < 3; ++k)
+    t.address[k] = d->addressMode[k];
+  t.filter = d->filterMode;
+  t.mip_filter = d->mipmapFilterMode;
+  t.read = d->readMode;
+  t.normalized = d->normalizedCoords != 0;
+  for (int k = 0; k < 4; ++k)
+    t.border[k] = d->borderColor[k];
+  t.lod_bias = d->mipmapLevelBias;
+  t.lod_min = d->minMipmapLevelClamp;
+  t.lod_max = d->maxMipmapLevelClamp;
+  return detail::guarded([&] {
+    auto *p = sycl::malloc_shared<detail::texture_data>(1, detail::legacy_queue());
+    if (!p)
+      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
+    *p = t;
+    *tex = p;
+  });
+}
+// cudaDestroyTextureObject
+inline error_t destroy_texture_object(texture_object_t tex) {
+  if (tex)
+    sycl::free(const_cast<detail::texture_data *>(tex), detail::legacy_queue());
+  return success;
+}
+// cudaGetTextureObjectResourceDesc / cudaGetTextureObjectTextureDesc are not kept: the object
+// holds what sampling needs, not the descriptors.
+
+namespace detail {
+// floor, min and max of floats in plain C++ (the sampling also runs on the host, where SYCL's
+// math functions need the implementation's library)
+inline float tex_floor(float x) {
+  if (!(x < 8388608.0f && x > -8388608.0f)) // whole already, or NaN
+    return x;
+  const float t = static_cast<float>(static_cast<long long>(x));
+  return t > x ? t - 1.0f : t;
+}
+inline float tex_min(float a, float b) { return b < a ? b : a; }
+inline float tex_max(float a, float b) { return a < b ? b : a; }
+inline float tex_abs(float a) { return a < 0 ? -a : a; }
+// index i of an axis of n elements under address mode m (-1: the border)
+inline long tex_address(long i, long n, texture_address_mode m) {
+  switch (m) {
+  case address_mode_wrap:
+    i %= n;
+    return i < 0 ? i + n : i;
+  case address_mode_mirror: {
+    long p = i % (2 * n);
+    if (p < 0)
+      p += 2 * n;
+    return p < n ? p : 2 * n - 1 - p;
+  }
+  case address_mode_border:
+    return i < 0 || i >= n ? -1 : i;
+  default:
+    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+  }
+}
+// a coordinate in texels: normalized ones scaled (wrap and mirror act on texel indices)
+inline float tex_coord(float x, long n, bool normalized) { return normalized ? x * static_cast<float>(n) : x; }
+// the address mode of texel indices: unnormalized coordinates only clamp or border
+inline texture_address_mode tex_index_mode(texture_address_mode m, bool normalized) {
+  return normalized || m == address_mode_border ? m : address_mode_clamp;
+}
+// channel k of a texel as the integer or float it holds
+template <class E> E tex_raw(const unsigned char *p) {
+  E v;
+  std::memcpy(&v, p, sizeof(E));
+  return v;
+}
+// channel k of the texel at p, as a float read (normalized integers, or the float itself)
+inline float tex_channel_float(const texture_data *t, const unsigned char *p) {
+  const bool norm = t->read == read_mode_normalized_float && t->kind != channel_format_kind_float;
+  switch (t->channel_bytes | (t->kind == channel_format_kind_signed ? 0x100 : 0) | (t->kind == channel_format_kind_float ? 0x200 : 0)) {
+  case 1: return norm ? static_cast<float>(tex_raw<unsigned char>(p)) / 255.0f : static_cast<float>(tex_raw<unsigned char>(p));
+  case 2: return norm ? static_cast<float>(tex_raw<unsigned short>(p)) / 65535.0f : static_cast<float>(tex_raw<unsigned short>(p));
+  case 4: return static_cast<float>(tex_raw<unsigned int>(p));
+  case 0x101: return norm ? tex_max(static_cast<float>(tex_raw<signed char>(p)) / 127.0f, -1.0f) : static_cast<float>(tex_raw<signed char>(p));
+  case 0x102: return norm ? tex_max(static_cast<float>(tex_raw<short>(p)) / 32767.0f, -1.0f) : static_cast<float>(tex_raw<short>(p));
+  case 0x104: return static_cast<float>(tex_raw<int>(p));
+  case 0x202: return static_cast<float>(tex_raw<sycl::half>(p));
+  default: return tex_raw<float>(p);
+  }
+}
+// whether linear filtering of this texture runs on 16-bit fixed-point values (8- and 16-bit
+// unsigned textures read as normalized floats), and a channel as such a value
+inline bool tex_fixed(const texture_data *t) {
+  return t->read == read_mode_normalized_float && t->kind == channel_format_kind_unsigned && t->channel_bytes <= 2;
+}
+inline std::uint32_t tex_channel_fixed(const texture_data *t, const unsigned char *p) {
+  return t->channel_bytes == 1 ? 257u * tex_raw<unsigned char>(p) : tex_raw<unsigned short>(p);
+}
+// the texel (i, j, k) of level l: its bytes, or nullptr outside (the border)
+inline const unsigned char *tex_at(const texture_data *t, const tex_level &l, long i, long j, long k) {
+  if (i < 0 || j < 0 || k < 0)
+    return nullptr;
+  return l.ptr + static_cast<std::size_t>(k) * l.slice + static_cast<std::size_t>(j) * l.pitch + static_cast<std::size_t>(i) * t->bytes;
+}
+// a T from per-channel values
+template <class T, class F> T tex_make(F &&channel) {
+  using C = channel_of<T>;
+  using E = typename C::E;
+  T r{};
+  E *pr = reinterpret_cast<E *>(&r);
+  for (int c = 0; c < C::n; ++c)
+    pr[c] = channel(c);
+  return r;
+}
+// the texel at p (nullptr: the border colour) as a T
+template <class T> T tex_texel(const texture_data *t, const unsigned char *p) {
+  using E = typename channel_of<T>::E;
+  return tex_make<T>([&](int c) -> E {
+    if (!p)
+      return static_cast<E>(t->border[c]);
+    if (c >= t->channels)
+      return E{};
+    const unsigned char *q = p + c * t->channel_bytes;
+    if constexpr (std::is_floating_point<E>::value)
+      return static_cast<E>(tex_channel_float(t, q));
+    else
+      return tex_raw<E>(q);
+  });
+}
+// linear filtering along one axis: the lower index and the weight of the upper one in 1/256
+inline void tex_weight(float x, long &i0, int &q) {
+  const long f = static_cast<long>(tex_floor(x * 256.0f + 0.5f)) - 128;
+  i0 = f >> 8;
+  q = static_cast<int>(f & 255);
+}
+// a sample of level l at texel coordinates (x, y, z) in `dims` dimensions, slice `layer`
+template <class T> T tex_sample(const texture_data *t, const tex_level &l, float x, float y, float z, long layer, bool normalized) {
+  using E = typename channel_of<T>::E;
+  const int dims = t->dims;
+  const long n[3] = {l.w, l.h, l.d};
+  const float c[3] = {x, y, z};
+  float X[3];
+  texture_address_mode m[3];
+  for (int a = 0; a < 3; ++a) {
+    X[a] = a < dims ? tex_coord(c[a], n[a], normalized) : 0.0f;
+    m[a] = tex_index_mode(t->address[a], normalized);
+  }
+  auto at = [&](long i, long j, long k) {
+    const long ii = tex_address(i, n[0], m[0]);
+    const long jj = dims > 1 ? tex_address(j, n[1], m[1]) : 0;
+    const long kk = dims > 2 ? tex_address(k, n[2], m[2]) : layer;
+    return tex_at(t, l, ii, jj, kk);
+  };
+  if (t->filter == filter_mode_point || !std::is_floating_point<E>::value) {
+    return tex_texel<T>(t, at(static_cast<long>(tex_floor(X[0])), static_cast<long>(tex_floor(X[1])), static_cast<long>(tex_floor(X[2]))));
+  }
+  long i0[3] = {0, 0, 0};
+  int q[3] = {0, 0, 0};
+  for (int a = 0; a < dims; ++a)
+    tex_weight(X[a], i0[a], q[a]);
+  const int corners = 1 << dims;
+  if (tex_fixed(t)) {
+    // 16-bit fixed-point values, weights in 1/256 per axis, rounded half up to 1/65535
+    return tex_make<T>([&](int ch) -> E {
+      std::uint64_t sum = 0;
+      for (int k = 0; k < corners; ++k) {
+        std::uint64_t w = 1;
+        for (int a = 0; a < dims; ++a)
+          w *= (k >> a & 1) ? static_cast<std::uint64_t>(q[a]) : static_cast<std::uint64_t>(256 - q[a]);
+        if (w == 0)
+          continue;
+        const unsigned char *p = at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1));
+        const std::uint64_t v = p ? (ch < t->channels ? tex_channel_fixed(t, p + ch * t->channel_bytes) : 0)
+                                  : static_cast<std::uint64_t>(tex_floor(tex_min(tex_max(t->border[ch], 0.0f), 1.0f) * 65535.0f + 0.5f));
+        sum += w * v;
+      }
+      const int shift = 8 * dims;
+      return static_cast<E>(static_cast<float>((sum + (std::uint64_t(1) << (shift - 1))) >> shift) / 65535.0f);
+    });
+  }
+  // float values: lerp per axis with the weights in 1/256
+  auto lerp = [](const T &a, const T &b, int qq) {
+    const float w = static_cast<float>(qq) * (1.0f / 256.0f);
+    return tex_make<T>([&](int ch) -> E {
+      const E *pa = reinterpret_cast<const E *>(&a), *pb = reinterpret_cast<const E *>(&b);
+      return static_cast<E>((1.0f - w) * pa[ch] + w * pb[ch]);
+    });
+  };
+  auto texel = [&](int k) { return tex_texel<T>(t, at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1))); };
+  if (dims == 1)
+    return lerp(texel(0), texel(1), q[0]);
+  const T s0 = lerp(lerp(texel(0), texel(1), q[0]), lerp(texel(2), texel(3), q[0]), q[1]);
+  if (dims == 2)
+    return s0;
+  const T s1 = lerp(lerp(texel(4), texel(5), q[0]), lerp(texel(6), texel(7), q[0]), q[1]);
+  return lerp(s0, s1, q[2]);
+}
+// a sample at level of detail `lod` (mipmaps), else of level 0
+template <class T> T tex_lod(const texture_data *t, float x, float y, float z, long layer, float lod, bool normalized) {
+  if (t->levels <= 1)
+    return tex_sample<T>(t, t->level[0], x, y, z, layer, normalized);
+  float v = tex_min(tex_max(lod + t->lod_bias, t->lod_min), t->lod_max);
+  v = tex_min(tex_max(v, 0.0f), static_cast<float>(t->levels - 1));
+  if (t->mip_filter == filter_mode_point)
+    return tex_sample<T>(t, t->level[static_cast<int>(tex_floor(v + 0.5f))], x, y, z, layer, normalized);
+  const int l0 = static_cast<int>(tex_floor(v));
+  const int q = static_cast<int>(tex_floor((v - static_cast<float>(l0)) * 256.0f + 0.5f));
+  const T a = tex_sample<T>(t, t->level[l0], x, y, z, layer, normalized);
+  if (q == 0 || l0 + 1 >= t->levels)
+    return q == 256 && l0 + 1 < t->levels ? tex_sample<T>(t, t->level[l0 + 1], x, y, z, layer, normalized) : a;
+  const T b = tex_sample<T>(t, t->level[l0 + 1], x, y, z, layer, normalized);
+  using E = typename channel_of<T>::E;
+  const float w = static_cast<float>(q) * (1.0f / 256.0f);
+  return tex_make<T>([&](int ch) -> E {
+    const E *pa = reinterpret_cast<const E *>(&a), *pb = reinterpret_cast<const E *>(&b);
+    return static_cast<E>((1.0f - w) * pa[ch] + w * pb[ch]);
+  });
+}
+// the face of a cubemap direction and its normalized face coordinates (CUDA's table)
+inline long tex_cube_face(float x, float y, float z, float &s, float &u) {
+  const float ax = tex_abs(x), ay = tex_abs(y), az = tex_abs(z);
+  long face;
+  float sc, tc, ma;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    ma = ax;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    ma = ay;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    ma = az;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+  }
+  s = (sc / ma + 1.0f) * 0.5f;
+  u = (tc / ma + 1.0f) * 0.5f;
+  return face;
+}
+template <class T> T tex_cube(texture_object_t t, float x, float y, float z, long layer, float lod) {
+  float s, u;
+  const long face = tex_cube_face(x, y, z, s, u);
+  return tex_lod<T>(t, s, u, 0.0f, layer * 6 + face, lod, true);
+}
+} // namespace detail
+// Fetches (CUDA's texture_fetch_functions / texture_indirect_functions): each in the form
+// returning the value and the form writing it through a pointer.
+// tex1Dfetch<T>(tex, i): element i of a linear texture, no filtering
+template <class T> T tex1Dfetch(texture_object_t t, int i) {
+  return detail::tex_texel<T>(t, detail::tex_at(t, t->level[0], detail::tex_address(i, t->level[0].w, address_mode_clamp), 0, 0));
+}
+template <class T> T tex1D(texture_object_t t, float x) { return detail::tex_lod<T>(t, x, 0, 0, 0, 0.0f, t->normalized); }
+template <class T> T tex2D(texture_object_t t, float x, float y) { return detail::tex_lod<T>(t, x, y, 0, 0, 0.0f, t->normalized); }
+template <class T> T tex3D(texture_object_t t, float x, float y, float z) { return detail::tex_lod<T>(t, x, y, z, 0, 0.0f, t->normalized); }
+template <class T> T tex1DLayered(texture_object_t t, float x, int layer) { return detail::tex_lod<T>(t, x, 0, 0, layer, 0.0f, t->normalized); }
+template <class T> T tex2DLayered(texture_object_t t, float x, float y, int layer) { return detail::tex_lod<T>(t, x, y, 0, layer, 0.0f, t->normalized); }
+template <class T> T tex1DLod(texture_object_t t, float x, float level) { return detail::tex_lod<T>(t, x, 0, 0, 0, level, t->normalized); }
+template <class T> T tex2DLod(texture_object_t t, float x, float y, float level) { return detail::tex_lod<T>(t, x, y, 0, 0, level, t->normalized); }
+template <class T> T tex3DLod(texture_object_t t, float x, float y, float z, float level) { return detail::tex_lod<T>(t, x, y, z, 0, level, t->normalized); }
+template <class T> T tex1DLayeredLod(texture_object_t t, float x, int layer, float level) { return detail::tex_lod<T>(t, x, 0, 0, layer, level, t->normalized); }
+template <class T> T tex2DLayeredLod(texture_object_t t, float x, float y, int layer, float level) { return detail::tex_lod<T>(t, x, y, 0, layer, level, t->normalized); }
+template <class T> T texCubemap(texture_object_t t, float x, float y, float z) { return detail::tex_cube<T>(t, x, y, z, 0, 0.0f); }
+template <class T> T texCubemapLayered(texture_object_t t, float x, float y, float z, int layer) { return detail::tex_cube<T>(t, x, y, z, layer, 0.0f); }
+template <class T> T texCubemapLod(texture_object_t t, float x, float y, float z, float level) { return detail::tex_cube<T>(t, x, y, z, 0, level); }
+// tex2DGrad: the level of detail of the larger gradient, in texels of level 0
+template <class T> T tex2DGrad(texture_object_t t, float x, float y, float2 dx, float2 dy) {
+  const float w = static_cast<float>(t->level[0].w), h = static_cast<float>(t->level[0].h);
+  const float gx = sycl::sqrt(dx.x * w * dx.x * w + dx.y * h * dx.y * h), gy = sycl::sqrt(dy.x * w * dy.x * w + dy.y * h * dy.y * h);
+  return detail::tex_lod<T>(t, x, y, 0, 0, sycl::log2(detail::tex_max(detail::tex_max(gx, gy), 1e-30f)), t->normalized);
+}
+// tex2Dgather<T>(tex, x, y, comp): channel `comp` of the four texels of the bilinear footprint,
+// as (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+template <class T> T tex2Dgather(texture_object_t t, float x, float y, int comp = 0) {
+  using E = typename detail::channel_of<T>::E;
+  const detail::tex_level &l = t->level[0];
+  const float X = detail::tex_coord(x, l.w, t->normalized), Y = detail::tex_coord(y, l.h, t->normalized);
+  const texture_address_mode mx = detail::tex_index_mode(t->address[0], t->normalized), my = detail::tex_index_mode(t->address[1], t->normalized);
+  long i0, j0;
+  int qx, qy;
+  detail::tex_weight(X, i0, qx);
+  detail::tex_weight(Y, j0, qy);
+  const long is[4] = {i0, i0 + 1, i0 + 1, i0}, js[4] = {j0 + 1, j0 + 1, j0, j0};
+  return detail::tex_make<T>([&](int k) -> E {
+    const unsigned char *p = detail::tex_at(t, l, detail::tex_address(is[k], l.w, mx), detail::tex_address(js[k], l.h, my), 0);
+    if (!p)
+      return static_cast<E>(t->border[comp]);
+    if (comp >= t->channels)
+      return E{};
+    const unsigned char *q = p + comp * t->channel_bytes;
+    if constexpr (std::is_floating_point<E>::value)
+      return static_cast<E>(detail::tex_channel_float(t, q));
+    else
+      return detail::tex_raw<E>(q);
+  });
+}
+template <class T> void tex1Dfetch(T *r, texture_object_t t, int i) { *r = tex1Dfetch<T>(t, i); }
+template <class T> void tex1D(T *r, texture_object_t t, float x) { *r = tex1D<T>(t, x); }
+template <class T> void tex2D(T *r, texture_object_t t, float x, float y) { *r = tex2D<T>(t, x, y); }
+template <class T> void tex3D(T *r, texture_object_t t, float x, float y, float z) { *r = tex3D<T>(t, x, y, z); }
+template <class T> void tex1DLayered(T *r, texture_object_t t, float x, int layer) { *r = tex1DLayered<T>(t, x, layer); }
+template <class T> void tex2DLayered(T *r, texture_object_t t, float x, float y, int layer) { *r = tex2DLayered<T>(t, x, y, layer); }
+template <class T> void tex2DLod(T *r, texture_object_t t, float x, float y, float level) { *r = tex2DLod<T>(t, x, y, level); }
+template <class T> void texCubemap(T *r, texture_object_t t, float x, float y, float z) { *r = texCubemap<T>(t, x, y, z); }
+template <class T> void tex2Dgather(T *r, texture_object_t t, float x, float y, int comp = 0) { *r = tex2Dgather<T>(t, x, y, comp); }
+
+// ---------------------------------------------------------------------------
+// Surface objects: an array read and written in kernels at byte offsets along x. Out of range,
+// cudaBoundaryModeZero reads zero and drops the write, cudaBoundaryModeClamp clamps; CUDA's
+// default, cudaBoundaryModeTrap, stops the kernel: here it reads zero and drops the write.
+namespace detail {
+struct surface_data {
+  unsigned char *ptr;
+  long w, h, d; // elements, rows, slices
+  std::size_t pitch, slice;
+  int bytes;
+};
+} // namespace detail
+using surface_object_t = const detail::surface_data *;
+// cudaCreateSurfaceObject: an array resource
+inline error_t create_surface_object(surface_object_t *s, const resource_desc *r) {
+  if (!s || !r || r->resType != resource_type_array || !r->res.array.array)
+    return detail::record(error_invalid_value);
+  const array &a = *r->res.array.array;
+  const detail::surface_data d{a.ptr, static_cast<long>(a.width), static_cast<long>(a.rows()), static_cast<long>(a.slices()), a.pitch(), a.slice(), a.bytes};
+  return detail::guarded([&] {
+    auto *p = sycl::malloc_shared<detail::surface_data>(1, detail::legacy_queue());
+    if (!p)
+      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
+    *p = d;
+    *s = p;
+  });
+}
+inline error_t destroy_surface_object(surface_object_t s) {
+  if (s)
+    sycl::free(const_cast<detail::surface_data *>(s), detail::legacy_queue());
+  return success;
+}
+namespace detail {
+// the bytes of a T at byte offset x of row y of slice z, or nullptr out of range under mode m
+template <class T> unsigned char *surf_at(surface_object_t s, long x, long y, long z, surface_boundary_mode m) {
+  const long size = static_cast<long>(sizeof(T));
+  const long xmax = s->w * s->bytes - size;
+  if (x < 0 || x > xmax || y < 0 || y >= s->h || z < 0 || z >= s->d) {
+    if (m != boundary_mode_clamp)
+      return nullptr;
+    x = x < 0 ? 0 : (x > xmax ? xmax : x);
+    y = y < 0 ? 0 : (y >= s->h ? s->h - 1 : y);
+    z = z < 0 ? 0 : (z >= s->d ? s->d - 1 : z);
+  }
+  return s->ptr + static_cast<std::size_t>(z) * s->slice + static_cast<std::size_t>(y) * s->pitch + static_cast<std::size_t>(x);
+}
+template <class T> T surf_read(surface_object_t s, long x, long y, long z, surface_boundary_mode m) {
+  T v{};
+  if (const unsigned char *p = surf_at<T>(s, x, y, z, m))
+    std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T> void surf_write(const T &v, surface_object_t s, long x, long y, long z, surface_boundary_mode m) {
+  if (unsigned char *p = surf_at<T>(s, x, y, z, m))
+    std::memcpy(p, &v, sizeof(T));
+}
+} // namespace detail
+template <class T> T surf1Dread(surface_object_t s, int x, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read<T>(s, x, 0, 0, m); }
+template <class T> T surf2Dread(surface_object_t s, int x, int y, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read<T>(s, x, y, 0, m); }
+template <class T> T surf3Dread(surface_object_t s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read<T>(s, x, y, z, m); }
+template <class T> T surf1DLayeredread(surface_object_t s, int x, int layer, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read<T>(s, x, 0, layer, m); }
+template <class T> T surf2DLayeredread(surface_object_t s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read<T>(s, x, y, layer, m); }
+template <class T> void surf1Dread(T *r, surface_object_t s, int x, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read<T>(s, x, 0, 0, m); }
+template <class T> void surf2Dread(T *r, surface_object_t s, int x, int y, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read<T>(s, x, y, 0, m); }
+template <class T> void surf3Dread(T *r, surface_object_t s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read<T>(s, x, y, z, m); }
+template <class T> void surf2DLayeredread(T *r, surface_object_t s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read<T>(s, x, y, layer, m); }
+template <class T> void surf1Dwrite(T v, surface_object_t s, int x, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, 0, 0, m); }
+template <class T> void surf2Dwrite(T v, surface_object_t s, int x, int y, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, y, 0, m); }
+template <class T> void surf3Dwrite(T v, surface_object_t s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, y, z, m); }
+template <class T> void surf1DLayeredwrite(T v, surface_object_t s, int x, int layer, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, 0, layer, m); }
+template <class T> void surf2DLayeredwrite(T v, surface_object_t s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, y, layer, m); }
+
+} // namespace syclify
