@@ -9,7 +9,9 @@
 //   - coordinates: normalized ones scaled by the size, then every address mode acts on texel
 //     indices; unnormalized coordinates only clamp or border (wrap and mirror read as clamp);
 //   - linear filtering: x - 0.5 in fixed point with 8 fractional bits, so each weight is a
-//     multiple of 1/256 (rounded half up); 8- and 16-bit unsigned textures read as normalized
+//     multiple of 1/256 (rounded half up); in 2-D the upper corner's product is rounded to 1/256
+//     and the other corners get the rest of their axis weights (tex_w2); a 1-D texture is
+//     filtered as a row between the border row and itself; 8- and 16-bit unsigned textures read as normalized
 //     floats are filtered on 16-bit fixed-point values and rounded half up to a multiple of
 //     1/65535, bit for bit the hardware's result; float textures are filtered in float with those
 //     weights (exact where the products are; otherwise within a few units in the last place,
@@ -18,10 +20,8 @@
 //     picks the nearest level (half up), linear blends the two nearest with a weight in 1/256;
 //   - cubemaps: the face of the major axis and the face coordinates of CUDA's table;
 //   - tex2Dgather: the four texels of the bilinear footprint in CUDA's order.
-// Known differences from the hardware (measured): linear filtering whose footprint reaches the
-// border (1-D textures there read half the value: the hardware filters a 1-D texture as a row
-// between the border and itself), 8-bit linear filtering across the wrap seam, and some layered
-// 2-D and 3-D linear samples differ in the last 1/100 of the value range.
+// Known difference from the hardware (measured): 3-D linear filtering, whose weights are not the
+// products of the axis weights in some samples (up to 1/100 of the value range).
 // Not emulated: anisotropic filtering, sRGB, tex2DGrad's exact derivative rule (it computes the
 // level of detail from the larger gradient), texture references (removed in CUDA 12).
 #pragma once
@@ -517,6 +517,19 @@ template <class T> T tex_texel(const texture_data *t, const unsigned char *p) {
       return tex_raw<E>(q);
   });
 }
+// The bilinear weight of corner k (bit 0: the upper x texel, bit 1: the upper y one) in 1/256:
+// the hardware rounds the upper corner's product (half up) and gives the others the rest of
+// their axis weights, so the four always sum to 256 (measured: an impulse texel's weight at
+// (qx, qy) = (104, 144) is 45/256 below it and 59/256 beside it, not 45.5 and 58.5).
+inline int tex_w2(int qx, int qy, int k) {
+  const int w11 = (qx * qy + 128) >> 8;
+  switch (k) {
+  case 3: return w11;
+  case 1: return qx - w11;
+  case 2: return qy - w11;
+  default: return 256 - qx - qy + w11;
+  }
+}
 // linear filtering along one axis: the lower index and the weight of the upper one in 1/256
 inline void tex_weight(float x, long &i0, int &q) {
   const long f = static_cast<long>(tex_floor(x * 256.0f + 0.5f)) - 128;
@@ -548,23 +561,38 @@ template <class T> T tex_sample(const texture_data *t, const tex_level &l, float
   int q[3] = {0, 0, 0};
   for (int a = 0; a < dims; ++a)
     tex_weight(X[a], i0[a], q[a]);
-  const int corners = 1 << dims;
+  // A 1-D texture is filtered as a row between y = -0.5 and 0.5: the row above it is the
+  // border colour in border mode (so border mode reads half the values), else itself.
+  const bool row_border = dims == 1 && t->address[1] == address_mode_border;
   if (tex_fixed(t)) {
-    // 16-bit fixed-point values, weights in 1/256 per axis, rounded half up to 1/65535
+    // 16-bit fixed-point values, weights in 1/256 (2-D: tex_w2), rounded half up to 1/65535
     return tex_make<T>([&](int ch) -> E {
+      auto value = [&](const unsigned char *p) -> std::uint64_t {
+        return p ? (ch < t->channels ? tex_channel_fixed(t, p + ch * t->channel_bytes) : 0)
+                 : static_cast<std::uint64_t>(tex_floor(tex_min(tex_max(t->border[ch], 0.0f), 1.0f) * 65535.0f + 0.5f));
+      };
       std::uint64_t sum = 0;
-      for (int k = 0; k < corners; ++k) {
-        std::uint64_t w = 1;
-        for (int a = 0; a < dims; ++a)
-          w *= (k >> a & 1) ? static_cast<std::uint64_t>(q[a]) : static_cast<std::uint64_t>(256 - q[a]);
-        if (w == 0)
-          continue;
-        const unsigned char *p = at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1));
-        const std::uint64_t v = p ? (ch < t->channels ? tex_channel_fixed(t, p + ch * t->channel_bytes) : 0)
-                                  : static_cast<std::uint64_t>(tex_floor(tex_min(tex_max(t->border[ch], 0.0f), 1.0f) * 65535.0f + 0.5f));
-        sum += w * v;
+      int shift = 8;
+      if (dims == 1) {
+        const std::uint64_t a = value(at(i0[0], 0, 0)), b = value(at(i0[0] + 1, 0, 0));
+        if (row_border) {
+          const int w11 = tex_w2(q[0], 128, 3), w01 = tex_w2(q[0], 128, 2);
+          sum = static_cast<std::uint64_t>(w01) * a + static_cast<std::uint64_t>(w11) * b + static_cast<std::uint64_t>(256 - w01 - w11) * value(nullptr);
+        } else {
+          sum = static_cast<std::uint64_t>(256 - q[0]) * a + static_cast<std::uint64_t>(q[0]) * b;
+        }
+      } else if (dims == 2) {
+        for (int k = 0; k < 4; ++k)
+          sum += static_cast<std::uint64_t>(tex_w2(q[0], q[1], k)) * value(at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), 0));
+      } else {
+        for (int k = 0; k < 8; ++k) {
+          std::uint64_t w = 1;
+          for (int a = 0; a < 3; ++a)
+            w *= (k >> a & 1) ? static_cast<std::uint64_t>(q[a]) : static_cast<std::uint64_t>(256 - q[a]);
+          sum += w * value(at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1)));
+        }
+        shift = 24;
       }
-      const int shift = 8 * dims;
       return static_cast<E>(static_cast<float>((sum + (std::uint64_t(1) << (shift - 1))) >> shift) / 65535.0f);
     });
   }
@@ -577,11 +605,29 @@ template <class T> T tex_sample(const texture_data *t, const tex_level &l, float
     });
   };
   auto texel = [&](int k) { return tex_texel<T>(t, at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1))); };
-  if (dims == 1)
-    return lerp(texel(0), texel(1), q[0]);
+  // a weighted sum in float of texels with weights in 1/256
+  auto weighted = [&](const T *v, const int *w, int n) {
+    return tex_make<T>([&](int ch) -> E {
+      float sum = 0;
+      for (int k = 0; k < n; ++k)
+        sum += static_cast<float>(w[k]) * reinterpret_cast<const E *>(&v[k])[ch];
+      return static_cast<E>(sum * (1.0f / 256.0f));
+    });
+  };
+  if (dims == 1) {
+    if (!row_border)
+      return lerp(texel(0), texel(1), q[0]);
+    const T v[3] = {texel(0), texel(1), tex_texel<T>(t, nullptr)};
+    const int w01 = tex_w2(q[0], 128, 2), w11 = tex_w2(q[0], 128, 3);
+    const int w[3] = {w01, w11, 256 - w01 - w11};
+    return weighted(v, w, 3);
+  }
+  if (dims == 2) {
+    const T v[4] = {texel(0), texel(1), texel(2), texel(3)};
+    const int w[4] = {tex_w2(q[0], q[1], 0), tex_w2(q[0], q[1], 1), tex_w2(q[0], q[1], 2), tex_w2(q[0], q[1], 3)};
+    return weighted(v, w, 4);
+  }
   const T s0 = lerp(lerp(texel(0), texel(1), q[0]), lerp(texel(2), texel(3), q[0]), q[1]);
-  if (dims == 2)
-    return s0;
   const T s1 = lerp(lerp(texel(4), texel(5), q[0]), lerp(texel(6), texel(7), q[0]), q[1]);
   return lerp(s0, s1, q[2]);
 }

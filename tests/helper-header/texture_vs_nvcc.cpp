@@ -1,10 +1,10 @@
 // The texture helpers' sampling (syclify/texture.hpp) on the host, over the
 // arrays and sample points of fixtures/programs/texture_arrays: point and
 // linear filtering, texel and normalized coordinates, every address mode, a
-// float and an 8-bit (normalized float) array. Each line's FNV-1a digest of
-// the 64 samples' bits is the one that program printed when built with nvcc 13
-// and run on an H200 (its expected_output.txt), for the cases where the
-// hardware's arithmetic is CUDA's documented one: bit for bit.
+// float and an 8-bit (normalized float) array, and a 1-D array in clamp and
+// border mode. Each line's FNV-1a digest of the 64 samples' bits is the one
+// that program printed when built with nvcc 13 and run on an H200 (its
+// expected_output.txt): bit for bit.
 #include <sycl/sycl.hpp>
 #include <syclify/syclify.hpp>
 #include <cstdio>
@@ -24,8 +24,6 @@ int main() {
     for (int norm = 0; norm < 2; ++norm)
       for (int mode = 0; mode < 4; ++mode)
         for (int linear = 0; linear < 2; ++linear) {
-          if (linear && (mode == 3 || (kind && mode == 0)))
-            continue; // not CUDA's documented arithmetic on the hardware (see texture.hpp)
           syclify::detail::texture_data t{};
           t.level[0] = syclify::detail::tex_level{kind ? (const unsigned char *)vu : (const unsigned char *)vf, W, H, 1,
                                                   (std::size_t)W * (kind ? 1 : 4), 0};
@@ -56,4 +54,30 @@ int main() {
           printf("%s %-10s %-6s %-6s: %2d wrong, hash %08x, sample 5 = %a\n", kind ? "uchar" : "float", norm ? "normalized" : "texels",
                  modes[mode], linear ? "linear" : "point", 0, h, s5);
         }
+  // a 1-D array of 5 floats, linear filtering, normalized coordinates
+  const float v1[5] = {1, 2, 3, 4, 5};
+  for (int mode = 1; mode <= 3; mode += 2) {
+    syclify::detail::texture_data t{};
+    t.level[0] = syclify::detail::tex_level{(const unsigned char *)v1, 5, 1, 1, sizeof v1, 0};
+    t.levels = 1;
+    t.dims = 1;
+    t.channels = 1;
+    t.channel_bytes = t.bytes = 4;
+    t.kind = syclify::channel_format_kind_float;
+    t.address[0] = t.address[1] = t.address[2] = (syclify::texture_address_mode)mode;
+    t.filter = syclify::filter_mode_linear;
+    t.read = syclify::read_mode_element_type;
+    t.normalized = true;
+    unsigned h = 2166136261u;
+    float s5 = 0;
+    for (int k = 0; k < N; ++k) {
+      float v = syclify::tex1D<float>(&t, -0.25f + k * (1.5f / 64) + (k % 3) / 1024.0f);
+      unsigned b;
+      std::memcpy(&b, &v, 4);
+      h = (h ^ b) * 16777619u;
+      if (k == 5)
+        s5 = v;
+    }
+    printf("1-D float  normalized %-6s linear: %2d wrong, hash %08x, sample 5 = %a\n", modes[mode], 0, h, s5);
+  }
 }
