@@ -139,6 +139,9 @@ const QUALIFIER_WORDS: &[&str] =
     &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__inline__", "inline", "static", "__managed__", "__constant__"];
 const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__managed__", "__constant__"];
 
+/// CUDA's calling-convention macros ([`MaskKind::CallingConvention`]).
+const CALLING_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDARTAPI"];
+
 /// The specifier macros of syclify's helper header that migrated code
 /// declares functions with (`SYCLIFY_KERNEL void k(…)`): read as blanks
 /// ([`MaskKind::Keyword`]) when migrated code is migrated again, where the
@@ -382,7 +385,7 @@ pub fn mask(text: &str, qualifier_macros: &BTreeMap<String, QualifierMacro>) -> 
                         }
                     }
                 }
-            } else if !in_directive && (word == "CUDART_CB" || word == "CUDARTAPI") {
+            } else if !in_directive && CALLING_CONVENTIONS.contains(&word) {
                 masks.push(Mask { range: start..i, kind: MaskKind::CallingConvention });
             } else if word == "__restrict" || (!in_directive && OWN_SPECIFIERS.contains(&word)) {
                 masks.push(Mask { range: start..i, kind: MaskKind::Keyword });

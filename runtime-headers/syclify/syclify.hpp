@@ -3061,20 +3061,23 @@ inline error_t stream_wait_event(stream_t s, event_t e, unsigned = 0) {
   });
 }
 
+namespace detail {
+// An operation on stream s: recorded while its queue captures a graph (and run
+// on the replaying queue by cudaGraphLaunch), else run on its queue now.
+template <class Op> error_t on_stream(stream_t s, Op op) {
+  if (graph_rec *g = capturing(queue_of(s))) {
+    g->ops.emplace_back(op);
+    return success;
+  }
+  return guarded([&] { op(queue_of(s)); });
+}
+} // namespace detail
 // Asynchronous copies (on the stream's queue, not waited for).
 inline error_t memcpy_async(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  if (detail::graph_rec *g = detail::capturing(queue_of(s))) {
-    g->ops.emplace_back([=](sycl::queue &q) { q.memcpy(dst, src, bytes); });
-    return success;
-  }
-  return detail::guarded([&] { queue_of(s).memcpy(dst, src, bytes); });
+  return detail::on_stream(s, [=](sycl::queue &q) { q.memcpy(dst, src, bytes); });
 }
 inline error_t memset_async(void *p, int value, std::size_t bytes, stream_t s = nullptr) {
-  if (detail::graph_rec *g = detail::capturing(queue_of(s))) {
-    g->ops.emplace_back([=](sycl::queue &q) { q.memset(p, value, bytes); });
-    return success;
-  }
-  return detail::guarded([&] { queue_of(s).memset(p, value, bytes); });
+  return detail::on_stream(s, [=](sycl::queue &q) { q.memset(p, value, bytes); });
 }
 
 // Host callbacks (cudaLaunchHostFunc, cudaStreamAddCallback): a host task on
@@ -3099,25 +3102,18 @@ template <class F> void host_task(sycl::queue &q, F f) {
   q.submit([&](sycl::handler &h) { h.host_task(f); });
 }
 #endif
-template <class F> error_t host_task_on(stream_t s, F f) {
-  if (detail::graph_rec *g = detail::capturing(queue_of(s))) {
-    g->ops.emplace_back([f](sycl::queue &q) { host_task(q, f); });
-    return success;
-  }
-  return detail::guarded([&] { host_task(queue_of(s), f); });
-}
 } // namespace detail
 inline error_t launch_host_func(stream_t s, host_fn_t fn, void *data) {
   if (!fn)
     return detail::record(error_invalid_value);
-  return detail::host_task_on(s, [fn, data] { fn(data); });
+  return detail::on_stream(s, [fn, data](sycl::queue &q) { detail::host_task(q, [fn, data] { fn(data); }); });
 }
 // (CUDA passes the stream's status: the work before a callback completed, or
 // the callback does not run at all when it failed: success here too)
 inline error_t stream_add_callback(stream_t s, stream_callback_t cb, void *data, unsigned flags = 0) {
   if (!cb || flags != 0)
     return detail::record(error_invalid_value);
-  return detail::host_task_on(s, [s, cb, data] { cb(s, success, data); });
+  return detail::on_stream(s, [s, cb, data](sycl::queue &q) { detail::host_task(q, [s, cb, data] { cb(s, success, data); }); });
 }
 
 // CUDA graphs, captured from a stream and replayed (see detail::graph_rec).

@@ -120,17 +120,6 @@ inline error_t copy_rows(void *dst, std::size_t dpitch, const void *src, std::si
   });
 }
 } // namespace detail
-// cudaMallocArray(&a, &desc, width, height = 0, flags = 0)
-inline error_t malloc_array(array_t *a, const channel_format_desc *d, std::size_t w, std::size_t h = 0, unsigned flags = 0) {
-  if (!a)
-    return detail::record(error_invalid_value);
-  array t{};
-  const error_t e = detail::make_array(t, d, w, h, 0, flags);
-  if (e != success)
-    return e;
-  *a = new array(t);
-  return success;
-}
 // cudaMalloc3DArray(&a, &desc, extent, flags = 0): 3-D, layered (1-D: height 0) or cubemap
 inline error_t malloc_3d_array(array_t *a, const channel_format_desc *d, extent_3d x, unsigned flags = 0) {
   if (!a)
@@ -141,6 +130,10 @@ inline error_t malloc_3d_array(array_t *a, const channel_format_desc *d, extent_
     return e;
   *a = new array(t);
   return success;
+}
+// cudaMallocArray(&a, &desc, width, height = 0, flags = 0)
+inline error_t malloc_array(array_t *a, const channel_format_desc *d, std::size_t w, std::size_t h = 0, unsigned flags = 0) {
+  return malloc_3d_array(a, d, extent_3d{w, h, 0}, flags);
 }
 // cudaMallocMipmappedArray(&m, &desc, extent, levels, flags = 0): each level half the size
 // of the one before, at least 1
@@ -201,27 +194,50 @@ inline error_t array_get_info(channel_format_desc *d, extent_3d *x, unsigned *fl
     *flags = a->flags;
   return success;
 }
+namespace detail {
+// The bytes of array a at (wo bytes, ho rows) where a rectangle of `width` bytes by `height`
+// rows lies, or nullptr where it does not fit
+inline unsigned char *array_rect(const array *a, std::size_t wo, std::size_t ho, std::size_t width, std::size_t height) {
+  if (!a || wo + width > a->pitch() || ho + height > a->rows() * a->slices())
+    return nullptr;
+  return a->ptr + ho * a->pitch() + wo;
+}
+// The same for `count` bytes from (wo, ho) on, through the rows (the deprecated 1-D forms)
+inline unsigned char *array_run(const array *a, std::size_t wo, std::size_t ho, std::size_t count) {
+  if (!a || ho * a->pitch() + wo + count > a->slice() * a->slices())
+    return nullptr;
+  return a->ptr + ho * a->pitch() + wo;
+}
+inline error_t to_array(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t spitch, std::size_t width, std::size_t height, stream_t s, bool wait) {
+  unsigned char *p = array_rect(dst, wo, ho, width, height);
+  return p ? copy_rows(p, dst->pitch(), src, spitch, width, height, s, wait) : record(error_invalid_value);
+}
+inline error_t from_array(void *dst, std::size_t dpitch, array_const_t src, std::size_t wo, std::size_t ho, std::size_t width, std::size_t height, stream_t s, bool wait) {
+  const unsigned char *p = array_rect(src, wo, ho, width, height);
+  return p ? copy_rows(dst, dpitch, p, src->pitch(), width, height, s, wait) : record(error_invalid_value);
+}
+inline error_t run_to_array(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t count, stream_t s, bool wait) {
+  unsigned char *p = array_run(dst, wo, ho, count);
+  return p ? copy_rows(p, count, src, count, count, 1, s, wait) : record(error_invalid_value);
+}
+inline error_t run_from_array(void *dst, array_const_t src, std::size_t wo, std::size_t ho, std::size_t count, stream_t s, bool wait) {
+  const unsigned char *p = array_run(src, wo, ho, count);
+  return p ? copy_rows(dst, count, p, count, count, 1, s, wait) : record(error_invalid_value);
+}
+} // namespace detail
 // cudaMemcpy2DToArray(dst, wOffset bytes, hOffset rows, src, spitch, width bytes, height, kind)
 inline error_t memcpy_2d_to_array(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
-  if (!dst || wo + width > dst->pitch() || ho + height > dst->rows() * dst->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, dst->pitch(), src, spitch, width, height, nullptr, true);
+  return detail::to_array(dst, wo, ho, src, spitch, width, height, nullptr, true);
 }
 inline error_t memcpy_2d_to_array_async(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  if (!dst || wo + width > dst->pitch() || ho + height > dst->rows() * dst->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, dst->pitch(), src, spitch, width, height, s, false);
+  return detail::to_array(dst, wo, ho, src, spitch, width, height, s, false);
 }
 // cudaMemcpy2DFromArray(dst, dpitch, src, wOffset bytes, hOffset rows, width bytes, height, kind)
 inline error_t memcpy_2d_from_array(void *dst, std::size_t dpitch, array_const_t src, std::size_t wo, std::size_t ho, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
-  if (!src || wo + width > src->pitch() || ho + height > src->rows() * src->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst, dpitch, src->ptr + ho * src->pitch() + wo, src->pitch(), width, height, nullptr, true);
+  return detail::from_array(dst, dpitch, src, wo, ho, width, height, nullptr, true);
 }
 inline error_t memcpy_2d_from_array_async(void *dst, std::size_t dpitch, array_const_t src, std::size_t wo, std::size_t ho, std::size_t width, std::size_t height, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  if (!src || wo + width > src->pitch() || ho + height > src->rows() * src->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst, dpitch, src->ptr + ho * src->pitch() + wo, src->pitch(), width, height, s, false);
+  return detail::from_array(dst, dpitch, src, wo, ho, width, height, s, false);
 }
 // cudaMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width bytes, height, kind)
 inline error_t memcpy_2d_array_to_array(array_t dst, std::size_t wd, std::size_t hd, array_const_t src, std::size_t ws, std::size_t hs, std::size_t width, std::size_t height, memcpy_kind = memcpy_default) {
@@ -231,24 +247,16 @@ inline error_t memcpy_2d_array_to_array(array_t dst, std::size_t wd, std::size_t
 }
 // The deprecated 1-D forms: `count` bytes from (wOffset, hOffset) on, through the rows
 inline error_t memcpy_to_array(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t count, memcpy_kind = memcpy_default) {
-  if (!dst || ho * dst->pitch() + wo + count > dst->slice() * dst->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, count, src, count, count, 1, nullptr, true);
+  return detail::run_to_array(dst, wo, ho, src, count, nullptr, true);
 }
 inline error_t memcpy_from_array(void *dst, array_const_t src, std::size_t wo, std::size_t ho, std::size_t count, memcpy_kind = memcpy_default) {
-  if (!src || ho * src->pitch() + wo + count > src->slice() * src->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst, count, src->ptr + ho * src->pitch() + wo, count, count, 1, nullptr, true);
+  return detail::run_from_array(dst, src, wo, ho, count, nullptr, true);
 }
 inline error_t memcpy_to_array_async(array_t dst, std::size_t wo, std::size_t ho, const void *src, std::size_t count, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  if (!dst || ho * dst->pitch() + wo + count > dst->slice() * dst->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst->ptr + ho * dst->pitch() + wo, count, src, count, count, 1, s, false);
+  return detail::run_to_array(dst, wo, ho, src, count, s, false);
 }
 inline error_t memcpy_from_array_async(void *dst, array_const_t src, std::size_t wo, std::size_t ho, std::size_t count, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  if (!src || ho * src->pitch() + wo + count > src->slice() * src->slices())
-    return detail::record(error_invalid_value);
-  return detail::copy_rows(dst, count, src->ptr + ho * src->pitch() + wo, count, count, 1, s, false);
+  return detail::run_from_array(dst, src, wo, ho, count, s, false);
 }
 inline error_t memcpy_array_to_array(array_t dst, std::size_t wd, std::size_t hd, array_const_t src, std::size_t ws, std::size_t hs, std::size_t count, memcpy_kind = memcpy_default) {
   if (!dst || !src)
@@ -502,20 +510,29 @@ template <class T, class F> T tex_make(F &&channel) {
     pr[c] = channel(c);
   return r;
 }
+// channel c of the texel at p (nullptr: the border colour) as an E
+template <class E> E tex_channel(const texture_data *t, const unsigned char *p, int c) {
+  if (!p)
+    return static_cast<E>(t->border[c]);
+  if (c >= t->channels)
+    return E{};
+  const unsigned char *q = p + c * t->channel_bytes;
+  if constexpr (std::is_floating_point<E>::value)
+    return static_cast<E>(tex_channel_float(t, q));
+  else
+    return tex_raw<E>(q);
+}
 // the texel at p (nullptr: the border colour) as a T
 template <class T> T tex_texel(const texture_data *t, const unsigned char *p) {
   using E = typename channel_of<T>::E;
-  return tex_make<T>([&](int c) -> E {
-    if (!p)
-      return static_cast<E>(t->border[c]);
-    if (c >= t->channels)
-      return E{};
-    const unsigned char *q = p + c * t->channel_bytes;
-    if constexpr (std::is_floating_point<E>::value)
-      return static_cast<E>(tex_channel_float(t, q));
-    else
-      return tex_raw<E>(q);
-  });
+  return tex_make<T>([&](int c) { return tex_channel<E>(t, p, c); });
+}
+// a + (b - a) * q / 256 per channel, as (1 - w) a + w b in float
+template <class T> T tex_lerp(const T &a, const T &b, int q) {
+  using E = typename channel_of<T>::E;
+  const float w = static_cast<float>(q) * (1.0f / 256.0f);
+  const E *pa = reinterpret_cast<const E *>(&a), *pb = reinterpret_cast<const E *>(&b);
+  return tex_make<T>([&](int ch) { return static_cast<E>((1.0f - w) * pa[ch] + w * pb[ch]); });
 }
 // The bilinear weight of corner k (bit 0: the upper x texel, bit 1: the upper y one) in 1/256:
 // the hardware rounds the upper corner's product (half up) and gives the others the rest of
@@ -596,14 +613,7 @@ template <class T> T tex_sample(const texture_data *t, const tex_level &l, float
       return static_cast<E>(static_cast<float>((sum + (std::uint64_t(1) << (shift - 1))) >> shift) / 65535.0f);
     });
   }
-  // float values: lerp per axis with the weights in 1/256
-  auto lerp = [](const T &a, const T &b, int qq) {
-    const float w = static_cast<float>(qq) * (1.0f / 256.0f);
-    return tex_make<T>([&](int ch) -> E {
-      const E *pa = reinterpret_cast<const E *>(&a), *pb = reinterpret_cast<const E *>(&b);
-      return static_cast<E>((1.0f - w) * pa[ch] + w * pb[ch]);
-    });
-  };
+  // float values: weighted sums, or lerps per axis, with the weights in 1/256
   auto texel = [&](int k) { return tex_texel<T>(t, at(i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1))); };
   // a weighted sum in float of texels with weights in 1/256
   auto weighted = [&](const T *v, const int *w, int n) {
@@ -616,7 +626,7 @@ template <class T> T tex_sample(const texture_data *t, const tex_level &l, float
   };
   if (dims == 1) {
     if (!row_border)
-      return lerp(texel(0), texel(1), q[0]);
+      return tex_lerp(texel(0), texel(1), q[0]);
     const T v[3] = {texel(0), texel(1), tex_texel<T>(t, nullptr)};
     const int w01 = tex_w2(q[0], 128, 2), w11 = tex_w2(q[0], 128, 3);
     const int w[3] = {w01, w11, 256 - w01 - w11};
@@ -627,9 +637,9 @@ template <class T> T tex_sample(const texture_data *t, const tex_level &l, float
     const int w[4] = {tex_w2(q[0], q[1], 0), tex_w2(q[0], q[1], 1), tex_w2(q[0], q[1], 2), tex_w2(q[0], q[1], 3)};
     return weighted(v, w, 4);
   }
-  const T s0 = lerp(lerp(texel(0), texel(1), q[0]), lerp(texel(2), texel(3), q[0]), q[1]);
-  const T s1 = lerp(lerp(texel(4), texel(5), q[0]), lerp(texel(6), texel(7), q[0]), q[1]);
-  return lerp(s0, s1, q[2]);
+  const T s0 = tex_lerp(tex_lerp(texel(0), texel(1), q[0]), tex_lerp(texel(2), texel(3), q[0]), q[1]);
+  const T s1 = tex_lerp(tex_lerp(texel(4), texel(5), q[0]), tex_lerp(texel(6), texel(7), q[0]), q[1]);
+  return tex_lerp(s0, s1, q[2]);
 }
 // a sample at level of detail `lod` (mipmaps), else of level 0
 template <class T> T tex_lod(const texture_data *t, float x, float y, float z, long layer, float lod, bool normalized) {
@@ -643,14 +653,8 @@ template <class T> T tex_lod(const texture_data *t, float x, float y, float z, l
   const int q = static_cast<int>(tex_floor((v - static_cast<float>(l0)) * 256.0f + 0.5f));
   const T a = tex_sample<T>(t, t->level[l0], x, y, z, layer, normalized);
   if (q == 0 || l0 + 1 >= t->levels)
-    return q == 256 && l0 + 1 < t->levels ? tex_sample<T>(t, t->level[l0 + 1], x, y, z, layer, normalized) : a;
-  const T b = tex_sample<T>(t, t->level[l0 + 1], x, y, z, layer, normalized);
-  using E = typename channel_of<T>::E;
-  const float w = static_cast<float>(q) * (1.0f / 256.0f);
-  return tex_make<T>([&](int ch) -> E {
-    const E *pa = reinterpret_cast<const E *>(&a), *pb = reinterpret_cast<const E *>(&b);
-    return static_cast<E>((1.0f - w) * pa[ch] + w * pb[ch]);
-  });
+    return a;
+  return tex_lerp(a, tex_sample<T>(t, t->level[l0 + 1], x, y, z, layer, normalized), q);
 }
 // the face of a cubemap direction and its normalized face coordinates (CUDA's table)
 inline long tex_cube_face(float x, float y, float z, float &s, float &u) {
@@ -720,17 +724,8 @@ template <class T> T tex2Dgather(texture_object_t t, float x, float y, int comp 
   detail::tex_weight(X, i0, qx);
   detail::tex_weight(Y, j0, qy);
   const long is[4] = {i0, i0 + 1, i0 + 1, i0}, js[4] = {j0 + 1, j0 + 1, j0, j0};
-  return detail::tex_make<T>([&](int k) -> E {
-    const unsigned char *p = detail::tex_at(t, l, detail::tex_address(is[k], l.w, mx), detail::tex_address(js[k], l.h, my), 0);
-    if (!p)
-      return static_cast<E>(t->border[comp]);
-    if (comp >= t->channels)
-      return E{};
-    const unsigned char *q = p + comp * t->channel_bytes;
-    if constexpr (std::is_floating_point<E>::value)
-      return static_cast<E>(detail::tex_channel_float(t, q));
-    else
-      return detail::tex_raw<E>(q);
+  return detail::tex_make<T>([&](int k) {
+    return detail::tex_channel<E>(t, detail::tex_at(t, l, detail::tex_address(is[k], l.w, mx), detail::tex_address(js[k], l.h, my), 0), comp);
   });
 }
 template <class T> void tex1Dfetch(T *r, texture_object_t t, int i) { *r = tex1Dfetch<T>(t, i); }
