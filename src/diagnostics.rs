@@ -151,8 +151,8 @@ codes! {
         "`__activemask()` is exact on NVIDIA only",
         "On NVIDIA devices `syclify::activemask` is the hardware `activemask` instruction and reports\nthe lanes really executing, also inside divergent branches. SYCL 2020 cannot observe\ndivergence, so on other devices it reports every lane of the sub-group.";
     GridGroup = "SY0701", "grid-group", Error,
-        "grid-wide cooperative groups are not migrated",
-        "`this_grid()` and `grid.sync()` synchronise every thread of a cooperative launch. SYCL 2020\nhas no grid-wide barrier (kernels cannot synchronise across work-groups); split the kernel\nat the grid sync into two launches on the same in-order queue, which orders them.";
+        "multi-device cooperative groups are not migrated",
+        "`this_grid()` and `grid.sync()` are migrated: the helper's grid barrier lives in device memory\nand each launch of a kernel that reaches one checks that all its work-groups fit on the device\nat once (cudaErrorCooperativeLaunchTooLarge otherwise). `this_multi_grid()` and\n`cudaLaunchCooperativeKernelMultiDevice` synchronise several devices, which SYCL cannot (and\nCUDA deprecated them in 11.3): launch one cooperative kernel per device and synchronise the\nqueues on the host between the phases.";
     UnsupportedApi = "SY0401", "unsupported-api", Warning,
         "a CUDA runtime API call is not migrated and was left as is",
         "syclify has no mapping for this CUDA API yet. The call was left unchanged and a comment\nwas added next to it. You can add a mapping with `--rule-file`.";

@@ -351,6 +351,8 @@ pub struct FunctionFacts {
     pub is_internal: bool,
     pub uses_item: bool,
     pub uses_warp: bool,
+    /// Calls `this_grid()`: needs the grid barrier of a cooperative launch.
+    pub uses_grid: bool,
     /// A constructor or destructor. A device constructor that uses thread
     /// builtins receives the nd_item like any device function, and its
     /// constructions in device code (`const Local l(p);`, `Local(p)`) pass
@@ -451,6 +453,7 @@ impl FunctionFacts {
             self.is_internal |= o.is_internal;
             self.uses_item |= o.uses_item;
             self.uses_warp |= o.uses_warp;
+            self.uses_grid |= o.uses_grid;
             static_shared.extend(o.static_shared);
             self.uses_extern_shared |= o.uses_extern_shared;
             shared_types.extend(o.shared_types);
@@ -529,6 +532,9 @@ impl LocalRef {
 pub struct Needs {
     pub item: bool,
     pub warp: bool,
+    /// The grid barrier (`this_grid()` somewhere below): passed as
+    /// `syclify::cg::grid_sync syclify_grid`.
+    pub grid: bool,
     pub locals: Vec<LocalRef>,
     pub dynamic_local: bool,
     /// Device global variables (`__constant__`/`__device__`/`__managed__`) used, by name.
@@ -537,12 +543,12 @@ pub struct Needs {
 
 impl Needs {
     pub fn any(&self) -> bool {
-        self.item || self.memory()
+        self.item || self.grid || self.memory()
     }
-    /// Local memory or device globals: what a launch allocates and passes
-    /// beyond the nd_item.
+    /// Local memory, device globals or the grid barrier: what a launch
+    /// allocates and passes beyond the nd_item.
     pub fn memory(&self) -> bool {
-        !self.locals.is_empty() || self.dynamic_local || !self.globals.is_empty()
+        !self.locals.is_empty() || self.dynamic_local || !self.globals.is_empty() || self.grid
     }
     /// What the extra parameters carry, in words (`the nd_item and local memory`).
     pub fn describe(&self) -> String {
@@ -555,6 +561,9 @@ impl Needs {
         }
         if !self.globals.is_empty() {
             parts.push("device globals");
+        }
+        if self.grid {
+            parts.push("the grid barrier");
         }
         parts.join(" and ")
     }
@@ -691,7 +700,7 @@ impl ProjectIndex {
         };
         if !visiting.insert(name.to_string()) {
             // recursion: the cycle's own facts are merged when the first member completes
-            return Needs { item: f.uses_item, warp: f.uses_warp, locals: vec![], dynamic_local: f.uses_extern_shared, globals: vec![] };
+            return Needs { item: f.uses_item, warp: f.uses_warp, grid: f.uses_grid, locals: vec![], dynamic_local: f.uses_extern_shared, globals: vec![] };
         }
         if !(f.is_kernel || f.is_device) || name.starts_with('~') {
             // host code, or a destructor: nothing is threaded through it
@@ -706,6 +715,7 @@ impl ProjectIndex {
         let mut needs = Needs {
             item: f.uses_item || f.is_kernel,
             warp: f.uses_warp,
+            grid: f.uses_grid,
             locals: f
                 .static_shared
                 .iter()
@@ -730,6 +740,7 @@ impl ProjectIndex {
             }
             needs.item |= cn.item;
             needs.warp |= cn.warp;
+            needs.grid |= cn.grid;
             needs.dynamic_local |= cn.dynamic_local;
             extend_unique(&mut needs.locals, cn.locals);
             extend_unique(&mut needs.globals, cn.globals);
@@ -1527,6 +1538,9 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
                 if let Some((_, callee)) = callee_name(n, src) {
                     if BARRIERS.contains(&callee) {
                         f.uses_item = true;
+                    } else if callee == "this_grid" {
+                        f.uses_item = true;
+                        f.uses_grid = true;
                     } else if crate::rules::warp_shuffle::WARP_FUNCTIONS.contains(&callee)
                         || crate::rules::cooperative_groups::CG_ITEM_FUNCTIONS.contains(&callee)
                     {

@@ -25,7 +25,8 @@
 //  11. Half and bfloat16    half2, bfloat16, bfloat162 and the __h* intrinsics;
 //                           fp8 (E4M3/E5M2, x2/x4 packs, __nv_cvt_*)
 //  12. Cooperative groups   syclify::cg: thread_block, thread_block_tile<N>,
-//                           coalesced_group, reduce, plus/less/greater
+//                           coalesced_group, reduce, plus/less/greater,
+//                           grid_group (a grid barrier checked for residency)
 //  13. Device printf        SYCLIFY_PRINTF, SYCLIFY_ASSERT
 //  14. Host runtime         stream flags/query/wait_event, events with real
 //                           elapsed time, async/pitched/2-D/3-D memory, memory
@@ -84,6 +85,8 @@
 #include <chrono>
 #include <climits>
 #include <string>
+#include <system_error>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -211,6 +214,7 @@ constexpr error_t error_illegal_address = 700;
 constexpr error_t error_launch_out_of_resources = 701;
 constexpr error_t error_launch_timeout = 702;
 constexpr error_t error_assert = 710;
+constexpr error_t error_cooperative_launch_too_large = 720;
 constexpr error_t error_peer_access_unsupported = 217;
 constexpr error_t error_peer_access_already_enabled = 704;
 constexpr error_t error_peer_access_not_enabled = 705;
@@ -225,8 +229,20 @@ inline error_t record(error_t e) {
     last_error() = e;
   return e;
 }
+// CUDA's own codes, for failures the helpers detect themselves (a
+// cooperative launch too large): sycl::exception carries any error category.
+struct cuda_category_t : std::error_category {
+  const char *name() const noexcept override { return "cuda"; }
+  std::string message(int) const override { return "CUDA error"; }
+};
+inline const std::error_category &cuda_category() {
+  static const cuda_category_t c;
+  return c;
+}
 inline error_t from_exception(const sycl::exception &ex) {
   const std::error_code c = ex.code();
+  if (c.category() == cuda_category())
+    return record(c.value());
   if (c == sycl::errc::memory_allocation)
     return record(error_memory_allocation);
   if (c == sycl::errc::nd_range || c == sycl::errc::kernel_argument)
@@ -284,6 +300,7 @@ inline const char *get_error_string(error_t e) {
   case error_launch_out_of_resources: return "too many resources requested for launch";
   case error_launch_timeout: return "the launch timed out and was terminated";
   case error_assert: return "device-side assert triggered";
+  case error_cooperative_launch_too_large: return "too many blocks in cooperative launch";
   default: return "unknown error";
   }
 }
@@ -308,6 +325,7 @@ inline const char *get_error_name(error_t e) {
   case error_launch_out_of_resources: return "cudaErrorLaunchOutOfResources";
   case error_launch_timeout: return "cudaErrorLaunchTimeout";
   case error_assert: return "cudaErrorAssert";
+  case error_cooperative_launch_too_large: return "cudaErrorCooperativeLaunchTooLarge";
   default: return "cudaErrorUnknown";
   }
 }
@@ -803,6 +821,8 @@ inline graph_rec *capturing(const sycl::queue &q) {
 struct launch_limits {
   std::size_t max_wg;
   sycl::id<3> max_dims;
+  // for cooperative launches: compute units and local memory per work-group
+  std::size_t compute_units, local_mem;
 };
 inline const launch_limits &limits_of(const sycl::device &d) {
   static thread_local std::optional<sycl::device> dev;
@@ -810,10 +830,50 @@ inline const launch_limits &limits_of(const sycl::device &d) {
   if (!dev || *dev != d) {
     l.max_wg = d.get_info<sycl::info::device::max_work_group_size>();
     l.max_dims = d.get_info<sycl::info::device::max_work_item_sizes<3>>();
+    l.compute_units = d.get_info<sycl::info::device::max_compute_units>();
+    l.local_mem = d.get_info<sycl::info::device::local_mem_size>();
     dev = d;
   }
   return l;
 }
+// The occupancy model (SYCL 2020 exposes neither registers nor the
+// per-compute-unit limits): a compute unit runs 2 x max_work_group_size
+// work-items, in at most 2 x max_work_group_size / 32 work-groups, and as
+// much local memory as one work-group may have. Work-groups of `block`
+// work-items with `local_bytes` of local memory one compute unit runs at once.
+// The environment variable SYCLIFY_GROUPS_PER_CU caps the figure (registers
+// the model cannot see: a grid barrier's watchdog says when it is needed).
+inline std::size_t groups_per_compute_unit(std::size_t max_wg, std::size_t local_mem, std::size_t block, std::size_t local_bytes) {
+  if (block == 0 || block > max_wg)
+    return 0;
+  std::size_t n = std::min(2 * max_wg / block, 2 * max_wg / 32);
+  if (local_bytes > 0)
+    n = std::min(n, local_mem / local_bytes);
+  static const std::size_t cap = [] {
+    const char *v = std::getenv("SYCLIFY_GROUPS_PER_CU");
+    long c = v ? std::strtol(v, nullptr, 10) : 0;
+    return c > 0 ? static_cast<std::size_t>(c) : std::size_t{0};
+  }();
+  return cap > 0 ? std::min(n, cap) : n;
+}
+// The queue of the launch being submitted (for the grid barrier).
+inline sycl::queue *&launch_queue() {
+  static thread_local sycl::queue *q = nullptr;
+  return q;
+}
+// A grid barrier's state in device memory (see cg::grid_group): the
+// arrival counter and the watchdog's flag, each on a cache line of its own.
+struct grid_state {
+  alignas(128) unsigned arrived;
+  alignas(128) unsigned broken;
+};
+// Set by grid_sync_for when a launch's configuration is new on its queue:
+// the launch then waits for the kernel and checks that its barrier held.
+inline grid_state *&grid_check() {
+  static thread_local grid_state *s = nullptr;
+  return s;
+}
+void check_grid_launch(sycl::queue &q, grid_state *s);
 // The limits of the device of the launch being submitted (for launch_range).
 inline const launch_limits *&launch_device() {
   static thread_local const launch_limits *l = nullptr;
@@ -835,6 +895,7 @@ template <class CG> void launch(sycl::queue &q, CG &&cg) {
     // cannot submit their initial copy from inside it)
     detail::prepare_symbols();
     detail::launch_device() = &detail::limits_of(q.get_device());
+    detail::launch_queue() = &q;
 #if defined(ACPP_EXT_COARSE_GRAINED_EVENTS) && !defined(SYCLIFY_FINE_GRAINED_EVENTS)
     // AdaptiveCpp: the launch's event is coarse-grained (the queue's
     // progress, not a CUDA event of its own; nothing waits on a launch's
@@ -849,10 +910,47 @@ template <class CG> void launch(sycl::queue &q, CG &&cg) {
     q.submit(std::forward<CG>(cg));
 #endif
     detail::launch_device() = nullptr;
+    detail::launch_queue() = nullptr;
+    if (detail::grid_state *s = detail::grid_check()) {
+      detail::grid_check() = nullptr;
+      detail::check_grid_launch(q, s);
+    }
   } catch (const sycl::exception &ex) {
     detail::launch_device() = nullptr;
+    detail::launch_queue() = nullptr;
+    detail::grid_check() = nullptr;
     detail::from_exception(ex);
   }
+}
+// cudaLaunchKernel, cudaLaunchCooperativeKernel: a launch whose status is
+// the call's value (and, when it failed, the last error, as in CUDA). A
+// configuration over the device's limits is cudaErrorInvalidValue here,
+// where <<<>>> reports cudaErrorInvalidConfiguration (both measured with
+// nvcc 13: a block of 4096 threads).
+template <class CG> error_t launch_status(sycl::queue &q, CG &&cg) {
+  error_t saved = detail::last_error();
+  detail::last_error() = success;
+  launch(q, std::forward<CG>(cg));
+  if (detail::last_error() == error_invalid_configuration)
+    detail::last_error() = error_invalid_value;
+  error_t e = detail::last_error();
+  if (e == success)
+    detail::last_error() = saved;
+  return e;
+}
+// The arguments of cudaLaunchKernel's `void **args` (one pointer per
+// parameter, to a value of the parameter's type), read on the host into a
+// tuple of the kernel's N own parameter types: those before position At and
+// those after the Extra parameters syclify adds there (the nd_item and the
+// rest go before the first parameter with a default argument).
+template <std::size_t At, std::size_t Extra, class... P, std::size_t... I> auto unpack_args_of(void **args, std::index_sequence<I...>) {
+  using T = std::tuple<std::decay_t<P>...>;
+  return std::tuple<std::tuple_element_t<(I < At ? I : I + Extra), T>...>(
+      *static_cast<std::tuple_element_t<(I < At ? I : I + Extra), T> *>(args[I])...);
+}
+template <std::size_t N, std::size_t At = N, std::size_t Extra = 0, class R, class... P> auto unpack_args(R (*)(P...), void **args) {
+  static_assert(N + Extra <= sizeof...(P), "more arguments than the kernel has parameters");
+  return unpack_args_of<At, Extra, P...>(args, std::make_index_sequence<N>{});
 }
 // The nd_range of a launch: sycl::nd_range<3>(grid * block, block), checked
 // like CUDA checks a launch (a block over the device's work-group limits is an
@@ -2632,7 +2730,7 @@ using fp8x4_e4m3 = fp8x4<E4M3>;
 using fp8x4_e5m2 = fp8x4<E5M2>;
 
 // ---------------------------------------------------------------------------
-// 12. Cooperative groups (the block and warp-tile subset)
+// 12. Cooperative groups (blocks, warp tiles, coalesced groups, the grid)
 // `namespace cg = cooperative_groups;` becomes `namespace cg = syclify::cg;`
 // and this_thread_block()/coalesced_threads() receive the nd_item. A tile of
 // N lanes is a segment of the 32-lane sub-group; its operations are the warp
@@ -2771,7 +2869,185 @@ template <unsigned M, unsigned N> thread_block_tile<M> tiled_partition(const thr
   static_assert(M <= N, "a tile's partition is smaller than the tile");
   return thread_block_tile<M>{t.item};
 }
-// cg::sync(g) for a block, a tile or a coalesced group
+// binary_partition / labeled_partition: the lanes of a warp tile or a
+// coalesced group that share the predicate or the label, as a coalesced group.
+inline coalesced_group binary_partition(const coalesced_group &g, bool pred) {
+  const unsigned yes = syclify::ballot(g.item, g.mask, pred) & g.mask;
+  return coalesced_group{g.item, pred ? yes : (g.mask & ~yes)};
+}
+template <unsigned N> coalesced_group binary_partition(const thread_block_tile<N> &t, bool pred) {
+  return binary_partition(coalesced_group{t.item, t.tile_mask()}, pred);
+}
+template <class T> coalesced_group labeled_partition(const coalesced_group &g, T label) {
+  return coalesced_group{g.item, syclify::match_any(g.item, g.mask, label) & g.mask};
+}
+template <unsigned N, class T> coalesced_group labeled_partition(const thread_block_tile<N> &t, T label) {
+  return labeled_partition(coalesced_group{t.item, t.tile_mask()}, label);
+}
+// Grid-wide groups: this_grid() → this_grid(item, syclify_grid), where
+// syclify_grid is the launch's grid barrier (a parameter syclify adds to the
+// kernels and device functions that reach this_grid()). SYCL 2020 has no
+// barrier across work-groups: this one counts the arriving work-groups in
+// device memory (one counter per queue, kept between its launches, whose
+// top bit flips when all have arrived), with device-scope fences on both
+// sides. It is
+// correct when every work-group of the launch runs at once, which each launch
+// checks against the occupancy model before anything runs
+// (cudaErrorCooperativeLaunchTooLarge otherwise; see grid_sync_for). The
+// model cannot see registers: a barrier that waits 5 s without any
+// work-group arriving gives up instead of hanging, and the first launch of
+// each configuration on a queue is waited for and reports that as
+// cudaErrorCooperativeLaunchTooLarge, with a message on stderr.
+struct grid_sync {
+  detail::grid_state *state;
+};
+namespace detail {
+// The GPU's clock in units of 1024 ns, in 32 bits (wraps after 73 minutes;
+// differences are taken modulo 2^32). Few registers: the barrier is inlined
+// into kernels whose residency depends on their register count.
+inline unsigned grid_clock() {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return static_cast<unsigned>(t >> 10);
+#else
+  return 0;
+#endif
+}
+// Has a barrier waited too long with no work-group arriving? (5 s of the
+// GPU's clock on NVIDIA; elsewhere a count of polls of about that order.)
+inline bool grid_patience_over(unsigned since, unsigned polls) {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  (void)polls;
+  return grid_clock() - since > 5000000000u / 1024u;
+#else
+  (void)since;
+  return polls > 400000000u;
+#endif
+}
+// A work-group's arrival at the grid barrier (its leader's), for `total`
+// work-groups: one atomic add on the counter, whose top bit flips once all
+// have arrived (the first work-group adds 2^31 - (total - 1), the others 1:
+// 2^31 in all, the low bits back where they were), after a device-scope
+// fence that publishes the work-group's writes. Returns the counter before
+// the add, for grid_wait.
+inline unsigned grid_arrive(syclify::detail::grid_state &s, unsigned total, bool first) {
+  using ref = sycl::atomic_ref<unsigned, sycl::memory_order::relaxed, sycl::memory_scope::device, sycl::access::address_space::global_space>;
+  syclify::threadfence<sycl::memory_scope::device>();
+  if (ref(s.broken).load() != 0u)
+    return 0u;
+  return ref(s.arrived).fetch_add(first ? 0x80000000u - (total - 1u) : 1u);
+}
+// Waits (the leader) until the counter's top bit differs from `before`'s,
+// then fences so that every work-group's writes are seen. The watchdog:
+// every 1024 polls it looks whether any work-group arrived since it last
+// looked, and gives up (marking the state broken) after 5 s without one.
+inline void grid_wait(syclify::detail::grid_state &s, unsigned before) {
+  using ref = sycl::atomic_ref<unsigned, sycl::memory_order::relaxed, sycl::memory_scope::device, sycl::access::address_space::global_space>;
+  ref arrived(s.arrived), broken(s.broken);
+  unsigned seen = before, since = grid_clock(), polls = 0;
+  for (;;) {
+    const unsigned now = arrived.load();
+    if (((now ^ before) & 0x80000000u) != 0u)
+      break;
+    if ((++polls & 1023u) == 0) {
+      if (now != seen) {
+        seen = now;
+        since = grid_clock();
+        polls = 0;
+      } else if (broken.load() != 0u || grid_patience_over(since, polls)) {
+        broken.store(1u);
+        break;
+      }
+    }
+  }
+  syclify::threadfence<sycl::memory_scope::device>();
+}
+} // namespace detail
+struct grid_group {
+  const sycl::nd_item<3> &item;
+  syclify::detail::grid_state *state;
+  // every launch passes a barrier (CUDA 13 gives a <<<>>> launch a valid
+  // grid group too; measured on an H200)
+  bool is_valid() const { return state != nullptr; }
+  void sync() const { barrier_wait(barrier_arrive()); }
+  // the split barrier: arrive, do independent work, wait
+  using arrival_token = unsigned;
+  arrival_token barrier_arrive() const {
+    sycl::group_barrier(item.get_group());
+    if (state && item.get_local_linear_id() == 0)
+      return detail::grid_arrive(*state, static_cast<unsigned>(item.get_group_range().size()), item.get_group_linear_id() == 0);
+    return 0;
+  }
+  void barrier_wait(arrival_token gen) const {
+    if (state && item.get_local_linear_id() == 0)
+      detail::grid_wait(*state, gen);
+    sycl::group_barrier(item.get_group());
+  }
+  // ranks as CUDA counts them: blocks x fastest, a block's threads together
+  unsigned long long block_rank() const { return item.get_group_linear_id(); }
+  unsigned long long num_blocks() const { return item.get_group_range().size(); }
+  unsigned long long thread_rank() const { return block_rank() * item.get_local_range().size() + item.get_local_linear_id(); }
+  unsigned long long num_threads() const { return item.get_global_range().size(); }
+  unsigned long long size() const { return num_threads(); }
+  uint3 block_index() const { return uint3{unsigned(item.get_group(2)), unsigned(item.get_group(1)), unsigned(item.get_group(0))}; }
+  uint3 dim_blocks() const { return uint3{unsigned(item.get_group_range(2)), unsigned(item.get_group_range(1)), unsigned(item.get_group_range(0))}; }
+  uint3 group_dim() const { return dim_blocks(); }
+  uint3 dim_threads() const {
+    return uint3{unsigned(item.get_global_range(2)), unsigned(item.get_global_range(1)), unsigned(item.get_global_range(0))};
+  }
+  uint3 thread_index() const { return uint3{unsigned(item.get_global_id(2)), unsigned(item.get_global_id(1)), unsigned(item.get_global_id(0))}; }
+};
+inline grid_group this_grid(const sycl::nd_item<3> &item, grid_sync g) { return grid_group{item, g.state}; }
+// The grid barrier of the launch being submitted (called in its command
+// group, whose nd_range and dynamic local memory it is given — what the
+// occupancy query counts — the static local memory left to the watchdog):
+// a cooperative launch (cudaLaunchCooperativeKernel) is refused when its
+// work-groups do not all fit on the device at once by the occupancy model,
+// as CUDA refuses it; any other launch is not (a kernel may use its grid
+// group for ranks alone, on any grid), and only the watchdog speaks for it.
+inline grid_sync grid_sync_for(const sycl::nd_range<3> &r, std::size_t local_bytes = 0, bool cooperative = true) {
+  const syclify::detail::launch_limits *l = syclify::detail::launch_device();
+  sycl::queue *q = syclify::detail::launch_queue();
+  if (!l || !q)
+    throw sycl::exception(std::error_code(error_invalid_configuration, syclify::detail::cuda_category()), "a grid barrier outside syclify::launch");
+  const std::size_t groups = r.get_group_range().size(), block = r.get_local_range().size();
+  const std::size_t fit = l->compute_units * syclify::detail::groups_per_compute_unit(l->max_wg, l->local_mem, block, local_bytes);
+  if (cooperative && groups > fit) {
+    std::fprintf(stderr,
+                 "syclify: a launch of %zu work-groups of %zu work-items (%zu bytes of local memory each) uses a grid barrier, but "
+                 "the device runs at most %zu such work-groups at once\n",
+                 groups, block, local_bytes, fit);
+    throw sycl::exception(std::error_code(error_cooperative_launch_too_large, syclify::detail::cuda_category()), "cooperative launch too large");
+  }
+  struct entry {
+    syclify::detail::grid_state *state;
+    std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> checked;
+  };
+  static std::mutex m;
+  static std::vector<std::pair<sycl::queue, entry>> states;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = std::find_if(states.begin(), states.end(), [&](const auto &e) { return e.first == *q; });
+  if (it == states.end()) {
+    // shared memory, zeroed here: no copy can be submitted from inside a command group
+    auto *s = sycl::malloc_shared<syclify::detail::grid_state>(1, *q);
+    if (!s)
+      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation), "grid barrier");
+    *s = syclify::detail::grid_state{};
+    states.emplace_back(*q, entry{s, {}});
+    it = std::prev(states.end());
+  }
+  auto config = std::make_tuple(groups, block, local_bytes);
+  if (std::find(it->second.checked.begin(), it->second.checked.end(), config) == it->second.checked.end()) {
+    it->second.checked.push_back(config);
+    syclify::detail::grid_check() = it->second.state;
+  }
+  return grid_sync{it->second.state};
+}
+// The local memory of a launch's accessors, in bytes (for grid_sync_for).
+template <class... A> std::size_t local_bytes(const A &...a) { return (std::size_t{0} + ... + a.byte_size()); }
+
+// cg::sync(g) for a block, a tile, a coalesced group or the grid
 template <class Group> void sync(const Group &g) { g.sync(); }
 
 // cg::plus / cg::less / cg::greater as used by cg::reduce (less/greater pick
@@ -3534,7 +3810,7 @@ struct device_prop {
   int ECCEnabled;
   int computeMode;                 // always 0 (default): SYCL has no compute modes
   int pageableMemoryAccess;        // 0: SYCL 2020 kernels reach USM allocations only
-  int cooperativeLaunch;           // 0: no grid-wide synchronisation in SYCL 2020
+  int cooperativeLaunch;           // 1: the helper's grid barrier (cg::grid_group)
   int asyncEngineCount;            // 0: not reported by SYCL
   std::size_t sharedMemPerBlockOptin; // = sharedMemPerBlock (SYCL has no opt-in)
   int maxBlocksPerMultiProcessor;  // model: maxThreadsPerMultiProcessor / 32
@@ -3601,6 +3877,7 @@ inline error_t get_device_properties(device_prop *p, int dev) {
     p->ECCEnabled = d.get_info<sycl::info::device::error_correction_support>();
     p->sharedMemPerBlockOptin = p->sharedMemPerBlock;
     p->maxBlocksPerMultiProcessor = p->maxThreadsPerMultiProcessor / 32;
+    p->cooperativeLaunch = 1;
     p->deviceOverlap = 1;
   });
 }
@@ -3658,7 +3935,7 @@ inline error_t device_get_attribute(int *v, device_attr a, int dev) {
   case dev_attr_unified_addressing: *v = p.unifiedAddressing; break;
   case dev_attr_max_shared_memory_per_multiprocessor: *v = static_cast<int>(p.sharedMemPerMultiprocessor); break;
   case dev_attr_pageable_memory_access: *v = 0; break; // SYCL 2020: only USM allocations are device-accessible
-  case dev_attr_cooperative_launch: *v = 0; break;     // no grid-wide synchronisation in SYCL 2020
+  case dev_attr_cooperative_launch: *v = 1; break;     // the helper's grid barrier (cg::grid_group)
   case dev_attr_max_shared_memory_per_block_optin: *v = static_cast<int>(p.sharedMemPerBlock); break;
   case dev_attr_max_blocks_per_multiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
   case dev_attr_memory_pools_supported: *v = 1; break; // stream-ordered allocation is emulated (see mem pools)
@@ -3707,9 +3984,11 @@ template <class F> error_t func_get_attributes(func_attributes *a, F) {
   return success;
 }
 
-// Occupancy. Stated model (SYCL 2020 exposes neither registers nor the
-// per-compute-unit thread limit): a compute unit runs 2 * max_work_group_size
-// work-items; register and local-memory pressure are not modelled.
+// Occupancy, by the stated model of detail::groups_per_compute_unit (2 x
+// max_work_group_size work-items per compute unit, in work-groups of at
+// least 32; the local memory of one work-group; registers not modelled).
+// A cooperative launch of multiProcessorCount times the figure passes the
+// launch's check.
 template <class F> error_t occupancy_max_potential_block_size(int *min_grid, int *block, F, std::size_t = 0, int limit = 0) {
   device_prop p;
   error_t e = get_device_properties(&p, detail::current_device_index());
@@ -3723,14 +4002,54 @@ template <class F> error_t occupancy_max_potential_block_size(int *min_grid, int
   *min_grid = p.multiProcessorCount * (p.maxThreadsPerMultiProcessor / (b > 0 ? b : 1));
   return success;
 }
-template <class F> error_t occupancy_max_active_blocks_per_multiprocessor(int *n, F, int block, std::size_t = 0) {
+namespace detail {
+// Does kernel type F take a grid barrier (reach this_grid())?
+template <class F> struct takes_grid_sync : std::false_type {};
+template <class R, class... P>
+struct takes_grid_sync<R (*)(P...)> : std::bool_constant<(std::is_same_v<std::decay_t<P>, cg::grid_sync> || ...)> {};
+} // namespace detail
+// For a kernel that syncs its grid (its type says so: it takes the grid
+// barrier), the figure is also one that holds whatever its registers: on an
+// NVIDIA GPU (65,536 registers per SM, at most 255 per thread) the
+// work-groups of `block` work-items that fit at 255 registers, at least one,
+// so that a cooperative grid sized from it always runs at once (the model
+// alone over-estimated kernels with many registers, which the grid barrier's
+// watchdog then reported).
+template <class F> error_t occupancy_max_active_blocks_per_multiprocessor(int *n, F, int block, std::size_t local_bytes = 0) {
   device_prop p;
   error_t e = get_device_properties(&p, detail::current_device_index());
   if (e != success)
     return e;
-  *n = block > 0 ? (p.maxThreadsPerMultiProcessor / block > 0 ? p.maxThreadsPerMultiProcessor / block : 1) : 0;
+  *n = block > 0 ? static_cast<int>(detail::groups_per_compute_unit(static_cast<std::size_t>(p.maxThreadsPerBlock), p.sharedMemPerBlock,
+                                                                      static_cast<std::size_t>(block), local_bytes))
+                 : 0;
+  if constexpr (detail::takes_grid_sync<std::decay_t<F>>::value) {
+    if (*n > 0 && detail::legacy_queue().get_device().get_info<sycl::info::device::vendor_id>() == 0x10de) {
+      const int warps = (block + 31) / 32, fit = 8 / warps > 1 ? 8 / warps : 1;
+      *n = *n < fit ? *n : fit;
+    }
+  }
   return success;
 }
+// cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: the flags (caching
+// hints) do not change the model.
+template <class F> error_t occupancy_max_active_blocks_per_multiprocessor_with_flags(int *n, F f, int block, std::size_t local_bytes, unsigned) {
+  return occupancy_max_active_blocks_per_multiprocessor(n, f, block, local_bytes);
+}
+namespace detail {
+// After the first launch of a configuration that uses a grid barrier: did
+// the barrier hold (every work-group resident at once)?
+inline void check_grid_launch(sycl::queue &q, grid_state *s) {
+  q.wait_and_throw();
+  if (s->broken != 0u) {
+    *s = grid_state{};
+    std::fprintf(stderr, "syclify: a grid barrier waited 5 s for work-groups that never arrived: the launch's work-groups were not all "
+                         "resident at once (the occupancy model does not see registers); launch fewer work-groups, or cap the model's "
+                         "work-groups per compute unit with SYCLIFY_GROUPS_PER_CU (e.g. 1)\n");
+    throw sycl::exception(std::error_code(error_cooperative_launch_too_large, cuda_category()), "cooperative launch too large");
+  }
+}
+} // namespace detail
 
 // ---------------------------------------------------------------------------
 // 15. Device global variables (__constant__, __device__, __managed__)

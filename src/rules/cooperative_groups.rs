@@ -4,15 +4,24 @@
 //! header's `syclify::cg` (so `namespace cg = cooperative_groups;`,
 //! `cg::thread_block`, `cg::tiled_partition<16>(block)`, `cg::reduce(tile, v,
 //! cg::plus<int>())` keep their spelling), and `this_thread_block()` /
-//! `coalesced_threads()` receive the `nd_item`. Grid-wide groups
-//! (`this_grid()`) have no SYCL 2020 equivalent and get SY0701.
+//! `coalesced_threads()` receive the `nd_item`. `this_grid()` receives the
+//! `nd_item` and the launch's grid barrier (`this_grid(item, syclify_grid)`:
+//! the function gains the parameter, see [`super::device_function_parameters`],
+//! and each launch of a kernel that reaches it passes a barrier checked for
+//! co-residency, see [`super::kernel_launch`]). Multi-device groups
+//! (`this_multi_grid()`) get SY0701.
 //!
 //! Why: a thread block is a SYCL work-group and a tile of up to 32 threads a
 //! segment of a sub-group; the helpers implement the CG member functions on
-//! them with CUDA's semantics.
+//! them with CUDA's semantics. SYCL 2020 has no grid-wide barrier: the
+//! helper's `grid_group::sync()` is one in device memory, correct when every
+//! work-group of the launch runs at once, which the launch checks (and a
+//! watchdog reports instead of hanging when a kernel's registers made the
+//! check too generous).
 //!
 //! Example: `cg::thread_block b = cg::this_thread_block();` →
-//! `cg::thread_block b = cg::this_thread_block(item);`
+//! `cg::thread_block b = cg::this_thread_block(item);`;
+//! `cg::grid_group g = cg::this_grid();` → `cg::grid_group g = cg::this_grid(item, syclify_grid);`
 
 use super::FileCtx;
 use crate::diagnostics::Code;
@@ -39,16 +48,17 @@ pub fn run(ctx: &mut FileCtx) {
                 let Some((_, name)) = callee_name(n, ctx.src) else {
                     continue;
                 };
-                if name == "this_grid" || name == "this_multi_grid" {
+                if name == "this_multi_grid" {
                     ctx.diag(
                         Code::GridGroup,
                         n.byte_range(),
                         RULE,
-                        format!("`{name}()`: grid-wide groups and their sync() have no SYCL 2020 equivalent; left as is"),
+                        "`this_multi_grid()`: groups spanning several devices (deprecated since CUDA 11.3) have no SYCL equivalent; left as is".to_string(),
                     );
                     continue;
                 }
-                if !CG_ITEM_FUNCTIONS.contains(&name) {
+                let grid = name == "this_grid";
+                if !grid && !CG_ITEM_FUNCTIONS.contains(&name) {
                     continue;
                 }
                 let Some(item) = ctx.item_at(n.start_byte()) else {
@@ -62,7 +72,8 @@ pub fn run(ctx: &mut FileCtx) {
                 if args.named_child_count() > 0 {
                     continue;
                 }
-                super::device_function_parameters::insert_into_list(ctx, RULE, args, 0, &item);
+                let extra = if grid { format!("{item}, {}", super::device_function_parameters::GRID) } else { item };
+                super::device_function_parameters::insert_into_list(ctx, RULE, args, 0, &extra);
                 ctx.count(RULE);
                 ctx.needs_sycl = true;
             }

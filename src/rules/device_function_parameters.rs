@@ -9,7 +9,9 @@
 //! buffer (`unsigned char *dyn_local_mem`); one that reads a `__constant__`,
 //! `__device__` or `__managed__` variable receives a pointer or reference of
 //! the same name (`float *filter`, `unsigned int &counter`; see
-//! [`super::device_globals`]). Every call site inside device code passes them
+//! [`super::device_globals`]), and one that calls `this_grid()` receives the
+//! launch's grid barrier (`syclify::cg::grid_sync syclify_grid`; see
+//! [`super::cooperative_groups`]). Every call site inside device code passes them
 //! on. Declarations (prototypes) get the same parameters.
 //!
 //! The extra parameters go before the first parameter that has a default
@@ -34,6 +36,8 @@ use tree_sitter::Node;
 pub const RULE: &str = "device-function-parameters";
 /// Name of the dynamic local memory parameter.
 pub const DYN_LOCAL: &str = "dyn_local_mem";
+/// Name of the grid barrier parameter (`this_grid()` → `this_grid(item, syclify_grid)`).
+pub const GRID: &str = "syclify_grid";
 
 /// The declaration of a local-memory parameter named `name` for array `a`.
 pub fn local_param_decl(a: &SharedArray, name: &str) -> String {
@@ -63,6 +67,9 @@ pub fn extra_params(index: &ProjectIndex, f: &str, needs: &Needs, item: &str) ->
     if needs.item {
         out.push(format!("const sycl::nd_item<3> &{item}"));
     }
+    if needs.grid {
+        out.push(format!("syclify::cg::grid_sync {GRID}"));
+    }
     for l in &needs.locals {
         // a callee's array, typed as this function sees it (the launch reports what cannot be told)
         let a = index.local_array_in(f, l).ok().or_else(|| index.shared_array(l).cloned());
@@ -87,6 +94,9 @@ pub fn extra_args(callee_needs: &Needs, caller: &str, item: &str) -> Vec<String>
     let mut out = Vec::new();
     if callee_needs.item {
         out.push(item.to_string());
+    }
+    if callee_needs.grid {
+        out.push(GRID.to_string());
     }
     for l in &callee_needs.locals {
         out.push(LocalRef::param_name(l, caller));
@@ -261,6 +271,7 @@ pub fn run(ctx: &mut FileCtx) {
                 let missing = Needs {
                     item: needs.item && !has.item,
                     warp: false,
+                    grid: needs.grid && !has.grid,
                     locals: needs.locals.iter().filter(|l| !has.locals.contains(l)).cloned().collect(),
                     dynamic_local: needs.dynamic_local && !has.dynamic_local,
                     globals: needs.globals.iter().filter(|g| !has.globals.contains(g)).cloned().collect(),

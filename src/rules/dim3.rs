@@ -71,6 +71,13 @@ pub fn run(ctx: &mut FileCtx) {
                 if !is_dim3 || n.parent().is_some_and(|p| p.kind_str() == "kernel_call_syntax") {
                     continue;
                 }
+                // the grid or block of `cudaLaunchKernel(f, dim3(..), ...)`: the launch writes it
+                if n.parent().and_then(|l| l.parent()).is_some_and(|c| {
+                    c.kind_str() == "call_expression"
+                        && syntax::callee_name(c, ctx.src).is_some_and(|(_, f)| crate::rules::kernel_launch::API_LAUNCHES.contains(&f))
+                }) {
+                    continue;
+                }
                 let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();
                 if args.len() > 3 {
                     ctx.diag(Code::UnknownDim3Form, n.byte_range(), RULE, "`dim3` with more than three components left as is");

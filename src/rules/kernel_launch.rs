@@ -62,7 +62,7 @@ use super::FileCtx;
 use crate::diagnostics::Code;
 use crate::edit::Replacement;
 use crate::index::Needs;
-use crate::rules::device_function_parameters::DYN_LOCAL;
+use crate::rules::device_function_parameters::{DYN_LOCAL, GRID};
 use crate::syntax::NodeKind;
 use crate::syntax::{self, callee_name, descendants};
 use std::collections::BTreeMap;
@@ -83,10 +83,17 @@ struct View {
 pub fn run(ctx: &mut FileCtx) {
     let src = ctx.src;
     for n in ctx.main_of(&["call_expression"]) {
-        if is_launch(n) && !ctx.in_error(n) {
+        if ctx.in_error(n) {
+            continue;
+        }
+        let api = callee_name(n, src).map(|(_, c)| c).filter(|c| API_LAUNCHES.contains(c));
+        if is_launch(n) || api.is_some() {
             let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
             let view = View { nl: "\n", indent, macro_params: vec![] };
-            launch(ctx, &view, n);
+            match api {
+                Some(_) => api_launch(ctx, &view, n),
+                None => launch(ctx, &view, n),
+            }
         }
     }
     for crate::rules::MacroBody { range, tree, .. } in ctx.macro_trees {
@@ -129,6 +136,34 @@ pub fn run(ctx: &mut FileCtx) {
         }
     }
 }
+
+/// Is `r` (a kernel a pointer takes) the initializer of a declaration typed
+/// `auto`? (A few levels up: through `&`, casts, `?:` and parentheses.)
+fn declared_auto(ctx: &FileCtx, r: Node) -> bool {
+    let mut n = r;
+    for _ in 0..8 {
+        let Some(p) = n.parent() else { return false };
+        match p.kind_str() {
+            "init_declarator" => {
+                return p.parent().and_then(|d| d.field("type")).is_some_and(|t| t.kind_str() == "placeholder_type_specifier" || ctx.text(t) == "auto");
+            }
+            "pointer_expression" | "cast_expression" | "conditional_expression" | "parenthesized_expression" => n = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// `k<int, 4>` → `k` and its template arguments; a plain name → itself.
+fn split_instantiation(k: &str) -> (&str, Vec<String>) {
+    match k.split_once('<') {
+        Some((b, rest)) => (b.trim(), split_top_level(rest.trim_end().strip_suffix('>').unwrap_or(rest)).iter().map(|a| a.trim().to_string()).collect()),
+        None => (k, Vec::new()),
+    }
+}
+
+/// The runtime API's launches, whose arguments come packed (`void **args`).
+pub const API_LAUNCHES: &[&str] = &["cudaLaunchKernel", "cudaLaunchCooperativeKernel"];
 
 fn is_launch(n: Node) -> bool {
     n.kind_str() == "call_expression" && syntax::children(n).iter().any(|c| c.kind_str() == "kernel_call_syntax")
@@ -398,6 +433,19 @@ fn launch(ctx: &mut FileCtx, view: &View, call: Node) {
 /// (function pointers convert both ways with `reinterpret_cast`). With no
 /// such assignment in sight the launch is SY0205.
 fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, var: &str) {
+    let Some(kernels) = pointer_targets(ctx, call, var) else {
+        return;
+    };
+    // none of them (a null pointer): nothing runs, as a failed CUDA launch
+    launch_choice(ctx, view, call, function, var, &kernels, "(void)0", |list| {
+        format!("`{var}` points to a kernel: the launch chooses among {list} by the pointer's value")
+    });
+}
+
+/// The kernels that the function around `call` assigns to pointer `var`
+/// (each cast to the pointer's type where it takes them), or None (SY0205
+/// reported) when it assigns none.
+fn pointer_targets(ctx: &mut FileCtx, call: Node, var: &str) -> Option<Vec<String>> {
     let body = syntax::ancestor_of_kind(call, &["function_definition"]);
     let mut refs: Vec<Node> = Vec::new();
     if let Some(body) = body {
@@ -437,7 +485,7 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
             RULE,
             format!("`{var}` is a pointer to a kernel that this function does not assign: a launch through it is not migrated; launch each kernel by name"),
         );
-        return;
+        return None;
     }
     // the kernels, where the pointer takes them: cast to its type
     for (r, name) in refs {
@@ -445,12 +493,14 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
         if ctx.edits.at(&range).any(|e| e.rule == RULE) {
             continue; // another launch through the same pointer did it
         }
+        // `auto k = kernel<T>;` deduces the kernel's own type (and cannot
+        // name itself in its initializer): nothing to cast
+        if declared_auto(ctx, r) {
+            continue;
+        }
         ctx.edits.replace_text(RULE, range, format!("reinterpret_cast<decltype({var})>(&{name})"));
     }
-    // none of them (a null pointer): nothing runs, as a failed CUDA launch
-    launch_choice(ctx, view, call, function, var, &kernels, "(void)0", |list| {
-        format!("`{var}` points to a kernel: the launch chooses among {list} by the pointer's value")
-    });
+    Some(kernels)
 }
 
 /// Replaces the launch `call` with a choice among a launch of each of
@@ -469,12 +519,30 @@ fn launch_choice(
     none: &str,
     describe: impl FnOnce(&str) -> String,
 ) -> bool {
+    launch_choice_of(ctx, view, call, at, function, kernels, none, describe, "(void)", |ctx, k| render_launch(ctx, view, call, k))
+}
+
+/// [`launch_choice`] with each kernel's launch from `render`, cast by
+/// `cast` (`(void)`, or nothing where the launch's value is the call's).
+#[allow(clippy::too_many_arguments)]
+fn launch_choice_of(
+    ctx: &mut FileCtx,
+    view: &View,
+    call: Node,
+    at: Node,
+    function: &str,
+    kernels: &[String],
+    none: &str,
+    describe: impl FnOnce(&str) -> String,
+    cast: &str,
+    render: impl Fn(&mut FileCtx, &str) -> Option<Replacement>,
+) -> bool {
     let nl = view.nl;
     let mut out = Replacement::new();
     out.push_text("(");
     for k in kernels {
-        let Some(r) = render_launch(ctx, view, call, k) else { return false };
-        out.push_text(&format!("reinterpret_cast<const void *>({function}) == reinterpret_cast<const void *>(&{k}) ? (void){nl}{}", view.indent));
+        let Some(r) = render(ctx, k) else { return false };
+        out.push_text(&format!("reinterpret_cast<const void *>({function}) == reinterpret_cast<const void *>(&{k}) ? {cast}{nl}{}", view.indent));
         out.extend(r);
         out.push_text(&format!(" :{nl}{}", view.indent));
     }
@@ -493,6 +561,8 @@ fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
     let index = ctx.project.index;
     match v.kind_str() {
         "identifier" if index.is_kernel(ctx.text(v)) => out.push(v),
+        // `k<float>`, an instantiation of a kernel template
+        "template_function" if v.field("name").is_some_and(|n| index.is_kernel(ctx.text(n))) => out.push(v),
         "pointer_expression"
             if v.field("argument").is_some_and(|a| a.kind_str() == "identifier" && index.is_kernel(ctx.text(a))) && ctx.text(v).starts_with('&') =>
         {
@@ -510,6 +580,12 @@ fn kernel_refs<'t>(ctx: &FileCtx, v: Node<'t>, out: &mut Vec<Node<'t>>) {
                 kernel_refs(ctx, c, out);
             }
         }
+        // `(void *)k`, for a `void *` that `cudaLaunchKernel` takes
+        "cast_expression" => {
+            if let Some(c) = v.field("value") {
+                kernel_refs(ctx, c, out);
+            }
+        }
         _ => {}
     }
 }
@@ -522,11 +598,15 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     let config_node = syntax::children(call).into_iter().find(|c| c.kind_str() == "kernel_call_syntax").expect("is_launch");
     let config: Vec<Node> = syntax::items(config_node);
     let args: Vec<Node> = syntax::call_arguments(call);
+    // a kernel a pointer takes may be an instantiation (`k<int, 4>`): its
+    // template's facts, with those arguments
+    let pointer_target = kname;
+    let (kname, targs) = split_instantiation(kname);
     let kname = kname.to_string();
     let targs: Vec<String> = if function.kind_str() == "template_function" {
         function.field("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect()
     } else {
-        vec![]
+        targs
     };
     let call_range = call.byte_range();
     if config.len() < 2 {
@@ -750,47 +830,9 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
 
     // local memory
-    let mut local_args = Vec::new();
     let unbound: Vec<String> = facts.map(|f| f.template_params.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect()).unwrap_or_default();
-    for l in &needs.locals {
-        let Some(a) = index.shared_array(l) else {
-            continue;
-        };
-        let (a2, unresolved) = match index.local_array_in(&kname, l) {
-            Ok(a2) => {
-                let a2 = a2.substituted(&tmap);
-                let p = a2.mentions(&unbound);
-                (a2, p)
-            }
-            Err(p) => (a.clone(), Some(p)),
-        };
-        if let Some(p) = unresolved {
-            ctx.diag(
-                Code::LocalMemoryUnresolved,
-                call_range.clone(),
-                RULE,
-                format!("`__shared__` array `{}` of `{}` depends on template parameter `{p}`, which this launch does not give", a.name, a.owner),
-            );
-        }
-        let acc = format!("{}_acc", l.param_name(&kname));
-        let count = match a2.dims.as_slice() {
-            [] => "1".to_string(),
-            [d] if is_parenthesized(d) => d[1..d.len() - 1].to_string(),
-            [d] => d.clone(),
-            ds => ds.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * "),
-        };
-        // braces: `acc(N, cgh)` could parse as a function declaration
-        r.push_text(&format!("{i1}syclify::local_array<{}> {acc}{{{count}, cgh}};{nl}", strip_cv(&a2.elem_type)));
-        local_args.push(match a2.dims.len() {
-            0 => format!("{acc}[0]"),
-            1 => format!("syclify::local_ptr({acc})"),
-            _ => format!(
-                "reinterpret_cast<{} (*){}>(syclify::local_ptr({acc}))",
-                a2.elem_type,
-                a2.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()
-            ),
-        });
-    }
+    let mut accessors = Vec::new();
+    let mut local_args = static_locals(ctx, &mut r, &needs, &kname, &tmap, &unbound, &call_range, nl, &i1);
     if needs.dynamic_local {
         let acc = format!("{DYN_LOCAL}_acc");
         if let Some(branches) = &conditional_size {
@@ -824,47 +866,19 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
             r.push_text(&format!(", cgh);{nl}"));
         }
         local_args.push(format!("syclify::local_bytes({acc})"));
+        accessors.push(acc);
     }
 
     // device globals: their device allocation, passed as the parameter of the same name
-    for g in &needs.globals {
-        // a variable template: the instantiation the kernel uses, in the launch's types
-        let targs = match index.global_args_in(&kname, g) {
-            Ok(a) if a.is_empty() => String::new(),
-            Ok(a) => {
-                let a: Vec<String> = a.iter().map(|x| crate::index::substitute_words(x, &tmap)).collect();
-                if let Some(p) = a.iter().find_map(|x| crate::index::mentions_any(x, &unbound)) {
-                    ctx.diag(
-                        Code::GlobalVariableNotMigrated,
-                        call_range.clone(),
-                        RULE,
-                        format!("variable template `{g}` as `{kname}` uses it depends on template parameter `{p}`, which this launch does not give"),
-                    );
-                }
-                format!("<{}>", a.join(", "))
-            }
-            Err(p) => {
-                ctx.diag(
-                    Code::GlobalVariableNotMigrated,
-                    call_range.clone(),
-                    RULE,
-                    format!("the template arguments of variable template `{g}` in `{kname}` depend on template parameter `{p}`, which its calls do not give"),
-                );
-                String::new()
-            }
-        };
-        r.push_text(&format!("{i1}auto {g}_ptr = {g}{targs}.get_ptr();{nl}"));
-        local_args.push(format!("*{g}_ptr"));
-    }
+    local_args.extend(global_args(ctx, &mut r, &needs, &kname, &tmap, &unbound, &call_range, nl, &i1));
 
     // nd_range
-    r.push_text(&format!("{i1}cgh.parallel_for(syclify::launch_range("));
     let grid = range_expr(ctx, config[0]);
     let block = range_expr(ctx, config[1]);
-    r.extend(grid);
-    r.push_text(", ");
-    r.extend(block);
-    r.push_text(&format!("), [=](sycl::nd_item<3> {item})"));
+    if needs.grid {
+        grid_launch_note(ctx, &call_range, &kname);
+    }
+    push_parallel_for(&mut r, &needs, false, grid, block, &accessors, item, nl, &i1);
     if needs.warp {
         r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
     }
@@ -884,9 +898,9 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     r.push_text(&format!(" {{{nl}{i2}"));
     // kernel call
     let mut callee = Replacement::new();
-    if function.kind_str() == "identifier" && ctx.text(function) != kname {
+    if function.kind_str() == "identifier" && ctx.text(function) != pointer_target {
         // a pointer's launch of one of the kernels it may hold
-        callee.push_text(&kname);
+        callee.push_text(pointer_target);
     } else {
         callee.push_source(function.byte_range());
     }
@@ -895,6 +909,9 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
         r.push_text("(");
     }
     let mut extras: Vec<String> = vec![item.to_string()];
+    if needs.grid {
+        extras.push(GRID.to_string());
+    }
     extras.extend(local_args);
     // the extra arguments go where the kernel's parameters got them: never
     // after a directive (see syntax::extra_position)
@@ -979,4 +996,347 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
         r.push_discard(d);
     }
     Some(r)
+}
+
+/// The static local arrays a launch of `kname` allocates in its command
+/// group (written to `r`): the kernel's arguments for them.
+#[allow(clippy::too_many_arguments)]
+fn static_locals(
+    ctx: &mut FileCtx,
+    r: &mut Replacement,
+    needs: &Needs,
+    kname: &str,
+    tmap: &BTreeMap<String, String>,
+    unbound: &[String],
+    call_range: &std::ops::Range<usize>,
+    nl: &str,
+    i1: &str,
+) -> Vec<String> {
+    let index = ctx.project.index;
+    let mut local_args = Vec::new();
+    for l in &needs.locals {
+        let Some(a) = index.shared_array(l) else {
+            continue;
+        };
+        let (a2, unresolved) = match index.local_array_in(kname, l) {
+            Ok(a2) => {
+                let a2 = a2.substituted(tmap);
+                let p = a2.mentions(unbound);
+                (a2, p)
+            }
+            Err(p) => (a.clone(), Some(p)),
+        };
+        if let Some(p) = unresolved {
+            ctx.diag(
+                Code::LocalMemoryUnresolved,
+                call_range.clone(),
+                RULE,
+                format!("`__shared__` array `{}` of `{}` depends on template parameter `{p}`, which this launch does not give", a.name, a.owner),
+            );
+        }
+        let acc = format!("{}_acc", l.param_name(kname));
+        let count = match a2.dims.as_slice() {
+            [] => "1".to_string(),
+            [d] if is_parenthesized(d) => d[1..d.len() - 1].to_string(),
+            [d] => d.clone(),
+            ds => ds.iter().map(|d| paren(d)).collect::<Vec<_>>().join(" * "),
+        };
+        // braces: `acc(N, cgh)` could parse as a function declaration
+        r.push_text(&format!("{i1}syclify::local_array<{}> {acc}{{{count}, cgh}};{nl}", strip_cv(&a2.elem_type)));
+        local_args.push(match a2.dims.len() {
+            0 => format!("{acc}[0]"),
+            1 => format!("syclify::local_ptr({acc})"),
+            _ => format!(
+                "reinterpret_cast<{} (*){}>(syclify::local_ptr({acc}))",
+                a2.elem_type,
+                a2.dims[1..].iter().map(|d| format!("[{d}]")).collect::<String>()
+            ),
+        });
+    }
+    local_args
+}
+
+/// The device globals a launch of `kname` passes (their pointers taken in
+/// the command group, written to `r`): the kernel's arguments for them.
+#[allow(clippy::too_many_arguments)]
+fn global_args(
+    ctx: &mut FileCtx,
+    r: &mut Replacement,
+    needs: &Needs,
+    kname: &str,
+    tmap: &BTreeMap<String, String>,
+    unbound: &[String],
+    call_range: &std::ops::Range<usize>,
+    nl: &str,
+    i1: &str,
+) -> Vec<String> {
+    let index = ctx.project.index;
+    let mut out = Vec::new();
+    for g in &needs.globals {
+        // a variable template: the instantiation the kernel uses, in the launch's types
+        let targs = match index.global_args_in(kname, g) {
+            Ok(a) if a.is_empty() => String::new(),
+            Ok(a) => {
+                let a: Vec<String> = a.iter().map(|x| crate::index::substitute_words(x, tmap)).collect();
+                if let Some(p) = a.iter().find_map(|x| crate::index::mentions_any(x, unbound)) {
+                    ctx.diag(
+                        Code::GlobalVariableNotMigrated,
+                        call_range.clone(),
+                        RULE,
+                        format!("variable template `{g}` as `{kname}` uses it depends on template parameter `{p}`, which this launch does not give"),
+                    );
+                }
+                format!("<{}>", a.join(", "))
+            }
+            Err(p) => {
+                ctx.diag(
+                    Code::GlobalVariableNotMigrated,
+                    call_range.clone(),
+                    RULE,
+                    format!("the template arguments of variable template `{g}` in `{kname}` depend on template parameter `{p}`, which its calls do not give"),
+                );
+                String::new()
+            }
+        };
+        r.push_text(&format!("{i1}auto {g}_ptr = {g}{targs}.get_ptr();{nl}"));
+        out.push(format!("*{g}_ptr"));
+    }
+
+    out
+}
+
+/// `cgh.parallel_for(range, [=](sycl::nd_item<3> item)` for `grid` and
+/// `block`. A kernel that reaches `this_grid()` gets its grid barrier first
+/// (`syclify::cg::grid_sync_for`), at any launch: CUDA 13 gives a `<<<>>>`
+/// launch a valid grid group too (measured on an H200). A `cooperative`
+/// launch is refused where its work-groups, with the dynamic local memory of
+/// `accessors`, do not all fit at once by the occupancy model — which, as
+/// `cudaOccupancyMaxActiveBlocks…` is told, counts the dynamic local memory
+/// only; another is not (its kernel may use the grid group for ranks alone).
+#[allow(clippy::too_many_arguments)]
+fn push_parallel_for(
+    r: &mut Replacement,
+    needs: &Needs,
+    cooperative: bool,
+    grid: Replacement,
+    block: Replacement,
+    accessors: &[String],
+    item: &str,
+    nl: &str,
+    i1: &str,
+) {
+    if needs.grid {
+        r.push_text(&format!("{i1}auto syclify_range = syclify::launch_range("));
+        r.extend(grid);
+        r.push_text(", ");
+        r.extend(block);
+        let check = if cooperative { "" } else { ", false" };
+        r.push_text(&format!(
+            ");{nl}{i1}auto {GRID} = syclify::cg::grid_sync_for(syclify_range, syclify::cg::local_bytes({}){check});{nl}",
+            accessors.join(", ")
+        ));
+        r.push_text(&format!("{i1}cgh.parallel_for(syclify_range, [=](sycl::nd_item<3> {item})"));
+    } else {
+        r.push_text(&format!("{i1}cgh.parallel_for(syclify::launch_range("));
+        r.extend(grid);
+        r.push_text(", ");
+        r.extend(block);
+        r.push_text(&format!("), [=](sycl::nd_item<3> {item})"));
+    }
+}
+
+/// `cudaLaunchKernel(func, grid, block, args[, shmem[, stream]])` and
+/// `cudaLaunchCooperativeKernel` (same arguments): a launch like `<<<>>>`'s
+/// whose kernel arguments are read on the host from `args` (one pointer per
+/// parameter, `syclify::unpack_args<N>(&kernel, args)`: the types are the
+/// kernel's own) and whose value is the launch's status. `func` names the
+/// kernel (through casts: `(void *)k`, `reinterpret_cast<const void *>(&k)`,
+/// `k<float>`), or is a pointer the function assigns kernels to (a choice,
+/// as for `<<<>>>`). A kernel that reaches `this_grid()` gets its grid
+/// barrier at any launch, as for `<<<>>>`.
+fn api_launch(ctx: &mut FileCtx, view: &View, call: Node) {
+    let index = ctx.project.index;
+    let args = syntax::call_arguments(call);
+    let name = callee_name(call, ctx.src).map(|(_, c)| c.to_string()).unwrap_or_default();
+    if args.len() < 4 || args.iter().any(|a| a.has_error() || syntax::is_list_directive(*a)) {
+        ctx.diag(Code::UnsupportedApi, call.byte_range(), RULE, format!("`{name}` with these arguments is not migrated; the call was left as is"));
+        return;
+    }
+    let function = strip_kernel_casts(ctx, args[0]);
+    let (kname, targs) = match function.kind_str() {
+        "template_function" => (
+            function.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default(),
+            function.field("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect(),
+        ),
+        _ => (ctx.text(function).to_string(), Vec::new()),
+    };
+    let simple = kname.rsplit("::").next().unwrap_or(&kname).to_string();
+    if !index.is_kernel(&simple) {
+        if function.kind_str() == "identifier" && ctx.declared_in_scope(function, &kname) {
+            let Some(kernels) = pointer_targets(ctx, call, &kname) else {
+                return;
+            };
+            let shown = ctx.text(args[0]).to_string();
+            launch_choice_of(
+                ctx,
+                view,
+                call,
+                args[0],
+                &shown,
+                &kernels,
+                "syclify::error_invalid_device_function",
+                |list| format!("`{kname}` points to a kernel: `{name}` chooses among {list} by the pointer's value"),
+                "",
+                |ctx, k| {
+                    let (base, targs) = split_instantiation(k);
+                    render_api_launch(ctx, view, call, base, k, &targs)
+                },
+            );
+            return;
+        }
+        ctx.diag(
+            Code::UnknownKernel,
+            call.byte_range(),
+            RULE,
+            format!(
+                "`{name}`: kernel `{kname}` is not defined in the migrated sources, so the types of its packed arguments are unknown; the call was left as is"
+            ),
+        );
+        return;
+    }
+    let callee = ctx.text(function).to_string();
+    if let Some(r) = render_api_launch(ctx, view, call, &simple, &callee, &targs) {
+        ctx.edits.replace(RULE, call.byte_range(), r);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}
+
+/// The kernel expression inside `func`'s casts (`(void *)k`, `(void *)&k`,
+/// `reinterpret_cast<const void *>(k<float>)`).
+fn strip_kernel_casts<'t>(ctx: &FileCtx, mut n: Node<'t>) -> Node<'t> {
+    for _ in 0..syntax::EXPRESSION_DEPTH {
+        let inner = match n.kind_str() {
+            "cast_expression" => n.field("value"),
+            "parenthesized_expression" => syntax::named_children(n).into_iter().next(),
+            "pointer_expression" if ctx.text(n).starts_with('&') => n.field("argument"),
+            "call_expression"
+                if n.field("function").is_some_and(|f| {
+                    f.kind_str() == "template_function"
+                        && f.field("name").is_some_and(|x| matches!(ctx.text(x), "reinterpret_cast" | "static_cast" | "const_cast"))
+                }) =>
+            {
+                syntax::call_arguments(n).into_iter().next()
+            }
+            _ => None,
+        };
+        match inner {
+            Some(i) => n = i,
+            None => break,
+        }
+    }
+    n
+}
+
+/// The launch of kernel `kname` (called as `callee`, with template
+/// arguments `targs`) by `cudaLaunchKernel`-style `call`.
+fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, callee: &str, targs: &[String]) -> Option<Replacement> {
+    let index = ctx.project.index;
+    let args = syntax::call_arguments(call);
+    let facts = index.functions.get(kname).filter(|f| f.is_kernel)?;
+    let needs = index.needs.get(kname).cloned().unwrap_or_default();
+    let call_range = call.byte_range();
+    let mut tmap = BTreeMap::new();
+    for (p, a) in facts.template_params.iter().zip(targs) {
+        tmap.insert(p.clone(), a.clone());
+    }
+    let unbound: Vec<String> = facts.template_params.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect();
+    if let Some(p) = unbound.first() {
+        ctx.diag(
+            Code::UnsupportedApi,
+            call_range.clone(),
+            RULE,
+            format!("kernel `{kname}` is a template and this launch does not give its template parameter `{p}`; the call was left as is"),
+        );
+        return None;
+    }
+    let count = facts.params.len();
+    let nl = view.nl;
+    let i0 = view.indent.clone();
+    let i1 = format!("{i0}  ");
+    let i2 = format!("{i0}    ");
+    let mut r = Replacement::new();
+    r.push_text("syclify::launch_status(");
+    match args.get(5) {
+        Some(s) if !matches!(ctx.text(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
+            r.push_text("syclify::queue_of(");
+            r.push_source(s.byte_range());
+            r.push_text(")");
+        }
+        Some(s) => {
+            r.push_discard(s.byte_range());
+            r.push_text("syclify::default_queue()");
+        }
+        None => r.push_text("syclify::default_queue()"),
+    }
+    r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}"));
+    // the packed arguments, read on the host in the kernel's parameter types
+    // (the extra parameters go before the first with a default argument)
+    let at = facts.required_params.min(count);
+    let extra_count = usize::from(needs.item) + usize::from(needs.grid) + needs.locals.len() + usize::from(needs.dynamic_local) + needs.globals.len();
+    let positions = if at == count { String::new() } else { format!(", {at}, {extra_count}") };
+    r.push_text(&format!("{i1}auto syclify_args = syclify::unpack_args<{count}{positions}>(&{callee}, "));
+    r.push_source(args[3].byte_range());
+    r.push_text(&format!(");{nl}"));
+    let mut accessors = Vec::new();
+    let mut local_args = static_locals(ctx, &mut r, &needs, kname, &tmap, &unbound, &call_range, nl, &i1);
+    if needs.dynamic_local {
+        let acc = format!("{DYN_LOCAL}_acc");
+        r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
+        match args.get(4) {
+            Some(s) => r.push_source(s.byte_range()),
+            None => r.push_text("0"),
+        }
+        r.push_text(&format!(", cgh);{nl}"));
+        local_args.push(format!("syclify::local_bytes({acc})"));
+        accessors.push(acc);
+    } else if let Some(s) = args.get(4) {
+        r.push_discard(s.byte_range());
+    }
+    local_args.extend(global_args(ctx, &mut r, &needs, kname, &tmap, &unbound, &call_range, nl, &i1));
+    let item = "item";
+    let cooperative = callee_name(call, ctx.src).is_some_and(|(_, c)| c == "cudaLaunchCooperativeKernel");
+    if needs.grid && !cooperative {
+        grid_launch_note(ctx, &call_range, kname);
+    }
+    push_parallel_for(&mut r, &needs, cooperative, range_expr(ctx, args[1]), range_expr(ctx, args[2]), &accessors, item, nl, &i1);
+    if needs.warp {
+        r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
+    }
+    r.push_text(&format!(" {{{nl}{i2}{callee}("));
+    let mut all: Vec<String> = (0..count).map(|i| format!("std::get<{i}>(syclify_args)")).collect();
+    let mut extras = vec![item.to_string()];
+    if needs.grid {
+        extras.push(GRID.to_string());
+    }
+    extras.extend(local_args);
+    debug_assert_eq!(extras.len(), extra_count);
+    all.splice(at..at, extras);
+    r.push_text(&all.join(", "));
+    r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
+    // the kernel and `args` are read above; the rest of the call goes
+    r.push_discard(args[0].byte_range());
+    Some(r)
+}
+
+/// The note at a launch that is not cooperative of a kernel that syncs its grid.
+fn grid_launch_note(ctx: &mut FileCtx, at: &std::ops::Range<usize>, kname: &str) {
+    ctx.diag(
+        Code::MappingNote,
+        at.clone(),
+        RULE,
+        format!(
+            "kernel `{kname}` reaches `this_grid()` but this launch is not cooperative: CUDA does not promise that its blocks run at once, and neither does the migrated launch (it passes the grid barrier unchecked: a `sync()` on a grid that does not fit reports `cudaErrorCooperativeLaunchTooLarge` after 5 s instead of hanging); use `cudaLaunchCooperativeKernel` where the kernel syncs the grid"
+        ),
+    );
 }
