@@ -296,11 +296,13 @@ fn macro_dispatch(ctx: &mut FileCtx, view: &View, call: Node, mname: &str) -> bo
 /// uses pass must need no local memory or device globals.
 fn check_macro_uses(ctx: &mut FileCtx, mname: &str, kernel_params: &[(usize, std::ops::Range<usize>, bool)]) {
     let index = ctx.project.index;
-    let message =
-        |k: &str| format!("kernel `{k}` uses `__shared__` memory or device globals but is launched through macro `{mname}`, whose launch cannot pass them");
+    let message = |k: &str| {
+        let what = index.needs.get(k).map(|n| Needs { item: false, ..n.clone() }.describe()).unwrap_or_default();
+        format!("kernel `{k}` needs {what} but is launched through macro `{mname}`, whose launch cannot pass them")
+    };
     for (pos, launch, gives_local) in kernel_params {
         // (dynamic local memory alone is passed by a launch that gives its size)
-        let needs_more = |k: &str| index.needs.get(k).is_some_and(|n| n.memory() && !(*gives_local && n.locals.is_empty() && n.globals.is_empty()));
+        let needs_more = |k: &str| index.needs.get(k).is_some_and(|n| n.memory() && !(*gives_local && n.locals.is_empty() && n.globals.is_empty() && !n.grid));
         let mut reported: Vec<String> = Vec::new();
         // at the uses in code
         let uses: Vec<Node> = ctx.calls_of(mname).to_vec();
