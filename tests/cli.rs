@@ -313,6 +313,26 @@ fn rule_file_adds_a_mapping() {
     assert!(fs::read_to_string(out.join("a.dp.cpp")).unwrap().contains("int main() { (void)0; }"));
 }
 
+/// A rule file's mapping of a call that a structural rule migrates
+/// (`cudaLaunchKernel`, by the kernel-launch rule) wins over it.
+#[test]
+fn rule_file_overrides_a_structural_rule() {
+    let t = tempfile::tempdir().unwrap();
+    let src = "__global__ void k(int *p) { p[threadIdx.x] = 1; }\nvoid f(void **args) { cudaLaunchKernel((void *)k, 1, 32, args, 0, 0); }\n";
+    fs::write(t.path().join("a.cu"), src).unwrap();
+    let out = t.path().join("o");
+    let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(fs::read_to_string(out.join("a.dp.cpp")).unwrap().contains("syclify::unpack_args<1>(&k, args)"));
+    let rules = t.path().join("mine.yaml");
+    fs::write(&rules, "functions:\n  - cuda: cudaLaunchKernel\n    statement: \"my_launch({0}, {3})\"\n").unwrap();
+    let out = t.path().join("o2");
+    let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--rule-file", rules.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = fs::read_to_string(out.join("a.dp.cpp")).unwrap();
+    assert!(text.contains("my_launch((void *)k, args);") && !text.contains("unpack_args"), "{text}");
+}
+
 /// A header shared by several programs, reached through `-I ../common` or
 /// `#include "../common/x.cuh"`: with the program alone it is reported
 /// (SY0107, never written); given with `-I` and an in-root holding both, it
@@ -614,10 +634,10 @@ fn check_counts_constructs_writes_nothing_and_gates() {
     let table = stderr(&o);
     assert!(table.contains("migrate automatically (100.0 %)") && table.contains("nothing unsupported"), "{table}");
     assert!(table.lines().any(|l| l.starts_with("threadIdx") && l.split_whitespace().collect::<Vec<_>>() == ["threadIdx", "1", "1", "0", "0"]), "{table}");
-    // an API left for review (SY0401, a warning) and a grid sync (SY0701, an error)
+    // an API left for review (SY0401, a warning) and a multi-device grid sync (SY0701, an error)
     fs::write(
         src.join("grid.cu"),
-        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *p) { cg::this_grid().sync(); p[threadIdx.x] = 0; }\nvoid run(int *p) { cudaGraphAddEmptyNode(0, 0, 0, 0); k<<<1, 1>>>(p); }\n",
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *p) { cg::this_multi_grid().sync(); p[threadIdx.x] = 0; }\nvoid run(int *p) { cudaGraphAddEmptyNode(0, 0, 0, 0); k<<<1, 1>>>(p); }\n",
     )
     .unwrap();
     let o = syclify(&["check", src.to_str().unwrap(), "--format", "json"]);

@@ -2890,14 +2890,17 @@ template <unsigned N, class T> coalesced_group labeled_partition(const thread_bl
 // barrier across work-groups: this one counts the arriving work-groups in
 // device memory (one counter per queue, kept between its launches, whose
 // top bit flips when all have arrived), with device-scope fences on both
-// sides. It is
-// correct when every work-group of the launch runs at once, which each launch
-// checks against the occupancy model before anything runs
-// (cudaErrorCooperativeLaunchTooLarge otherwise; see grid_sync_for). The
-// model cannot see registers: a barrier that waits 5 s without any
-// work-group arriving gives up instead of hanging, and the first launch of
-// each configuration on a queue is waited for and reports that as
-// cudaErrorCooperativeLaunchTooLarge, with a message on stderr.
+// sides. It is correct when every work-group of the launch runs at once,
+// which a cooperative launch checks against the occupancy model before
+// anything runs (cudaErrorCooperativeLaunchTooLarge otherwise; see
+// grid_sync_for), and which the occupancy query of a grid-syncing kernel
+// promises on NVIDIA GPUs whatever its registers (see
+// occupancy_max_active_blocks_per_multiprocessor). A barrier that waits 5 s
+// without any work-group arriving gives up instead of hanging, and the first
+// launch of each configuration on a queue is waited for and reports that as
+// cudaErrorCooperativeLaunchTooLarge, with a message on stderr (a later
+// launch that breaks is not reported, and its queue's later syncs return at
+// once).
 struct grid_sync {
   detail::grid_state *state;
 };

@@ -86,7 +86,8 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(n) {
             continue;
         }
-        let api = callee_name(n, src).map(|(_, c)| c).filter(|c| API_LAUNCHES.contains(c));
+        // (a rule file that maps one of them wins: the built-in tables do not)
+        let api = callee_name(n, src).map(|(_, c)| c).filter(|c| API_LAUNCHES.contains(c) && !ctx.project.mappings.functions.contains_key(*c));
         if is_launch(n) || api.is_some() {
             let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
             let view = View { nl: "\n", indent, macro_params: vec![] };
