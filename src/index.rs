@@ -351,7 +351,7 @@ pub struct FunctionFacts {
     pub is_internal: bool,
     pub uses_item: bool,
     pub uses_warp: bool,
-    /// Calls `this_grid()`: needs the grid barrier of a cooperative launch.
+    /// Calls `this_grid()`: needs the launch's grid barrier.
     pub uses_grid: bool,
     /// A constructor or destructor. A device constructor that uses thread
     /// builtins receives the nd_item like any device function, and its

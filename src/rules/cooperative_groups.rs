@@ -7,17 +7,18 @@
 //! `coalesced_threads()` receive the `nd_item`. `this_grid()` receives the
 //! `nd_item` and the launch's grid barrier (`this_grid(item, syclify_grid)`:
 //! the function gains the parameter, see [`super::device_function_parameters`],
-//! and each launch of a kernel that reaches it passes a barrier checked for
-//! co-residency, see [`super::kernel_launch`]). Multi-device groups
-//! (`this_multi_grid()`) get SY0701.
+//! and each launch of a kernel that reaches it passes a barrier, a
+//! cooperative launch's checked for co-residency, see
+//! [`super::kernel_launch`]). Multi-device groups (`this_multi_grid()`) get
+//! SY0701.
 //!
 //! Why: a thread block is a SYCL work-group and a tile of up to 32 threads a
 //! segment of a sub-group; the helpers implement the CG member functions on
 //! them with CUDA's semantics. SYCL 2020 has no grid-wide barrier: the
 //! helper's `grid_group::sync()` is one in device memory, correct when every
-//! work-group of the launch runs at once, which the launch checks (and a
-//! watchdog reports instead of hanging when a kernel's registers made the
-//! check too generous).
+//! work-group of the launch runs at once, which a cooperative launch checks
+//! and the occupancy query of such a kernel promises (and a watchdog reports
+//! instead of hanging where neither held).
 //!
 //! Example: `cg::thread_block b = cg::this_thread_block();` →
 //! `cg::thread_block b = cg::this_thread_block(item);`;
