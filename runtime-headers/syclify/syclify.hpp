@@ -1091,6 +1091,18 @@ inline int syncthreads_or(const sycl::nd_item<3> &item, int pred) {
 constexpr int warp_size = 32;
 
 namespace detail {
+// The GPU's global nanosecond timer (%globaltimer) on NVIDIA, else no_clock:
+// event markers' timestamps and the grid barrier's watchdog.
+constexpr std::uint64_t no_clock = ~std::uint64_t{0};
+inline std::uint64_t marker_clock_ns() {
+#if defined(SYCLIFY_NVPTX_DEVICE)
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return no_clock;
+#endif
+}
 constexpr unsigned full_mask = 0xffffffffu;
 inline unsigned lane_id(const sycl::nd_item<3> &item) {
   return static_cast<unsigned>(item.get_sub_group().get_local_linear_id());
@@ -2908,15 +2920,7 @@ namespace detail {
 // The GPU's clock in units of 1024 ns, in 32 bits (wraps after 73 minutes;
 // differences are taken modulo 2^32). Few registers: the barrier is inlined
 // into kernels whose residency depends on their register count.
-inline unsigned grid_clock() {
-#if defined(SYCLIFY_NVPTX_DEVICE)
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return static_cast<unsigned>(t >> 10);
-#else
-  return 0;
-#endif
-}
+inline unsigned grid_clock() { return static_cast<unsigned>(syclify::detail::marker_clock_ns() >> 10); }
 // Has a barrier waited too long with no work-group arriving? (5 s of the
 // GPU's clock on NVIDIA; elsewhere a count of polls of about that order.)
 inline bool grid_patience_over(unsigned since, unsigned polls) {
@@ -2928,6 +2932,8 @@ inline bool grid_patience_over(unsigned since, unsigned polls) {
   return polls > 400000000u;
 #endif
 }
+// The barrier's words, atomically (relaxed: the fences order the rest).
+using grid_word = sycl::atomic_ref<unsigned, sycl::memory_order::relaxed, sycl::memory_scope::device, sycl::access::address_space::global_space>;
 // A work-group's arrival at the grid barrier (its leader's), for `total`
 // work-groups: one atomic add on the counter, whose top bit flips once all
 // have arrived (the first work-group adds 2^31 - (total - 1), the others 1:
@@ -2935,19 +2941,17 @@ inline bool grid_patience_over(unsigned since, unsigned polls) {
 // fence that publishes the work-group's writes. Returns the counter before
 // the add, for grid_wait.
 inline unsigned grid_arrive(syclify::detail::grid_state &s, unsigned total, bool first) {
-  using ref = sycl::atomic_ref<unsigned, sycl::memory_order::relaxed, sycl::memory_scope::device, sycl::access::address_space::global_space>;
   syclify::threadfence<sycl::memory_scope::device>();
-  if (ref(s.broken).load() != 0u)
+  if (grid_word(s.broken).load() != 0u)
     return 0u;
-  return ref(s.arrived).fetch_add(first ? 0x80000000u - (total - 1u) : 1u);
+  return grid_word(s.arrived).fetch_add(first ? 0x80000000u - (total - 1u) : 1u);
 }
 // Waits (the leader) until the counter's top bit differs from `before`'s,
 // then fences so that every work-group's writes are seen. The watchdog:
 // every 1024 polls it looks whether any work-group arrived since it last
 // looked, and gives up (marking the state broken) after 5 s without one.
 inline void grid_wait(syclify::detail::grid_state &s, unsigned before) {
-  using ref = sycl::atomic_ref<unsigned, sycl::memory_order::relaxed, sycl::memory_scope::device, sycl::access::address_space::global_space>;
-  ref arrived(s.arrived), broken(s.broken);
+  grid_word arrived(s.arrived), broken(s.broken);
   unsigned seen = before, since = grid_clock(), polls = 0;
   for (;;) {
     const unsigned now = arrived.load();
@@ -3167,17 +3171,6 @@ inline error_t stream_query(stream_t s) {
 // timestamps taken after waiting for the marker (then it includes host
 // synchronisation).
 namespace detail {
-// A marker's timestamp in nanoseconds, or no_clock.
-constexpr std::uint64_t no_clock = ~std::uint64_t{0};
-inline std::uint64_t marker_clock_ns() {
-#if defined(SYCLIFY_NVPTX_DEVICE)
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#else
-  return no_clock;
-#endif
-}
 // Timestamp slots: pinned host memory, allocated 256 at a time per context
 // and reused (events are created and destroyed in loops; a pinned allocation
 // each would cost more than the marker). Slabs live until the program ends.

@@ -72,10 +72,8 @@ pub fn run(ctx: &mut FileCtx) {
                     continue;
                 }
                 // the grid or block of `cudaLaunchKernel(f, dim3(..), ...)`: the launch writes it
-                if n.parent().and_then(|l| l.parent()).is_some_and(|c| {
-                    c.kind_str() == "call_expression"
-                        && syntax::callee_name(c, ctx.src).is_some_and(|(_, f)| crate::rules::kernel_launch::API_LAUNCHES.contains(&f))
-                }) {
+                if n.parent().and_then(|l| l.parent()).is_some_and(|c| c.kind_str() == "call_expression" && crate::rules::kernel_launch::is_api_launch(ctx, c))
+                {
                     continue;
                 }
                 let args: Vec<Node> = n.field("arguments").map(syntax::named_children).unwrap_or_default();

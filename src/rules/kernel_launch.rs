@@ -86,14 +86,14 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(n) {
             continue;
         }
-        // (a rule file that maps one of them wins: the built-in tables do not)
-        let api = callee_name(n, src).map(|(_, c)| c).filter(|c| API_LAUNCHES.contains(c) && !ctx.project.mappings.functions.contains_key(*c));
-        if is_launch(n) || api.is_some() {
+        let api = is_api_launch(ctx, n);
+        if is_launch(n) || api {
             let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
             let view = View { nl: "\n", indent, macro_params: vec![] };
-            match api {
-                Some(_) => api_launch(ctx, &view, n),
-                None => launch(ctx, &view, n),
+            if api {
+                api_launch(ctx, &view, n);
+            } else {
+                launch(ctx, &view, n);
             }
         }
     }
@@ -165,6 +165,12 @@ fn split_instantiation(k: &str) -> (&str, Vec<String>) {
 
 /// The runtime API's launches, whose arguments come packed (`void **args`).
 pub const API_LAUNCHES: &[&str] = &["cudaLaunchKernel", "cudaLaunchCooperativeKernel"];
+
+/// Is `call` one of [`API_LAUNCHES`] that this rule migrates? (Not where a
+/// rule file maps it: the user's entry wins.)
+pub fn is_api_launch(ctx: &FileCtx, call: Node) -> bool {
+    callee_name(call, ctx.src).is_some_and(|(_, c)| API_LAUNCHES.contains(&c) && !ctx.project.mappings.functions.contains_key(c))
+}
 
 fn is_launch(n: Node) -> bool {
     n.kind_str() == "call_expression" && syntax::children(n).iter().any(|c| c.kind_str() == "kernel_call_syntax")
@@ -721,18 +727,7 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     // configuration arguments the launch does not keep (a default stream, a
     // shared-memory size the kernel does not use) are dropped with their edits
     let mut dropped = Vec::new();
-    match config.get(3) {
-        Some(s) if !matches!(ctx.text(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
-            r.push_text("syclify::queue_of(");
-            r.push_source(s.byte_range());
-            r.push_text(")");
-        }
-        Some(s) => {
-            dropped.push(s.byte_range());
-            r.push_text("syclify::default_queue()");
-        }
-        None => r.push_text("syclify::default_queue()"),
-    }
+    push_queue(ctx, &mut r, config.get(3).copied());
     if let Some(shmem) = config.get(2).filter(|_| !needs.dynamic_local) {
         dropped.push(shmem.byte_range());
     }
@@ -835,7 +830,8 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     // local memory
     let unbound: Vec<String> = facts.map(|f| f.template_params.iter().filter(|p| !tmap.contains_key(*p)).cloned().collect()).unwrap_or_default();
     let mut accessors = Vec::new();
-    let mut local_args = static_locals(ctx, &mut r, &needs, &kname, &tmap, &unbound, &call_range, nl, &i1);
+    let site = Site { kname: &kname, tmap: &tmap, unbound: &unbound, call_range: call_range.clone(), item, nl, i1: &i1 };
+    let mut local_args = static_locals(ctx, &mut r, &needs, &site);
     if needs.dynamic_local {
         let acc = format!("{DYN_LOCAL}_acc");
         if let Some(branches) = &conditional_size {
@@ -873,7 +869,7 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     }
 
     // device globals: their device allocation, passed as the parameter of the same name
-    local_args.extend(global_args(ctx, &mut r, &needs, &kname, &tmap, &unbound, &call_range, nl, &i1));
+    local_args.extend(global_args(ctx, &mut r, &needs, &site));
 
     // nd_range
     let grid = range_expr(ctx, config[0]);
@@ -881,7 +877,7 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     if needs.grid {
         grid_launch_note(ctx, &call_range, &kname);
     }
-    push_parallel_for(&mut r, &needs, false, grid, block, &accessors, item, nl, &i1);
+    push_parallel_for(&mut r, &needs, false, grid, block, &accessors, &site);
     if needs.warp {
         r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
     }
@@ -1001,21 +997,45 @@ fn render_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str) -> Opt
     Some(r)
 }
 
-/// The static local arrays a launch of `kname` allocates in its command
-/// group (written to `r`): the kernel's arguments for them.
-#[allow(clippy::too_many_arguments)]
-fn static_locals(
-    ctx: &mut FileCtx,
-    r: &mut Replacement,
-    needs: &Needs,
-    kname: &str,
-    tmap: &BTreeMap<String, String>,
-    unbound: &[String],
-    call_range: &std::ops::Range<usize>,
-    nl: &str,
-    i1: &str,
-) -> Vec<String> {
+/// The queue of a launch on `stream`: `syclify::queue_of(stream)`, or the
+/// default queue for none or a default stream, whose argument is dropped
+/// with its edits.
+fn push_queue(ctx: &FileCtx, r: &mut Replacement, stream: Option<Node>) {
+    match stream {
+        Some(s) if !matches!(ctx.text(s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
+            r.push_text("syclify::queue_of(");
+            r.push_source(s.byte_range());
+            r.push_text(")");
+        }
+        Some(s) => {
+            r.push_discard(s.byte_range());
+            r.push_text("syclify::default_queue()");
+        }
+        None => r.push_text("syclify::default_queue()"),
+    }
+}
+
+/// A launch's command group as its allocations are written: the kernel, the
+/// launch's template arguments (and the parameters it leaves unbound), where
+/// to report, the nd_item's name, the newline and the indentation of the
+/// command group's lines.
+struct Site<'s> {
+    kname: &'s str,
+    tmap: &'s BTreeMap<String, String>,
+    unbound: &'s [String],
+    call_range: std::ops::Range<usize>,
+    /// The name of the kernel lambda's nd_item.
+    item: &'s str,
+    nl: &'s str,
+    i1: &'s str,
+}
+
+/// The static local arrays a launch allocates in its command group
+/// (written to `r`): the kernel's arguments for them.
+fn static_locals(ctx: &mut FileCtx, r: &mut Replacement, needs: &Needs, site: &Site) -> Vec<String> {
     let index = ctx.project.index;
+    let Site { kname, tmap, unbound, call_range, nl, i1, .. } = site;
+    let kname = *kname;
     let mut local_args = Vec::new();
     for l in &needs.locals {
         let Some(a) = index.shared_array(l) else {
@@ -1059,21 +1079,12 @@ fn static_locals(
     local_args
 }
 
-/// The device globals a launch of `kname` passes (their pointers taken in
-/// the command group, written to `r`): the kernel's arguments for them.
-#[allow(clippy::too_many_arguments)]
-fn global_args(
-    ctx: &mut FileCtx,
-    r: &mut Replacement,
-    needs: &Needs,
-    kname: &str,
-    tmap: &BTreeMap<String, String>,
-    unbound: &[String],
-    call_range: &std::ops::Range<usize>,
-    nl: &str,
-    i1: &str,
-) -> Vec<String> {
+/// The device globals a launch passes (their pointers taken in the command
+/// group, written to `r`): the kernel's arguments for them.
+fn global_args(ctx: &mut FileCtx, r: &mut Replacement, needs: &Needs, site: &Site) -> Vec<String> {
     let index = ctx.project.index;
+    let Site { kname, tmap, unbound, call_range, nl, i1, .. } = site;
+    let kname = *kname;
     let mut out = Vec::new();
     for g in &needs.globals {
         // a variable template: the instantiation the kernel uses, in the launch's types
@@ -1116,18 +1127,8 @@ fn global_args(
 /// `accessors`, do not all fit at once by the occupancy model — which, as
 /// `cudaOccupancyMaxActiveBlocks…` is told, counts the dynamic local memory
 /// only; another is not (its kernel may use the grid group for ranks alone).
-#[allow(clippy::too_many_arguments)]
-fn push_parallel_for(
-    r: &mut Replacement,
-    needs: &Needs,
-    cooperative: bool,
-    grid: Replacement,
-    block: Replacement,
-    accessors: &[String],
-    item: &str,
-    nl: &str,
-    i1: &str,
-) {
+fn push_parallel_for(r: &mut Replacement, needs: &Needs, cooperative: bool, grid: Replacement, block: Replacement, accessors: &[String], site: &Site) {
+    let (item, nl, i1) = (site.item, site.nl, site.i1);
     if needs.grid {
         r.push_text(&format!("{i1}auto syclify_range = syclify::launch_range("));
         r.extend(grid);
@@ -1270,29 +1271,20 @@ fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, ca
     let i2 = format!("{i0}    ");
     let mut r = Replacement::new();
     r.push_text("syclify::launch_status(");
-    match args.get(5) {
-        Some(s) if !matches!(ctx.text(*s), "0" | "NULL" | "nullptr" | "cudaStreamLegacy" | "cudaStreamPerThread" | "0x0") => {
-            r.push_text("syclify::queue_of(");
-            r.push_source(s.byte_range());
-            r.push_text(")");
-        }
-        Some(s) => {
-            r.push_discard(s.byte_range());
-            r.push_text("syclify::default_queue()");
-        }
-        None => r.push_text("syclify::default_queue()"),
-    }
+    push_queue(ctx, &mut r, args.get(5).copied());
     r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}"));
     // the packed arguments, read on the host in the kernel's parameter types
     // (the extra parameters go before the first with a default argument)
     let at = facts.required_params.min(count);
-    let extra_count = usize::from(needs.item) + usize::from(needs.grid) + needs.locals.len() + usize::from(needs.dynamic_local) + needs.globals.len();
+    let item = "item";
+    let extra_count = crate::rules::device_function_parameters::extra_args(&needs, kname, item).len();
     let positions = if at == count { String::new() } else { format!(", {at}, {extra_count}") };
     r.push_text(&format!("{i1}auto syclify_args = syclify::unpack_args<{count}{positions}>(&{callee}, "));
     r.push_source(args[3].byte_range());
     r.push_text(&format!(");{nl}"));
     let mut accessors = Vec::new();
-    let mut local_args = static_locals(ctx, &mut r, &needs, kname, &tmap, &unbound, &call_range, nl, &i1);
+    let site = Site { kname, tmap: &tmap, unbound: &unbound, call_range: call_range.clone(), item, nl, i1: &i1 };
+    let mut local_args = static_locals(ctx, &mut r, &needs, &site);
     if needs.dynamic_local {
         let acc = format!("{DYN_LOCAL}_acc");
         r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
@@ -1306,13 +1298,12 @@ fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, ca
     } else if let Some(s) = args.get(4) {
         r.push_discard(s.byte_range());
     }
-    local_args.extend(global_args(ctx, &mut r, &needs, kname, &tmap, &unbound, &call_range, nl, &i1));
-    let item = "item";
+    local_args.extend(global_args(ctx, &mut r, &needs, &site));
     let cooperative = callee_name(call, ctx.src).is_some_and(|(_, c)| c == "cudaLaunchCooperativeKernel");
     if needs.grid && !cooperative {
         grid_launch_note(ctx, &call_range, kname);
     }
-    push_parallel_for(&mut r, &needs, cooperative, range_expr(ctx, args[1]), range_expr(ctx, args[2]), &accessors, item, nl, &i1);
+    push_parallel_for(&mut r, &needs, cooperative, range_expr(ctx, args[1]), range_expr(ctx, args[2]), &accessors, &site);
     if needs.warp {
         r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
     }
