@@ -8,7 +8,10 @@
 pub const HELPER_HEADER: &str = include_str!("../runtime-headers/syclify/syclify.hpp");
 pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
 /// The headers the helper header includes (its own parts), written with it.
-pub const CORE_HEADERS: &[(&str, &str)] = &[("include/syclify/texture.hpp", include_str!("../runtime-headers/syclify/texture.hpp"))];
+pub const CORE_HEADERS: &[(&str, &str)] = &[
+    ("include/syclify/texture.hpp", include_str!("../runtime-headers/syclify/texture.hpp")),
+    ("include/syclify/graph.hpp", include_str!("../runtime-headers/syclify/graph.hpp")),
+];
 /// The helper headers of CUDA libraries, written when a migrated file includes one.
 pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/cub.hpp", include_str!("../runtime-headers/syclify/cub.hpp")),

@@ -1040,10 +1040,15 @@ pub fn required_params(fdecl: Node, src: &str) -> usize {
         return 0;
     };
     let params = syntax::items(list);
-    if params.len() == 1 && params[0].field("declarator").is_none() && params[0].field("type").is_some_and(|t| text(t, src) == "void") {
+    if is_void_list(&params, src) {
         return 0;
     }
     params.iter().take_while(|p| p.kind_str() == "parameter_declaration").count()
+}
+
+/// Is a parameter list's items `(void)`: no parameters?
+fn is_void_list(params: &[Node], src: &str) -> bool {
+    params.len() == 1 && params[0].field("declarator").is_none() && params[0].field("type").is_some_and(|t| text(t, src) == "void")
 }
 
 /// Is this declaration a `__shared__` one? Returns whether it is `extern`.
@@ -1758,7 +1763,11 @@ fn param_shapes(fd: Node, src: &str) -> Vec<TypeShape> {
     let Some(list) = fd.field("parameters") else {
         return vec![];
     };
-    syntax::items(list)
+    let items = syntax::items(list);
+    if is_void_list(&items, src) {
+        return vec![]; // `(void)`
+    }
+    items
         .into_iter()
         .map(|p| match p.field("declarator") {
             Some(d) => type_shape(p, d, src).unwrap_or_default(),

@@ -233,16 +233,16 @@ fn output_is_identical_whatever_the_thread_count() {
 #[test]
 fn gcc_diagnostics_and_comments_for_humans() {
     let t = tempfile::tempdir().unwrap();
-    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n}\n").unwrap();
+    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaIpcGetEventHandle(&n, g, 0, 0);\n}\n").unwrap();
     let out = t.path().join("out");
     let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "gcc"]);
     assert_eq!(o.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("a.cu:3:3: warning: `cudaGraphAddEmptyNode` is not migrated; the call was left as is [SY0401]"), "{stdout}");
+    assert!(stdout.contains("a.cu:3:3: warning: `cudaIpcGetEventHandle` is not migrated; the call was left as is [SY0401]"), "{stdout}");
     let migrated = fs::read_to_string(out.join("a.dp.cpp")).unwrap();
     assert!(
         migrated
-            .contains("  // syclify: warning SY0401: `cudaGraphAddEmptyNode` is not migrated; the call was left as is\n  cudaGraphAddEmptyNode(&n, g, 0, 0);"),
+            .contains("  // syclify: warning SY0401: `cudaIpcGetEventHandle` is not migrated; the call was left as is\n  cudaIpcGetEventHandle(&n, g, 0, 0);"),
         "{migrated}"
     );
 }
@@ -250,14 +250,14 @@ fn gcc_diagnostics_and_comments_for_humans() {
 #[test]
 fn github_annotations() {
     let t = tempfile::tempdir().unwrap();
-    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n}\n").unwrap();
+    fs::write(t.path().join("a.cu"), "int main() {\n  cudaGraph_t g;\n  cudaIpcGetEventHandle(&n, g, 0, 0);\n}\n").unwrap();
     let out = t.path().join("out");
     let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "github"]);
     assert_eq!(o.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         stdout.lines().any(|l| l
-            == "::warning file=a.cu,line=3,col=3,endLine=3,endColumn=37,title=SY0401 unsupported-api::`cudaGraphAddEmptyNode` is not migrated; the call was left as is [SY0401]"),
+            == "::warning file=a.cu,line=3,col=3,endLine=3,endColumn=37,title=SY0401 unsupported-api::`cudaIpcGetEventHandle` is not migrated; the call was left as is [SY0401]"),
         "{stdout}"
     );
     assert!(stdout.lines().all(|l| l.starts_with("::notice ") || l.starts_with("::warning ") || l.starts_with("::error ")), "{stdout}");
@@ -560,7 +560,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     fs::create_dir_all(&src).unwrap();
     // a warning, an error and notes, one file name that needs percent-encoding
     // (and a warning with a fix: `blockDim` as a whole value)
-    fs::write(src.join("a b.cu"), "__global__ void __launch_bounds__(64) k(float *p) { p[threadIdx.x] = 1; dim3 b = blockDim; }\nint main() {\n  cudaGraph_t g;\n  cudaGraphAddEmptyNode(&n, g, 0, 0);\n  k<<<1, 64>>>(0);\n}\n").unwrap();
+    fs::write(src.join("a b.cu"), "__global__ void __launch_bounds__(64) k(float *p) { p[threadIdx.x] = 1; dim3 b = blockDim; }\nint main() {\n  cudaGraph_t g;\n  cudaIpcGetEventHandle(&n, g, 0, 0);\n  k<<<1, 64>>>(0);\n}\n").unwrap();
     fs::write(src.join("Makefile"), "all:\n\tnvcc -lineinfo -o a 'a b.cu'\n").unwrap();
     let out = t.path().join("out");
     let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "sarif"]);
@@ -637,7 +637,7 @@ fn check_counts_constructs_writes_nothing_and_gates() {
     // an API left for review (SY0401, a warning) and a multi-device grid sync (SY0701, an error)
     fs::write(
         src.join("grid.cu"),
-        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *p) { cg::this_multi_grid().sync(); p[threadIdx.x] = 0; }\nvoid run(int *p) { cudaGraphAddEmptyNode(0, 0, 0, 0); k<<<1, 1>>>(p); }\n",
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *p) { cg::this_multi_grid().sync(); p[threadIdx.x] = 0; }\nvoid run(int *p) { cudaIpcGetEventHandle(0, 0, 0, 0); k<<<1, 1>>>(p); }\n",
     )
     .unwrap();
     let o = syclify(&["check", src.to_str().unwrap(), "--format", "json"]);
@@ -645,7 +645,7 @@ fn check_counts_constructs_writes_nothing_and_gates() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let c = &v["check"];
     assert!(c["errors"].as_u64().unwrap() >= 1, "{c}");
-    assert_eq!(c["by_name"]["cudaGraphAddEmptyNode"]["review"], 1, "{c}");
+    assert_eq!(c["by_name"]["cudaIpcGetEventHandle"]["review"], 1, "{c}");
     assert!(c["totals"]["automatic"].as_u64().unwrap() >= 5);
     assert!(c["estimated_hours"].as_f64().unwrap() > 0.0);
     assert!(v["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "SY0701"), "{v}");

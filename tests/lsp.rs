@@ -149,7 +149,7 @@ fn codes(diags: &[Value]) -> Vec<String> {
 
 const KERNEL: &str = "#include \"helpers.cuh\"\n\
 __global__ void k(float *a) {\n  a[threadIdx.x] = scale(a[threadIdx.x]);\n}\n\
-void run(float *a, void **args) {\n  k<<<1, 32>>>(a);\n  cudaGraphAddEmptyNode(0, 0, 0, 0);\n}\n";
+void run(float *a, void **args) {\n  k<<<1, 32>>>(a);\n  cudaIpcGetEventHandle(0, 0, 0, 0);\n}\n";
 
 #[test]
 fn diagnostics_follow_the_edits() {
@@ -169,7 +169,7 @@ fn diagnostics_follow_the_edits() {
     assert_eq!(d["range"]["start"], json!({"line": 6, "character": 2}), "{d}");
     assert_eq!(d["severity"], json!(2));
     assert_eq!(d["source"], "syclify");
-    assert!(d["message"].as_str().unwrap().contains("cudaGraphAddEmptyNode"));
+    assert!(d["message"].as_str().unwrap().contains("cudaIpcGetEventHandle"));
 
     // hover: what a CUDA name becomes, a diagnostic's explanation, nothing
     // on plain C++
@@ -346,8 +346,8 @@ fn files_beside_the_document_are_its_context() {
 #[test]
 fn settings_from_the_client() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("rules.yaml"), "functions:\n  - cuda: cudaGraphAddEmptyNode\n    statement: \"my_node({0})\"\n").unwrap();
-    let src = "void f(void **args) { cudaGraphAddEmptyNode(args, 0, 0, 0); }\n";
+    std::fs::write(dir.path().join("rules.yaml"), "functions:\n  - cuda: cudaIpcGetEventHandle\n    statement: \"my_node({0})\"\n").unwrap();
+    let src = "void f(void **args) { cudaIpcGetEventHandle(args, 0, 0, 0); }\n";
     let uri = format!("file://{}", dir.path().join("l.cu").display());
     let options = json!({"syclify": {"ruleFiles": ["rules.yaml"], "explanationUrl": "https://example.org/d.html#{code}", "debounceMs": 5}});
     let mut c = Client::start_with(dir.path(), options);

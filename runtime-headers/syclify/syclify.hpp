@@ -37,6 +37,9 @@
 //  16. Arrays, textures    (texture.hpp) CUDA arrays (layered, cubemap, mipmapped) in
 //      and surfaces         USM and their copies, texture objects sampled in software
 //                           with CUDA's arithmetic, surface objects
+//  17. Graphs              (graph.hpp) graphs built node by node or captured from
+//                           streams, instantiated in dependency order; conditional
+//                           nodes, memory nodes, cudaGraphExecUpdate
 #pragma once
 
 // CUDA's header guards and versions, as migrated code tests them
@@ -215,6 +218,8 @@ constexpr error_t error_launch_out_of_resources = 701;
 constexpr error_t error_launch_timeout = 702;
 constexpr error_t error_assert = 710;
 constexpr error_t error_cooperative_launch_too_large = 720;
+constexpr error_t error_stream_capture_unsupported = 900;
+constexpr error_t error_graph_exec_update_failure = 910;
 constexpr error_t error_peer_access_unsupported = 217;
 constexpr error_t error_peer_access_already_enabled = 704;
 constexpr error_t error_peer_access_not_enabled = 705;
@@ -301,6 +306,8 @@ inline const char *get_error_string(error_t e) {
   case error_launch_timeout: return "the launch timed out and was terminated";
   case error_assert: return "device-side assert triggered";
   case error_cooperative_launch_too_large: return "too many blocks in cooperative launch";
+  case error_stream_capture_unsupported: return "operation not permitted when stream is capturing";
+  case error_graph_exec_update_failure: return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
   default: return "unknown error";
   }
 }
@@ -326,6 +333,8 @@ inline const char *get_error_name(error_t e) {
   case error_launch_timeout: return "cudaErrorLaunchTimeout";
   case error_assert: return "cudaErrorAssert";
   case error_cooperative_launch_too_large: return "cudaErrorCooperativeLaunchTooLarge";
+  case error_stream_capture_unsupported: return "cudaErrorStreamCaptureUnsupported";
+  case error_graph_exec_update_failure: return "cudaErrorGraphExecUpdateFailure";
   default: return "cudaErrorUnknown";
   }
 }
@@ -754,11 +763,23 @@ template <class T> error_t malloc_host(T **p, std::size_t bytes) {
 // cudaFree / cudaFreeHost wait for the device first, as CUDA's do (an
 // implicit device synchronisation): a kernel still running on any stream may
 // use the memory. sycl::free does not wait.
+namespace detail {
+// A graph's memory allocation freed by the program (cudaFree, cudaFreeAsync)
+// is given back to its graph, which keeps it at the same address for its
+// next launch, as CUDA does (graph.hpp): whether p was one.
+bool graph_release(void *p);
+inline std::atomic<int> &graph_allocations() {
+  static std::atomic<int> n{0};
+  return n;
+}
+} // namespace detail
 inline error_t usm_free(void *p) {
   return detail::guarded([&] {
     if (!p)
       return;
     detail::wait_for_device(true);
+    if (detail::graph_allocations().load(std::memory_order_relaxed) && detail::graph_release(p))
+      return;
     sycl::free(p, detail::legacy_queue());
   });
 }
@@ -768,6 +789,8 @@ inline void usm_free(void *p, const sycl::queue &q) {
   if (!p)
     return;
   detail::wait_for_device(false);
+  if (detail::graph_allocations().load(std::memory_order_relaxed) && detail::graph_release(p))
+    return;
   sycl::free(p, q);
 }
 // cudaMemcpy: synchronous, like CUDA's; the direction is implied by the USM pointers.
@@ -787,34 +810,47 @@ inline error_t usm_memset(void *p, int value, std::size_t bytes) {
 // errors reported asynchronously reach it through the queues' async handler,
 // so CUDA's `k<<<...>>>(); if (cudaGetLastError() != cudaSuccess)` still works.
 namespace detail {
-// CUDA graphs captured from a stream (cudaStreamBeginCapture): while a queue
-// captures, launches and asynchronous copies on it are recorded instead of
-// submitted, and cudaGraphLaunch submits the records again. A recorded
-// launch keeps its command group, which reads the variables it names when it
-// is submitted (CUDA reads kernel arguments at capture).
-struct graph_rec {
-  std::vector<std::function<void(sycl::queue &)>> ops;
+// CUDA graphs (graph.hpp): while a stream captures (cudaStreamBeginCapture),
+// launches and asynchronous operations on its queue are recorded as nodes of
+// the graph instead of submitted, each depending on the stream's last ones
+// (its frontier), and cudaGraphLaunch submits them again. A recorded launch
+// keeps its command group, which reads the variables it names when it is
+// submitted (CUDA reads kernel arguments at capture).
+struct graph_rec;
+struct graph_node;
+using graph_op = std::function<void(sycl::queue &)>;
+// A stream taking part in a capture: the graph and the nodes its next
+// operation depends on. Streams join a capture by waiting for an event
+// recorded on a capturing stream (fork and join, as in CUDA).
+struct capture_entry {
+  const sycl::queue *q;
+  graph_rec *g;
+  std::vector<graph_node *> frontier;
+  bool origin; // the stream whose cudaStreamEndCapture ends the capture
 };
 struct capture_registry {
   std::mutex m;
   std::atomic<int> active{0};
-  std::vector<std::pair<const sycl::queue *, graph_rec *>> by_queue;
+  std::vector<std::unique_ptr<capture_entry>> by_queue;
 };
 inline capture_registry &captures() {
   static capture_registry r;
   return r;
 }
-// The graph `q` records into, or null (one relaxed load when none captures).
-inline graph_rec *capturing(const sycl::queue &q) {
+// The capture `q` takes part in, or null (one relaxed load when none captures).
+inline capture_entry *capturing(const sycl::queue &q) {
   capture_registry &c = captures();
   if (c.active.load(std::memory_order_relaxed) == 0)
     return nullptr;
   std::lock_guard<std::mutex> lock(c.m);
   for (auto &e : c.by_queue)
-    if (e.first == &q)
-      return e.second;
+    if (e->q == &q)
+      return e.get();
   return nullptr;
 }
+// Records `op` as a node of the capture (graph.hpp): `type` is the
+// graph_node_type it counts as (0: kernel).
+void graph_record(capture_entry *c, graph_op op, int type);
 // A device's work-group limits, which launch_range checks every launch
 // against: asked once per device and thread (the last device asked is kept),
 // not at every launch.
@@ -886,8 +922,8 @@ void prepare_symbols();
 // acquire load once they are allocated) and the cached limits; the command
 // group is forwarded, not copied.
 template <class CG> void launch(sycl::queue &q, CG &&cg) {
-  if (detail::graph_rec *g = detail::capturing(q)) {
-    g->ops.emplace_back([c = std::decay_t<CG>(std::forward<CG>(cg))](sycl::queue &rq) { launch(rq, c); });
+  if (detail::capture_entry *g = detail::capturing(q)) {
+    detail::graph_record(g, [c = std::decay_t<CG>(std::forward<CG>(cg))](sycl::queue &rq) { launch(rq, c); }, 0);
     return;
   }
   try {
@@ -3208,6 +3244,10 @@ struct event_state {
   detail::stamp_pool *pool = nullptr;
   bool clock = false; // the last record's marker wrote the device clock
   std::chrono::steady_clock::time_point host_time;
+  // recorded on a stream that captures a graph: the graph and the nodes a
+  // stream that waits for the event then depends on (graph.hpp)
+  detail::graph_rec *capture = nullptr;
+  std::vector<detail::graph_node *> capture_at;
   ~event_state() {
     if (stamp) {
       std::lock_guard<std::mutex> lock(detail::stamps().m);
@@ -3238,53 +3278,67 @@ inline error_t event_destroy(event_t e) {
   delete e;
   return success;
 }
+namespace detail {
+// Records e's point on q (cudaEventRecord; an event record node).
+inline void event_record_on(event_t e, sycl::queue &q) {
+  e->capture = nullptr;
+  if (!e->timing) {
+    e->ev = q.single_task([] {});
+    e->recorded = true;
+    return;
+  }
+  int clock;
+  {
+    std::lock_guard<std::mutex> lock(detail::stamps().m);
+    detail::stamp_pool &pool = detail::stamp_pool_of(q);
+    if (e->stamp && e->pool != &pool) { // recorded on another context before
+      e->pool->free.push_back(e->stamp);
+      e->stamp = nullptr;
+    }
+    if (!e->stamp) {
+      if (pool.free.empty()) {
+        std::uint64_t *slab = sycl::malloc_host<std::uint64_t>(256, q);
+        if (!slab)
+          throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation), "cannot allocate event timestamps");
+        for (int k = 255; k >= 0; --k)
+          pool.free.push_back(slab + k);
+      }
+      e->stamp = pool.free.back();
+      pool.free.pop_back();
+      e->pool = &pool;
+    }
+    clock = pool.clock;
+  }
+  std::uint64_t *slot = e->stamp;
+  e->ev = q.single_task([=] { *slot = detail::marker_clock_ns(); });
+  e->profiled = q.has_property<sycl::property::queue::enable_profiling>();
+  if (clock < 0) { // the first marker on this context: does the device have the clock?
+    e->ev.wait_and_throw();
+    clock = *slot != detail::no_clock ? 1 : 0;
+    std::lock_guard<std::mutex> lock(detail::stamps().m);
+    e->pool->clock = clock;
+  }
+  e->clock = clock == 1;
+  if (!e->clock && !e->profiled) {
+    e->ev.wait_and_throw();
+    e->host_time = std::chrono::steady_clock::now();
+  }
+  e->recorded = true;
+}
+// A stream that waits for an event recorded during a capture joins it (graph.hpp).
+void capture_join(const sycl::queue &q, event_t e);
+} // namespace detail
 inline error_t event_record(event_t e, stream_t s = nullptr) {
   if (!e)
     return detail::record(error_invalid_value);
   return detail::guarded([&] {
     sycl::queue &q = queue_of(s);
-    if (!e->timing) {
-      e->ev = q.single_task([] {});
-      e->recorded = true;
+    if (detail::capture_entry *c = detail::capturing(q)) {
+      e->capture = c->g;
+      e->capture_at = c->frontier;
       return;
     }
-    int clock;
-    {
-      std::lock_guard<std::mutex> lock(detail::stamps().m);
-      detail::stamp_pool &pool = detail::stamp_pool_of(q);
-      if (e->stamp && e->pool != &pool) { // recorded on another context before
-        e->pool->free.push_back(e->stamp);
-        e->stamp = nullptr;
-      }
-      if (!e->stamp) {
-        if (pool.free.empty()) {
-          std::uint64_t *slab = sycl::malloc_host<std::uint64_t>(256, q);
-          if (!slab)
-            throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation), "cannot allocate event timestamps");
-          for (int k = 255; k >= 0; --k)
-            pool.free.push_back(slab + k);
-        }
-        e->stamp = pool.free.back();
-        pool.free.pop_back();
-        e->pool = &pool;
-      }
-      clock = pool.clock;
-    }
-    std::uint64_t *slot = e->stamp;
-    e->ev = q.single_task([=] { *slot = detail::marker_clock_ns(); });
-    e->profiled = q.has_property<sycl::property::queue::enable_profiling>();
-    if (clock < 0) { // the first marker on this context: does the device have the clock?
-      e->ev.wait_and_throw();
-      clock = *slot != detail::no_clock ? 1 : 0;
-      std::lock_guard<std::mutex> lock(detail::stamps().m);
-      e->pool->clock = clock;
-    }
-    e->clock = clock == 1;
-    if (!e->clock && !e->profiled) {
-      e->ev.wait_and_throw();
-      e->host_time = std::chrono::steady_clock::now();
-    }
-    e->recorded = true;
+    detail::event_record_on(e, q);
   });
 }
 inline error_t event_synchronize(event_t e) {
@@ -3319,26 +3373,44 @@ inline error_t event_elapsed_time(float *ms, event_t start, event_t stop) {
   });
 }
 // cudaStreamWaitEvent: later work on `s` waits for the event's point.
+// While s captures a graph, an event recorded in the same capture makes s
+// depend on the nodes before the record (it joins the capture if it was not
+// taking part); another event is waited for when the graph runs.
+namespace detail {
+inline void wait_event_on(sycl::queue &q, event_t e) {
+  if (!e->recorded)
+    return;
+  sycl::event dep = e->ev;
+  q.submit([&](sycl::handler &h) {
+    h.depends_on(dep);
+    h.single_task([] {});
+  });
+}
+} // namespace detail
 inline error_t stream_wait_event(stream_t s, event_t e, unsigned = 0) {
   if (!e)
     return detail::record(error_invalid_value);
-  if (!e->recorded)
-    return success;
   return detail::guarded([&] {
-    sycl::event dep = e->ev;
-    queue_of(s).submit([&](sycl::handler &h) {
-      h.depends_on(dep);
-      h.single_task([] {});
-    });
+    sycl::queue &q = queue_of(s);
+    if (e->capture) {
+      detail::capture_join(q, e);
+      return;
+    }
+    if (detail::capture_entry *c = detail::capturing(q)) {
+      detail::graph_record(c, [e](sycl::queue &rq) { detail::wait_event_on(rq, e); }, 6);
+      return;
+    }
+    detail::wait_event_on(q, e);
   });
 }
 
 namespace detail {
 // An operation on stream s: recorded while its queue captures a graph (and run
-// on the replaying queue by cudaGraphLaunch), else run on its queue now.
-template <class Op> error_t on_stream(stream_t s, Op op) {
-  if (graph_rec *g = capturing(queue_of(s))) {
-    g->ops.emplace_back(op);
+// on the replaying queue by cudaGraphLaunch) as a node of `type`
+// (graph_node_type: 1 memcpy, 2 memset, 3 host), else run on its queue now.
+template <class Op> error_t on_stream(stream_t s, Op op, int type) {
+  if (capture_entry *g = capturing(queue_of(s))) {
+    graph_record(g, op, type);
     return success;
   }
   return guarded([&] { op(queue_of(s)); });
@@ -3346,10 +3418,10 @@ template <class Op> error_t on_stream(stream_t s, Op op) {
 } // namespace detail
 // Asynchronous copies (on the stream's queue, not waited for).
 inline error_t memcpy_async(void *dst, const void *src, std::size_t bytes, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  return detail::on_stream(s, [=](sycl::queue &q) { q.memcpy(dst, src, bytes); });
+  return detail::on_stream(s, [=](sycl::queue &q) { q.memcpy(dst, src, bytes); }, 1);
 }
 inline error_t memset_async(void *p, int value, std::size_t bytes, stream_t s = nullptr) {
-  return detail::on_stream(s, [=](sycl::queue &q) { q.memset(p, value, bytes); });
+  return detail::on_stream(s, [=](sycl::queue &q) { q.memset(p, value, bytes); }, 2);
 }
 
 // Host callbacks (cudaLaunchHostFunc, cudaStreamAddCallback): a host task on
@@ -3378,80 +3450,17 @@ template <class F> void host_task(sycl::queue &q, F f) {
 inline error_t launch_host_func(stream_t s, host_fn_t fn, void *data) {
   if (!fn)
     return detail::record(error_invalid_value);
-  return detail::on_stream(s, [fn, data](sycl::queue &q) { detail::host_task(q, [fn, data] { fn(data); }); });
+  return detail::on_stream(s, [fn, data](sycl::queue &q) { detail::host_task(q, [fn, data] { fn(data); }); }, 3);
 }
 // (CUDA passes the stream's status: the work before a callback completed, or
 // the callback does not run at all when it failed: success here too)
 inline error_t stream_add_callback(stream_t s, stream_callback_t cb, void *data, unsigned flags = 0) {
   if (!cb || flags != 0)
     return detail::record(error_invalid_value);
-  return detail::on_stream(s, [s, cb, data](sycl::queue &q) { detail::host_task(q, [s, cb, data] { cb(s, success, data); }); });
+  return detail::on_stream(s, [s, cb, data](sycl::queue &q) { detail::host_task(q, [s, cb, data] { cb(s, success, data); }); }, 3);
 }
 
-// CUDA graphs, captured from a stream and replayed (see detail::graph_rec).
-// Graphs built node by node (cudaGraphAddKernelNode...) are not supported.
-enum stream_capture_mode { stream_capture_mode_global = 0, stream_capture_mode_thread_local = 1, stream_capture_mode_relaxed = 2 };
-enum stream_capture_status { stream_capture_status_none = 0, stream_capture_status_active = 1, stream_capture_status_invalidated = 2 };
-using graph_t = detail::graph_rec *;
-struct graph_exec {
-  std::vector<std::function<void(sycl::queue &)>> ops;
-};
-using graph_exec_t = graph_exec *;
-inline error_t stream_begin_capture(stream_t s, int = stream_capture_mode_global) {
-  detail::capture_registry &c = detail::captures();
-  const sycl::queue *q = &queue_of(s);
-  std::lock_guard<std::mutex> lock(c.m);
-  for (auto &e : c.by_queue)
-    if (e.first == q)
-      return detail::record(error_invalid_value); // already capturing
-  c.by_queue.emplace_back(q, new detail::graph_rec{});
-  c.active.fetch_add(1);
-  return success;
-}
-inline error_t stream_end_capture(stream_t s, graph_t *g) {
-  detail::capture_registry &c = detail::captures();
-  const sycl::queue *q = &queue_of(s);
-  std::lock_guard<std::mutex> lock(c.m);
-  for (std::size_t i = 0; i < c.by_queue.size(); ++i)
-    if (c.by_queue[i].first == q) {
-      *g = c.by_queue[i].second;
-      c.by_queue.erase(c.by_queue.begin() + static_cast<std::ptrdiff_t>(i));
-      c.active.fetch_sub(1);
-      return success;
-    }
-  return detail::record(error_invalid_value); // not capturing
-}
-inline error_t stream_is_capturing(stream_t s, stream_capture_status *st) {
-  *st = detail::capturing(queue_of(s)) ? stream_capture_status_active : stream_capture_status_none;
-  return success;
-}
-inline error_t graph_create(graph_t *g, unsigned = 0) {
-  *g = new detail::graph_rec{};
-  return success;
-}
-inline error_t graph_instantiate(graph_exec_t *e, graph_t g) {
-  if (!g)
-    return detail::record(error_invalid_value);
-  *e = new graph_exec{g->ops};
-  return success;
-}
-inline error_t graph_launch(graph_exec_t e, stream_t s = nullptr) {
-  if (!e)
-    return detail::record(error_invalid_value);
-  return detail::guarded([&] {
-    sycl::queue &q = queue_of(s);
-    for (auto &op : e->ops)
-      op(q);
-  });
-}
-inline error_t graph_exec_destroy(graph_exec_t e) {
-  delete e;
-  return success;
-}
-inline error_t graph_destroy(graph_t g) {
-  delete g;
-  return success;
-}
+// CUDA graphs: graph.hpp.
 // cudaHostAlloc: pinned host memory is SYCL host USM (flags are hints).
 template <class T> error_t host_alloc(T **p, std::size_t bytes, unsigned = 0) { return malloc_host(p, bytes); }
 // cudaMallocPitch: rows padded to 256 bytes; the pitch is returned, as in CUDA.
@@ -3477,7 +3486,7 @@ inline error_t memcpy_2d(void *dst, std::size_t dpitch, const void *src, std::si
   });
 }
 inline error_t memcpy_2d_async(void *dst, std::size_t dpitch, const void *src, std::size_t spitch, std::size_t width, std::size_t height, memcpy_kind = memcpy_default, stream_t s = nullptr) {
-  return detail::guarded([&] { detail::copy_2d(queue_of(s), dst, dpitch, src, spitch, width, height); });
+  return detail::on_stream(s, [=](sycl::queue &q) { detail::copy_2d(q, dst, dpitch, src, spitch, width, height); }, 1);
 }
 // cudaMemset2D
 inline error_t memset_2d(void *p, std::size_t pitch, int value, std::size_t width, std::size_t height) {
@@ -3534,25 +3543,35 @@ inline error_t memset_3d(pitched_ptr p, int value, extent_3d e) {
 }
 namespace detail {
 inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait);
+inline void copy_3d(sycl::queue &q, const memcpy3d_parms &c);
 }
 inline error_t memcpy_3d(const memcpy3d_parms *p, stream_t s = nullptr, bool wait = true) {
   if (!p)
     return detail::record(error_invalid_value);
   if (p->srcArray || p->dstArray)
     return detail::memcpy_3d_arrays(p, s, wait);
+  if (!wait) {
+    const memcpy3d_parms c = *p;
+    return detail::on_stream(s, [c](sycl::queue &q) { detail::copy_3d(q, c); }, 1);
+  }
   return detail::guarded([&] {
     sycl::queue &q = queue_of(s);
-    const std::size_t sslice = p->srcPtr.pitch * p->srcPtr.ysize, dslice = p->dstPtr.pitch * p->dstPtr.ysize;
-    for (std::size_t z = 0; z < p->extent.depth; ++z)
-      for (std::size_t y = 0; y < p->extent.height; ++y) {
-        const char *src = static_cast<const char *>(p->srcPtr.ptr) + (p->srcPos.z + z) * sslice + (p->srcPos.y + y) * p->srcPtr.pitch + p->srcPos.x;
-        char *dst = static_cast<char *>(p->dstPtr.ptr) + (p->dstPos.z + z) * dslice + (p->dstPos.y + y) * p->dstPtr.pitch + p->dstPos.x;
-        q.memcpy(dst, src, p->extent.width);
-      }
-    if (wait)
-      q.wait_and_throw();
+    detail::copy_3d(q, *p);
+    q.wait_and_throw();
   });
 }
+namespace detail {
+// cudaMemcpy3D between pitched pointers: one copy per row, queued on q.
+inline void copy_3d(sycl::queue &q, const memcpy3d_parms &p) {
+  const std::size_t sslice = p.srcPtr.pitch * p.srcPtr.ysize, dslice = p.dstPtr.pitch * p.dstPtr.ysize;
+  for (std::size_t z = 0; z < p.extent.depth; ++z)
+    for (std::size_t y = 0; y < p.extent.height; ++y) {
+      const char *src = static_cast<const char *>(p.srcPtr.ptr) + (p.srcPos.z + z) * sslice + (p.srcPos.y + y) * p.srcPtr.pitch + p.srcPos.x;
+      char *dst = static_cast<char *>(p.dstPtr.ptr) + (p.dstPos.z + z) * dslice + (p.dstPos.y + y) * p.dstPtr.pitch + p.dstPos.x;
+      q.memcpy(dst, src, p.extent.width);
+    }
+}
+} // namespace detail
 // cudaMemGetInfo: SYCL 2020 reports only the total; free is reported as the
 // total unless the implementation can say more (DPC++'s ext_intel_free_memory).
 inline error_t mem_get_info(std::size_t *free_bytes, std::size_t *total_bytes) {
@@ -3682,12 +3701,33 @@ inline error_t mem_pool_get_attribute(mem_pool_t pool, mem_pool_attr a, void *va
 }
 inline error_t mem_pool_trim_to(mem_pool_t pool, std::size_t) { return pool ? success : detail::record(error_invalid_value); }
 // cudaMallocAsync/cudaFreeAsync: stream-ordered allocation becomes an
-// ordinary allocation; the free waits for the stream first.
-template <class T> error_t malloc_async(T **p, std::size_t bytes, stream_t = nullptr) { return malloc_device(p, bytes); }
-template <class T> error_t malloc_from_pool_async(T **p, std::size_t bytes, mem_pool_t, stream_t = nullptr) { return malloc_device(p, bytes); }
+// ordinary allocation; the free waits for the stream first. While the stream
+// captures a graph they are its memory nodes: the allocation is made once,
+// when captured, and lives until the graph is destroyed (graph.hpp).
+namespace detail {
+void graph_adopt(capture_entry *c, void *p);
+void graph_adopt_alloc(capture_entry *c, void *p, std::size_t bytes);
+} // namespace detail
+template <class T> error_t malloc_async(T **p, std::size_t bytes, stream_t s = nullptr) {
+  error_t r = malloc_device(p, bytes);
+  if (detail::capture_entry *c = r == success ? detail::capturing(queue_of(s)) : nullptr)
+    return detail::guarded([&] {
+      detail::graph_record(c, [](sycl::queue &) {}, 10);
+      detail::graph_adopt_alloc(c, *p, bytes);
+    });
+  return r;
+}
+template <class T> error_t malloc_from_pool_async(T **p, std::size_t bytes, mem_pool_t, stream_t s = nullptr) { return malloc_async(p, bytes, s); }
 inline error_t free_async(void *p, stream_t s = nullptr) {
+  if (detail::capture_entry *c = detail::capturing(queue_of(s)))
+    return detail::guarded([&] {
+      detail::graph_record(c, [](sycl::queue &) {}, 11);
+      detail::graph_adopt(c, p);
+    });
   return detail::guarded([&] {
     queue_of(s).wait_and_throw();
+    if (detail::graph_allocations().load(std::memory_order_relaxed) && detail::graph_release(p))
+      return;
     sycl::free(p, detail::legacy_queue());
   });
 }
@@ -3712,6 +3752,17 @@ inline error_t pointer_get_attributes(pointer_attributes *a, const void *p) {
     a->hostPointer = a->type == memory_type_device ? nullptr : const_cast<void *>(p);
   });
 }
+
+// cudaRuntimeGetVersion / cudaDriverGetVersion: the version of the CUDA API
+// the code was migrated from (SYCLIFY_CUDART_VERSION), which is what
+// version tests in migrated code compare against.
+inline error_t runtime_get_version(int *v) {
+  if (!v)
+    return detail::record(error_invalid_value);
+  *v = SYCLIFY_CUDART_VERSION;
+  return success;
+}
+inline error_t driver_get_version(int *v) { return runtime_get_version(v); }
 
 // Devices
 inline error_t get_device_count(int *n) {
@@ -4130,10 +4181,12 @@ template <class T, bool S> error_t memcpy_from_symbol(void *dst, symbol<T, S> &s
 }
 // The asynchronous forms, on a stream.
 template <class T, bool S> error_t memcpy_to_symbol_async(symbol<T, S> &sym, const void *src, std::size_t count, std::size_t offset = 0, memcpy_kind = memcpy_host_to_device, stream_t s = nullptr) {
-  return detail::guarded([&] { queue_of(s).memcpy(reinterpret_cast<char *>(sym.get_ptr()) + offset, src, count); });
+  char *dst = reinterpret_cast<char *>(sym.get_ptr()) + offset;
+  return detail::on_stream(s, [=](sycl::queue &q) { q.memcpy(dst, src, count); }, 1);
 }
 template <class T, bool S> error_t memcpy_from_symbol_async(void *dst, symbol<T, S> &sym, std::size_t count, std::size_t offset = 0, memcpy_kind = memcpy_device_to_host, stream_t s = nullptr) {
-  return detail::guarded([&] { queue_of(s).memcpy(dst, reinterpret_cast<const char *>(sym.get_ptr()) + offset, count); });
+  const char *src = reinterpret_cast<const char *>(sym.get_ptr()) + offset;
+  return detail::on_stream(s, [=](sycl::queue &q) { q.memcpy(dst, src, count); }, 1);
 }
 // cudaGetSymbolAddress(&p, sym) and cudaGetSymbolSize(&n, sym)
 template <class P, class T, bool S> error_t get_symbol_address(P **p, symbol<T, S> &sym) {
@@ -4149,6 +4202,8 @@ template <class T, bool S> error_t get_symbol_size(std::size_t *n, symbol<T, S> 
 
 // 16. Arrays, textures and surfaces: their own file
 #include "texture.hpp"
+// 17. Graphs: their own file
+#include "graph.hpp"
 
 // ---------------------------------------------------------------------------
 // 13. Device printf

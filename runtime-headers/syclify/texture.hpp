@@ -271,7 +271,8 @@ inline void array_side(const array *a, pos_3d pos, pitched_ptr &p, pos_3d &at, s
   at = pos_3d{pos.x * static_cast<std::size_t>(a->bytes), pos.y, pos.z};
   bytes = static_cast<std::size_t>(a->bytes);
 }
-inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait) {
+// A copy with an array on either side as one between pitched pointers.
+inline memcpy3d_parms flatten_3d(const memcpy3d_parms *p) {
   memcpy3d_parms q = *p;
   std::size_t bytes = 1;
   if (p->srcArray)
@@ -282,6 +283,10 @@ inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait) 
   q.extent.width *= bytes;
   q.extent.height = q.extent.height ? q.extent.height : 1;
   q.extent.depth = q.extent.depth ? q.extent.depth : 1;
+  return q;
+}
+inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait) {
+  const memcpy3d_parms q = flatten_3d(p);
   return memcpy_3d(&q, s, wait);
 }
 } // namespace detail

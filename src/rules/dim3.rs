@@ -97,7 +97,11 @@ pub fn run(ctx: &mut FileCtx) {
                 let (Some(left), Some(right), Some(op)) = (n.field("left"), n.field("right"), n.field("operator")) else {
                     continue;
                 };
-                if ctx.text(op) != "=" || left.kind_str() != "identifier" || !ctx.is_dim3_var(ctx.text(left), left.start_byte()) {
+                let dim3_target = match left.kind_str() {
+                    "identifier" => ctx.is_dim3_var(ctx.text(left), left.start_byte()),
+                    _ => is_launch_dims_member(ctx, left),
+                };
+                if ctx.text(op) != "=" || !dim3_target {
                     continue;
                 }
                 if convert_value(ctx, right) {
@@ -109,7 +113,11 @@ pub fn run(ctx: &mut FileCtx) {
                 let (Some(arg), Some(field)) = (n.field("argument"), n.field("field")) else {
                     continue;
                 };
-                if arg.kind_str() != "identifier" || !ctx.is_dim3_var(ctx.text(arg), n.start_byte()) {
+                let dim3_value = match arg.kind_str() {
+                    "identifier" => ctx.is_dim3_var(ctx.text(arg), n.start_byte()),
+                    _ => is_launch_dims_member(ctx, arg),
+                };
+                if !dim3_value {
                     continue;
                 }
                 if n.field("operator").is_some_and(|o| ctx.text(o) != ".") {
@@ -131,6 +139,14 @@ pub fn run(ctx: &mut FileCtx) {
             _ => {}
         }
     }
+}
+
+/// `p.gridDim` / `p.blockDim` (`p->…`, `params.kernel.gridDim`): the dim3
+/// members of a graph kernel node's parameters (`cudaKernelNodeParams`),
+/// ranges in the migrated `syclify::kernel_node_params`. (Host code: in a
+/// kernel, `gridDim` alone is the built-in.)
+fn is_launch_dims_member(ctx: &FileCtx, n: Node) -> bool {
+    n.kind_str() == "field_expression" && n.field("field").is_some_and(|f| matches!(ctx.text(f), "gridDim" | "blockDim"))
 }
 
 /// A value given to a `dim3` by `=` that is not itself a `dim3` (a uint3,

@@ -31,6 +31,14 @@
 //!   `__launch_bounds__` for a 1-D block (`SYCLIFY_LAUNCH_BOUNDS`), and
 //!   `[[sycl::reqd_sub_group_size(32)]]` for kernels that use warps.
 //!
+//! The launches whose arguments come packed (`cudaLaunchKernel`,
+//! `cudaLaunchCooperativeKernel`: `void **args`) read them on the host in the
+//! kernel's parameter types (`syclify::unpack_args`), and so does the kernel
+//! of a graph kernel node: `params.func = (void *)k` (also `p.kernel.func`,
+//! a designated `.func`, the first value of a braced `cudaKernelNodeParams`)
+//! becomes a `syclify::kernel_node_fn` that unpacks the node's arguments
+//! when the node is added and returns its launch ([`kernel_node`]).
+//!
 //! Launches inside macro bodies are migrated too (with line continuations).
 //! A kernel named by a macro parameter: when the macro's uses in the file
 //! (directly or through other macros) pass kernels that need local memory or
@@ -95,6 +103,12 @@ pub fn run(ctx: &mut FileCtx) {
             } else {
                 launch(ctx, &view, n);
             }
+        }
+    }
+    for n in ctx.main_of(&["assignment_expression", "initializer_pair", "init_declarator"]) {
+        if let Some(kernel) = kernel_node_func(ctx, n).filter(|_| !ctx.in_error(n)) {
+            let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            kernel_node(ctx, &View { nl: "\n", indent, macro_params: vec![] }, kernel);
         }
     }
     for crate::rules::MacroBody { range, tree, .. } in ctx.macro_trees {
@@ -1167,13 +1181,7 @@ fn api_launch(ctx: &mut FileCtx, view: &View, call: Node) {
         return;
     }
     let function = strip_kernel_casts(ctx, args[0]);
-    let (kname, targs) = match function.kind_str() {
-        "template_function" => (
-            function.field("name").map(|n| ctx.text(n).to_string()).unwrap_or_default(),
-            function.field("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect(),
-        ),
-        _ => (ctx.text(function).to_string(), Vec::new()),
-    };
+    let (kname, targs) = kernel_name(ctx, function).unwrap_or_else(|| (ctx.text(function).to_string(), Vec::new()));
     let simple = kname.rsplit("::").next().unwrap_or(&kname).to_string();
     if !index.is_kernel(&simple) {
         if function.kind_str() == "identifier" && ctx.declared_in_scope(function, &kname) {
@@ -1193,7 +1201,7 @@ fn api_launch(ctx: &mut FileCtx, view: &View, call: Node) {
                 "",
                 |ctx, k| {
                     let (base, targs) = split_instantiation(k);
-                    render_api_launch(ctx, view, call, base, k, &targs)
+                    render_packed(ctx, view, Packed::Call(call), base, k, &targs)
                 },
             );
             return;
@@ -1209,8 +1217,98 @@ fn api_launch(ctx: &mut FileCtx, view: &View, call: Node) {
         return;
     }
     let callee = ctx.text(function).to_string();
-    if let Some(r) = render_api_launch(ctx, view, call, &simple, &callee, &targs) {
+    if let Some(r) = render_packed(ctx, view, Packed::Call(call), &simple, &callee, &targs) {
         ctx.edits.replace(RULE, call.byte_range(), r);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}
+
+/// The types whose first member, `func`, names the kernel of a graph kernel
+/// node (`cudaKernelNodeParams p = {(void *)k, ...}`).
+const KERNEL_NODE_PARAMS: &[&str] = &["cudaKernelNodeParams", "cudaKernelNodeParamsV2"];
+
+/// The value that names a graph kernel node's kernel, if `n` gives one: an
+/// assignment to a `func` member (`p.func = (void *)k`,
+/// `params.kernel.func = ...`), a designated `.func = ...`, or the first
+/// value of a braced `cudaKernelNodeParams` initializer.
+fn kernel_node_func<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> Option<Node<'t>> {
+    // `params.kernel.func = ...` (cudaGraphNodeParams) is a kernel node's
+    // whatever the value
+    let mut of_node_params = false;
+    let value = match n.kind_str() {
+        "assignment_expression" => {
+            let left = n.field("left")?;
+            if left.kind_str() != "field_expression" || left.field("field").map(|f| ctx.text(f)) != Some("func") || ctx.text(n.field("operator")?) != "=" {
+                return None;
+            }
+            of_node_params =
+                left.field("argument").is_some_and(|a| a.kind_str() == "field_expression" && a.field("field").is_some_and(|f| ctx.text(f) == "kernel"));
+            n.field("right")?
+        }
+        "initializer_pair" => {
+            let d = n.field("designator")?;
+            if ctx.text(d).trim_start_matches('.').trim() != "func" {
+                return None;
+            }
+            n.field("value")?
+        }
+        _ => {
+            let ty = n.parent()?.field("type")?;
+            let ty = ctx.text(ty).trim_start_matches("struct").trim();
+            if !KERNEL_NODE_PARAMS.contains(&ty) {
+                return None;
+            }
+            let list = n.field("value").filter(|v| v.kind_str() == "initializer_list")?;
+            let first = syntax::named_children(list).into_iter().next()?;
+            if first.kind_str() == "initializer_pair" {
+                return None; // designated: handled as an initializer_pair
+            }
+            first
+        }
+    };
+    // only what names a function through a cast, or a kernel by name
+    let inner = strip_kernel_casts(ctx, value);
+    let named_kernel = kernel_name(ctx, inner).is_some_and(|(k, _)| ctx.project.index.is_kernel(k.rsplit("::").next().unwrap_or(&k)));
+    (named_kernel || of_node_params || inner.id() != value.id()).then_some(value)
+}
+
+/// The kernel a (cast-stripped) expression names and its template arguments.
+fn kernel_name(ctx: &FileCtx, function: Node) -> Option<(String, Vec<String>)> {
+    match function.kind_str() {
+        "template_function" => Some((
+            function.field("name").map(|n| ctx.text(n).to_string())?,
+            function.field("arguments").map(syntax::named_children).unwrap_or_default().iter().map(|a| ctx.text(*a).to_string()).collect(),
+        )),
+        "identifier" | "qualified_identifier" => Some((ctx.text(function).to_string(), Vec::new())),
+        _ => None,
+    }
+}
+
+/// `params.func = (void *)k` for a graph kernel node: the kernel becomes a
+/// `syclify::kernel_node_fn` that reads the node's packed arguments when the
+/// node is added (in the kernel's parameter types, as for
+/// `cudaLaunchKernel`) and returns its launch, which cudaGraphLaunch submits
+/// with the node's grid, block and dynamic local memory.
+fn kernel_node(ctx: &mut FileCtx, view: &View, value: Node) {
+    let index = ctx.project.index;
+    let function = strip_kernel_casts(ctx, value);
+    let Some((kname, targs)) = kernel_name(ctx, function).filter(|(k, _)| index.is_kernel(k.rsplit("::").next().unwrap_or(k))) else {
+        ctx.diag(
+            Code::UnsupportedApi,
+            value.byte_range(),
+            RULE,
+            format!(
+                "the kernel of a graph kernel node must be named where it is set (`params.func = (void *)kernel`); `{}` is not a kernel of the migrated sources, so the value was left as is",
+                ctx.text(value)
+            ),
+        );
+        return;
+    };
+    let simple = kname.rsplit("::").next().unwrap_or(&kname).to_string();
+    let callee = ctx.text(function).to_string();
+    if let Some(r) = render_packed(ctx, view, Packed::Node(value), &simple, &callee, &targs) {
+        ctx.edits.replace(RULE, value.byte_range(), r);
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
@@ -1242,14 +1340,30 @@ fn strip_kernel_casts<'t>(ctx: &FileCtx, mut n: Node<'t>) -> Node<'t> {
     n
 }
 
+/// Where a launch with packed arguments is written.
+#[derive(Clone, Copy)]
+enum Packed<'t> {
+    /// `cudaLaunchKernel(func, grid, block, args[, shmem[, stream]])` (or
+    /// the cooperative one): the launch, whose value is its status.
+    Call(Node<'t>),
+    /// The value naming a graph kernel node's kernel: a
+    /// `syclify::kernel_node_fn` that reads the node's arguments
+    /// (`syclify_p`, a `kernel_node_params`) and returns its launch.
+    Node(Node<'t>),
+}
+
 /// The launch of kernel `kname` (called as `callee`, with template
-/// arguments `targs`) by `cudaLaunchKernel`-style `call`.
-fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, callee: &str, targs: &[String]) -> Option<Replacement> {
+/// arguments `targs`) whose arguments come packed, one pointer per
+/// parameter (`syclify::unpack_args<N>(&kernel, args)`: the types are the
+/// kernel's own).
+fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee: &str, targs: &[String]) -> Option<Replacement> {
     let index = ctx.project.index;
-    let args = syntax::call_arguments(call);
+    let (call_range, args) = match at {
+        Packed::Call(call) => (call.byte_range(), syntax::call_arguments(call)),
+        Packed::Node(value) => (value.byte_range(), Vec::new()),
+    };
     let facts = index.functions.get(kname).filter(|f| f.is_kernel)?;
     let needs = index.needs.get(kname).cloned().unwrap_or_default();
-    let call_range = call.byte_range();
     let mut tmap = BTreeMap::new();
     for (p, a) in facts.template_params.iter().zip(targs) {
         tmap.insert(p.clone(), a.clone());
@@ -1267,30 +1381,44 @@ fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, ca
     let count = facts.params.len();
     let nl = view.nl;
     let i0 = view.indent.clone();
-    let i1 = format!("{i0}  ");
-    let i2 = format!("{i0}    ");
-    let mut r = Replacement::new();
-    r.push_text("syclify::launch_status(");
-    push_queue(ctx, &mut r, args.get(5).copied());
-    r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}"));
+    // a kernel node's command group is two lambdas deeper
+    let (i1, i2) = match at {
+        Packed::Call(_) => (format!("{i0}  "), format!("{i0}    ")),
+        Packed::Node(_) => (format!("{i0}      "), format!("{i0}        ")),
+    };
     // the packed arguments, read on the host in the kernel's parameter types
     // (the extra parameters go before the first with a default argument)
-    let at = facts.required_params.min(count);
+    let at_param = facts.required_params.min(count);
     let item = "item";
     let extra_count = crate::rules::device_function_parameters::extra_args(&needs, kname, item).len();
-    let positions = if at == count { String::new() } else { format!(", {at}, {extra_count}") };
-    r.push_text(&format!("{i1}auto syclify_args = syclify::unpack_args<{count}{positions}>(&{callee}, "));
-    r.push_source(args[3].byte_range());
-    r.push_text(&format!(");{nl}"));
+    let positions = if at_param == count { String::new() } else { format!(", {at_param}, {extra_count}") };
+    let unpack = format!("auto syclify_args = syclify::unpack_args<{count}{positions}>(&{callee}, ");
+    let mut r = Replacement::new();
+    match at {
+        Packed::Call(_) => {
+            r.push_text("syclify::launch_status(");
+            push_queue(ctx, &mut r, args.get(5).copied());
+            r.push_text(&format!(", [&](sycl::handler &cgh) {{{nl}{i1}{unpack}"));
+            r.push_source(args[3].byte_range());
+            r.push_text(&format!(");{nl}"));
+        }
+        Packed::Node(_) => {
+            // the arguments are read when the node is added, as CUDA does
+            r.push_text(&format!(
+                "syclify::kernel_node_fn([](const syclify::kernel_node_params &syclify_p) -> syclify::graph_op {{{nl}{i0}  {unpack}syclify_p.kernelParams);{nl}{i0}  return [=](sycl::queue &syclify_q) {{{nl}{i0}    syclify::launch(syclify_q, [&](sycl::handler &cgh) {{{nl}"
+            ));
+        }
+    }
     let mut accessors = Vec::new();
     let site = Site { kname, tmap: &tmap, unbound: &unbound, call_range: call_range.clone(), item, nl, i1: &i1 };
     let mut local_args = static_locals(ctx, &mut r, &needs, &site);
     if needs.dynamic_local {
         let acc = format!("{DYN_LOCAL}_acc");
         r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
-        match args.get(4) {
-            Some(s) => r.push_source(s.byte_range()),
-            None => r.push_text("0"),
+        match (at, args.get(4)) {
+            (Packed::Node(_), _) => r.push_text("syclify_p.sharedMemBytes"),
+            (_, Some(s)) => r.push_source(s.byte_range()),
+            (_, None) => r.push_text("0"),
         }
         r.push_text(&format!(", cgh);{nl}"));
         local_args.push(format!("syclify::local_bytes({acc})"));
@@ -1299,11 +1427,20 @@ fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, ca
         r.push_discard(s.byte_range());
     }
     local_args.extend(global_args(ctx, &mut r, &needs, &site));
-    let cooperative = callee_name(call, ctx.src).is_some_and(|(_, c)| c == "cudaLaunchCooperativeKernel");
+    let cooperative = matches!(at, Packed::Call(call) if callee_name(call, ctx.src).is_some_and(|(_, c)| c == "cudaLaunchCooperativeKernel"));
     if needs.grid && !cooperative {
         grid_launch_note(ctx, &call_range, kname);
     }
-    push_parallel_for(&mut r, &needs, cooperative, range_expr(ctx, args[1]), range_expr(ctx, args[2]), &accessors, &site);
+    let (grid, block) = match at {
+        Packed::Call(_) => (range_expr(ctx, args[1]), range_expr(ctx, args[2])),
+        Packed::Node(_) => {
+            let (mut g, mut b) = (Replacement::new(), Replacement::new());
+            g.push_text("syclify_p.gridDim");
+            b.push_text("syclify_p.blockDim");
+            (g, b)
+        }
+    };
+    push_parallel_for(&mut r, &needs, cooperative, grid, block, &accessors, &site);
     if needs.warp {
         r.push_text(" [[sycl::reqd_sub_group_size(32)]]");
     }
@@ -1315,11 +1452,19 @@ fn render_api_launch(ctx: &mut FileCtx, view: &View, call: Node, kname: &str, ca
     }
     extras.extend(local_args);
     debug_assert_eq!(extras.len(), extra_count);
-    all.splice(at..at, extras);
+    all.splice(at_param..at_param, extras);
     r.push_text(&all.join(", "));
-    r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
-    // the kernel and `args` are read above; the rest of the call goes
-    r.push_discard(args[0].byte_range());
+    match at {
+        Packed::Call(_) => {
+            r.push_text(&format!(");{nl}{i1}}});{nl}{i0}}})"));
+            // the kernel and `args` are read above; the rest of the call goes
+            r.push_discard(args[0].byte_range());
+        }
+        Packed::Node(value) => {
+            r.push_text(&format!(");{nl}{i1}}});{nl}{i0}    }});{nl}{i0}  }};{nl}{i0}}})"));
+            r.push_discard(value.byte_range());
+        }
+    }
     Some(r)
 }
 
