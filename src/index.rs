@@ -1073,7 +1073,8 @@ const MEMORY_SPACES: &[&str] = &["__shared__", "__constant__", "__managed__", "_
 pub fn element_type(decl: Node, src: &str) -> Option<String> {
     let quals: Vec<&str> = syntax::children(decl)
         .into_iter()
-        .filter(|c| c.kind_str() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src)))
+        // (`alignas(16)`: a parameter cannot take it; local arrays are 16-byte aligned)
+        .filter(|c| c.kind_str() == "type_qualifier" && !MEMORY_SPACES.contains(&text(*c, src)) && !text(*c, src).starts_with("alignas"))
         .map(|c| text(c, src))
         .collect();
     let mut elem = quals.join(" ");

@@ -167,6 +167,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/cufft.yaml", include_str!("../rules/cufft.yaml")),
     ("rules/cublaslt.yaml", include_str!("../rules/cublaslt.yaml")),
     ("rules/wmma.yaml", include_str!("../rules/wmma.yaml")),
+    ("rules/libcu.yaml", include_str!("../rules/libcu.yaml")),
     ("rules/cuda_macros.yaml", include_str!("../rules/cuda_macros.yaml")),
 ];
 

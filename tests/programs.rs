@@ -156,6 +156,15 @@ fn every_helper_host_compiles() {
     common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// Every libcu++ helper of `syclify/libcu.hpp` (`cuda::std::complex`, the
+/// atomics of every scope, `cuda::barrier`, the pipelines and the primitives;
+/// tests/helper-header/libcu_helpers.cpp) host-compiles against Intel's SYCL headers.
+#[test]
+fn libcu_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/libcu_helpers.cpp");
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
 /// The per-thread default streams (`--default-stream per-thread`,
 /// CUDA_API_PER_THREAD_DEFAULT_STREAM) host-compile too
 /// (tests/helper-header/per_thread_default_stream.cpp).

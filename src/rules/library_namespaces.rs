@@ -58,6 +58,12 @@ pub fn run(ctx: &mut FileCtx) {
         if outer.is_some_and(|o| !ctx.project.mappings.namespaces.get(ctx.text(o)).is_some_and(|o| o.members.iter().any(|m| m == ctx.text(name_node)))) {
             continue;
         }
+        // a library's own namespace named like another library's top-level
+        // one that is renamed (`thrust::cuda::par`: Thrust's, not libcu++'s
+        // `cuda`, which becomes `syclify::cuda`) is the outer library's
+        if nested && sycl != ctx.text(name_node) {
+            continue;
+        }
         let Some(member) = parent.field("name").and_then(|m| member_name(m, ctx.src)) else {
             continue;
         };

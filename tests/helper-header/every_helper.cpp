@@ -147,7 +147,45 @@ static void device_side(const sycl::nd_item<3> &item, int *i, unsigned *u, float
 // runtime header includes <math.h>); the helper header keeps that
 bool host_classification(double x, float y) { return isfinite(x) && !isnan(y) && !isinf(x) && !signbit(y); }
 
+// 17. graphs (graph.hpp): the templates among them, and the forms of the calls
+static void graphs(syclify::stream_t s, float *p) {
+  syclify::graph_t g, c;
+  syclify::graph_create(&g);
+  syclify::graph_node_t a, b, n[4];
+  float x = 1;
+  syclify::graph_add_memcpy_node_to_symbol(&a, g, nullptr, 0, table, &x, sizeof(float), 4);
+  syclify::graph_add_memcpy_node_from_symbol(&b, g, &a, 1, &x, table, sizeof(float));
+  syclify::graph_add_memcpy_node_1d(&n[0], g, &b, 1, p, &x, 4, syclify::memcpy_host_to_device);
+  syclify::graph_add_empty_node(&n[1], g, n, 1);
+  syclify::graph_add_dependencies(g, &a, &n[1], nullptr, 1);
+  syclify::graph_remove_dependencies(g, &a, &n[1], 1);
+  std::size_t count = 4;
+  syclify::graph_get_edges(g, n, n + 2, &count);
+  syclify::graph_node_get_dependencies(n[1], nullptr, &count);
+  syclify::graph_node_get_dependent_nodes(a, nullptr, nullptr, &count);
+  syclify::graph_clone(&c, g);
+  syclify::graph_debug_dot_print(c, "/dev/null");
+  syclify::graph_exec_t e;
+  syclify::graph_instantiate(&e, g, syclify::graph_instantiate_flag_auto_free_on_launch);
+  syclify::graph_exec_memcpy_node_set_params_1d(e, n[0], p, &x, 4);
+  syclify::graph_exec_update_result_info info;
+  syclify::graph_exec_update(e, c, &info);
+  syclify::graph_upload(e, s);
+  syclify::graph_launch(e, s);
+  syclify::stream_capture_status st;
+  const syclify::graph_node_t *deps;
+  syclify::stream_get_capture_info(s, &st, nullptr, nullptr, &deps, &count);
+  syclify::graph_conditional_handle h;
+  syclify::graph_conditional_handle_create(&h, g, 1, syclify::graph_cond_assign_default);
+  unsigned long long used;
+  syclify::device_get_graph_mem_attribute(0, syclify::graph_mem_attr_used_mem_high, &used);
+  syclify::graph_exec_destroy(e);
+  syclify::graph_destroy(c);
+  syclify::graph_destroy(g);
+}
+
 int main() {
+  (void)&graphs;
   // 1, 2, 3. queues, errors, memory
   float *p, *m, *hp;
   syclify::malloc_device(&p, 1024);
