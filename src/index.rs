@@ -1309,6 +1309,9 @@ fn in_non_cuda_branch<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>, src: &
     while let Some(p) = parents.parent_of(child) {
         if matches!(p.kind_str(), "preproc_ifdef" | "preproc_if") {
             let head = text(p, src).lines().next().unwrap_or("");
+            if p.kind_str() == "preproc_if" && syntax::contains_word(head, "__CUDA_ARCH__") && in_dead_arch_branch(p, child, src) {
+                return true;
+            }
             if syntax::contains_word(head, "__CUDACC__") {
                 let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
                 let negated = head.trim_start().trim_start_matches('#').trim_start().starts_with("ifndef")
@@ -1323,6 +1326,77 @@ fn in_non_cuda_branch<'t>(parents: &dyn syntax::Parents<'t>, n: Node<'t>, src: &
         child = p;
     }
     false
+}
+
+/// Is `child` a branch of `#if` `p` that no migrated build compiles, its
+/// condition depending on `__CUDA_ARCH__` alone: false in the host pass
+/// (undefined) and in the device pass, where the migration assumes every
+/// SYCL device newer than any tested architecture (`cuda-arch-macro`,
+/// SY0102)? The `#else` of `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >=
+/// 600` (a fallback `atomicAdd(double *, double)` for old GPUs) is such a
+/// branch: its functions are not the program's, and must not hide CUDA's.
+fn in_dead_arch_branch(p: Node, child: Node, src: &str) -> bool {
+    let in_alternative = p.field("alternative").is_some_and(|a| a.id() == child.id() && a.kind_str() == "preproc_else");
+    let in_consequence = !in_alternative && p.field("alternative").is_none_or(|a| a.id() != child.id());
+    match dead_arch_branch(p, src) {
+        Some(DeadBranch::Consequence) => in_consequence,
+        Some(DeadBranch::Alternative) => in_alternative,
+        None => false,
+    }
+}
+
+/// Which branch of an `#if` no migrated build compiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadBranch {
+    /// The first branch (the condition is false in every pass).
+    Consequence,
+    /// The `#else` branch (the condition is true in every pass).
+    Alternative,
+}
+
+/// The branch of `#if` `p` that no migrated build compiles, where its
+/// condition depends on `__CUDA_ARCH__` alone (see [`in_dead_arch_branch`]).
+pub fn dead_arch_branch(p: Node, src: &str) -> Option<DeadBranch> {
+    let cond = p.field("condition")?;
+    let host = arch_condition(cond, src, None, 0)?;
+    let device = arch_condition(cond, src, Some(i64::from(i32::MAX)), 0)?;
+    match (host != 0, device != 0) {
+        (false, false) => Some(DeadBranch::Consequence),
+        (true, true) if p.field("alternative").is_some_and(|a| a.kind_str() == "preproc_else") => Some(DeadBranch::Alternative),
+        _ => None,
+    }
+}
+
+/// The value of a preprocessor condition that depends on `__CUDA_ARCH__`
+/// alone (numbers, `defined`, `!`, comparisons, `&&`, `||`), with it
+/// undefined (`arch` None) or defined as `arch`; None for anything else.
+fn arch_condition(e: Node, src: &str, arch: Option<i64>, depth: usize) -> Option<i64> {
+    if depth > syntax::EXPRESSION_DEPTH {
+        return None;
+    }
+    let value = |e: Node| arch_condition(e, src, arch, depth + 1);
+    match e.kind_str() {
+        "number_literal" => syntax::integer_value(text(e, src)),
+        "identifier" if text(e, src) == "__CUDA_ARCH__" => Some(arch.unwrap_or(0)),
+        "preproc_defined" => (text(e.named_child(0)?, src) == "__CUDA_ARCH__").then_some(i64::from(arch.is_some())),
+        "parenthesized_expression" => value(e.named_child(0)?),
+        "unary_expression" if text(e.field("operator")?, src) == "!" => Some(i64::from(value(e.field("argument")?)? == 0)),
+        "binary_expression" => {
+            let (l, r) = (value(e.field("left")?)?, value(e.field("right")?)?);
+            Some(match text(e.field("operator")?, src) {
+                "&&" => i64::from(l != 0 && r != 0),
+                "||" => i64::from(l != 0 || r != 0),
+                "==" => i64::from(l == r),
+                "!=" => i64::from(l != r),
+                ">=" => i64::from(l >= r),
+                "<=" => i64::from(l <= r),
+                ">" => i64::from(l > r),
+                "<" => i64::from(l < r),
+                _ => return None,
+            })
+        }
+        _ => None,
+    }
 }
 
 fn index_functions<'t>(

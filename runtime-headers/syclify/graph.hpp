@@ -1224,6 +1224,17 @@ inline error_t graph_exec_update(graph_exec_t e, graph_t g, graph_exec_update_re
   });
 }
 
+// (the form cuda_runtime.h keeps for C++: the node and the result through two pointers)
+inline error_t graph_exec_update(graph_exec_t e, graph_t g, graph_node_t *error_node, graph_exec_update_result *result) {
+  graph_exec_update_result_info info{};
+  error_t r = graph_exec_update(e, g, &info);
+  if (error_node)
+    *error_node = info.errorNode;
+  if (result)
+    *result = info.result;
+  return r;
+}
+
 // Graph memory: what the graphs' allocation nodes hold.
 inline error_t device_get_graph_mem_attribute(int, graph_mem_attribute_type attr, void *value) {
   if (!value)

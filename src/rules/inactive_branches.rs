@@ -35,6 +35,12 @@ pub fn run(ctx: &mut FileCtx) {
     // a guard of the table is tested)
     let included: std::cell::OnceCell<std::collections::BTreeSet<&str>> = std::cell::OnceCell::new();
     for n in ctx.main_of(&["preproc_ifdef", "preproc_if"]) {
+        if n.kind_str() == "preproc_if" && !ctx.in_error(n) {
+            if let Some(dead) = crate::index::dead_arch_branch(n, ctx.src) {
+                arch_branch(ctx, n, dead);
+                continue;
+            }
+        }
         let Some((name, branch)) = tested_branch(ctx, n) else {
             continue;
         };
@@ -50,6 +56,36 @@ pub fn run(ctx: &mut FileCtx) {
         // (the names are those the leftover scan finds only in it:
         // `project::report_leftovers` completes the message)
         let said = format!("`{directive}`: {which} is compiled only where `{name}` is defined, {why}");
+        ctx.inactive.push((n.start_byte()..branch.end, said));
+    }
+}
+
+/// A branch of an `#if` on `__CUDA_ARCH__` alone that no migrated build
+/// compiles (the host pass leaves it undefined, and the migration assumes
+/// every SYCL device newer than any tested architecture: SY0102): the
+/// `#else` of `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600`, a
+/// fallback for old GPUs. Its CUDA is kept and reported once, as a warning.
+fn arch_branch(ctx: &mut FileCtx, n: Node, dead: crate::index::DeadBranch) {
+    let Some(endif) = (0..n.child_count()).rev().filter_map(|i| n.child(i)).find(|c| c.kind_str() == "#endif").map(|c| c.start_byte()) else {
+        return;
+    };
+    let alternative = n.field("alternative");
+    let (branch, which) = match dead {
+        crate::index::DeadBranch::Alternative => match alternative {
+            Some(a) => (line_after(ctx.src, a.start_byte())..endif, "its `#else` branch"),
+            None => return,
+        },
+        crate::index::DeadBranch::Consequence => {
+            let Some(c) = n.field("condition") else { return };
+            (line_after(ctx.src, c.end_byte())..alternative.map_or(endif, |a| a.start_byte()), "this branch")
+        }
+    };
+    let line_end = ctx.src[n.start_byte()..].find('\n').map_or(ctx.src.len(), |p| n.start_byte() + p);
+    let directive = ctx.src[n.start_byte()..line_end].trim_end();
+    let said = format!(
+        "`{directive}`: {which} is compiled in no build of the migrated code: the host pass has no `__CUDA_ARCH__`, and the device pass is taken to be newer than any tested architecture (SY0102)"
+    );
+    if branch.start <= branch.end {
         ctx.inactive.push((n.start_byte()..branch.end, said));
     }
 }
