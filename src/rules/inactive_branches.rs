@@ -35,11 +35,9 @@ pub fn run(ctx: &mut FileCtx) {
     // a guard of the table is tested)
     let included: std::cell::OnceCell<std::collections::BTreeSet<&str>> = std::cell::OnceCell::new();
     for n in ctx.main_of(&["preproc_ifdef", "preproc_if"]) {
-        if n.kind_str() == "preproc_if" && !ctx.in_error(n) {
-            if let Some(dead) = crate::index::dead_arch_branch(n, ctx.src) {
-                arch_branch(ctx, n, dead);
-                continue;
-            }
+        if let Some(dead) = crate::index::dead_arch_branch(n, ctx.src).filter(|_| n.kind_str() == "preproc_if" && !ctx.in_error(n)) {
+            arch_branch(ctx, n, dead);
+            continue;
         }
         let Some((name, branch)) = tested_branch(ctx, n) else {
             continue;
