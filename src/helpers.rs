@@ -26,6 +26,7 @@ pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/fft.hpp", include_str!("../runtime-headers/syclify/fft.hpp")),
     ("include/syclify/wmma.hpp", include_str!("../runtime-headers/syclify/wmma.hpp")),
     ("include/syclify/libcu.hpp", include_str!("../runtime-headers/syclify/libcu.hpp")),
+    ("include/syclify/nvtx.hpp", include_str!("../runtime-headers/syclify/nvtx.hpp")),
 ];
 
 /// Whether the in-root file `rel` (text `text`) is a copy of one of the

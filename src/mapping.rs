@@ -168,6 +168,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/cublaslt.yaml", include_str!("../rules/cublaslt.yaml")),
     ("rules/wmma.yaml", include_str!("../rules/wmma.yaml")),
     ("rules/libcu.yaml", include_str!("../rules/libcu.yaml")),
+    ("rules/nvtx.yaml", include_str!("../rules/nvtx.yaml")),
     ("rules/cuda_macros.yaml", include_str!("../rules/cuda_macros.yaml")),
 ];
 
