@@ -186,7 +186,7 @@ struct cond_state {
 // A graph's memory allocation (a memory allocation node's): made when the node is added, at the
 // address the node reports, and kept there while a graph or executable graph holds it. Freeing it
 // — a memory free node in any graph, a captured cudaFreeAsync, or the program's cudaFree /
-// cudaFreeAsync (usm_free and free_async ask graph_release) — only marks it: a later launch uses
+// cudaFreeAsync (usm_free and free_async ask given_back_to_graph) — only marks it: a later launch uses
 // the same address again, as CUDA's does, and the memory goes when the last holder does.
 struct graph_mem_stats {
   std::mutex m;
@@ -744,6 +744,13 @@ inline error_t add(graph_node_t *out, graph_t g, const graph_node_t *deps, std::
     return record(error_invalid_value);
   return guarded([&] { *out = make_node(g, deps, n, p); });
 }
+// A node of type t whose parameters `set` fills in (the typed cudaGraphAdd*Node calls).
+template <class Set> error_t add_typed(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, graph_node_type t, Set &&set) {
+  graph_node_params p{};
+  p.type = t;
+  set(p);
+  return add(out, g, deps, n, p);
+}
 } // namespace detail
 inline error_t graph_add_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, graph_node_params *p) {
   if (!p)
@@ -756,18 +763,12 @@ inline error_t graph_add_node(graph_node_t *out, graph_t g, const graph_node_t *
 inline error_t graph_add_kernel_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, const kernel_node_params *k) {
   if (!k)
     return detail::record(error_invalid_value);
-  graph_node_params p{};
-  p.type = graph_node_type_kernel;
-  p.kernel = *k;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_kernel, [&](graph_node_params &p) { p.kernel = *k; });
 }
 inline error_t graph_add_memcpy_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, const memcpy3d_parms *c) {
   if (!c)
     return detail::record(error_invalid_value);
-  graph_node_params p{};
-  p.type = graph_node_type_memcpy;
-  p.memcpy.copyParams = *c;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_memcpy, [&](graph_node_params &p) { p.memcpy.copyParams = *c; });
 }
 namespace detail {
 inline memcpy3d_parms linear_copy(void *dst, const void *src, std::size_t count) {
@@ -793,45 +794,28 @@ error_t graph_add_memcpy_node_from_symbol(graph_node_t *out, graph_t g, const gr
 inline error_t graph_add_memset_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, const memset_params *m) {
   if (!m)
     return detail::record(error_invalid_value);
-  graph_node_params p{};
-  p.type = graph_node_type_memset;
-  p.memset = *m;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_memset, [&](graph_node_params &p) { p.memset = *m; });
 }
 inline error_t graph_add_host_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, const host_node_params *h) {
   if (!h)
     return detail::record(error_invalid_value);
-  graph_node_params p{};
-  p.type = graph_node_type_host;
-  p.host = *h;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_host, [&](graph_node_params &p) { p.host = *h; });
 }
 inline error_t graph_add_child_graph_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, graph_t child) {
-  graph_node_params p{};
-  p.type = graph_node_type_graph;
-  p.graph.graph = child;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_graph, [&](graph_node_params &p) { p.graph.graph = child; });
 }
 inline error_t graph_add_empty_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n) {
-  graph_node_params p{};
-  p.type = graph_node_type_empty;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_empty, [](graph_node_params &) {});
 }
 inline error_t graph_add_event_record_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, event_t e) {
   if (!e)
     return detail::record(error_invalid_value);
-  graph_node_params p{};
-  p.type = graph_node_type_event_record;
-  p.eventRecord.event = e;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_event_record, [&](graph_node_params &p) { p.eventRecord.event = e; });
 }
 inline error_t graph_add_event_wait_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, event_t e) {
   if (!e)
     return detail::record(error_invalid_value);
-  graph_node_params p{};
-  p.type = graph_node_type_wait_event;
-  p.eventWait.event = e;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_wait_event, [&](graph_node_params &p) { p.eventWait.event = e; });
 }
 inline error_t graph_add_mem_alloc_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, mem_alloc_node_params *a) {
   if (!a)
@@ -845,10 +829,7 @@ inline error_t graph_add_mem_alloc_node(graph_node_t *out, graph_t g, const grap
   return r;
 }
 inline error_t graph_add_mem_free_node(graph_node_t *out, graph_t g, const graph_node_t *deps, std::size_t n, void *dptr) {
-  graph_node_params p{};
-  p.type = graph_node_type_mem_free;
-  p.free.dptr = dptr;
-  return detail::add(out, g, deps, n, p);
+  return detail::add_typed(out, g, deps, n, graph_node_type_mem_free, [&](graph_node_params &p) { p.free.dptr = dptr; });
 }
 inline error_t graph_destroy_node(graph_node_t node) {
   if (!node)
@@ -869,6 +850,13 @@ inline error_t graph_node_get_type(graph_node_t node, graph_node_type *t) {
   return success;
 }
 namespace detail {
+// The parameter `read` takes from a node of type t (cudaGraph*NodeGetParams).
+template <class T, class Read> error_t get_param(graph_node_t node, graph_node_type t, T *out, Read &&read) {
+  if (!node || !out || node->p.type != t)
+    return record(error_invalid_value);
+  *out = read(*node);
+  return success;
+}
 template <class F> error_t set_params(graph_node_t node, graph_node_type t, F &&set) {
   if (!node || node->p.type != t)
     return record(error_invalid_value);
@@ -881,10 +869,7 @@ template <class F> error_t set_params(graph_node_t node, graph_node_type t, F &&
 }
 } // namespace detail
 inline error_t graph_kernel_node_get_params(graph_node_t node, kernel_node_params *k) {
-  if (!node || !k || node->p.type != graph_node_type_kernel)
-    return detail::record(error_invalid_value);
-  *k = node->p.kernel;
-  return success;
+  return detail::get_param(node, graph_node_type_kernel, k, [](const detail::graph_node &n) { return n.p.kernel; });
 }
 inline error_t graph_kernel_node_set_params(graph_node_t node, const kernel_node_params *k) {
   if (!k)
@@ -892,10 +877,7 @@ inline error_t graph_kernel_node_set_params(graph_node_t node, const kernel_node
   return detail::set_params(node, graph_node_type_kernel, [&](graph_node_params &p) { p.kernel = *k; });
 }
 inline error_t graph_memcpy_node_get_params(graph_node_t node, memcpy3d_parms *c) {
-  if (!node || !c || node->p.type != graph_node_type_memcpy)
-    return detail::record(error_invalid_value);
-  *c = node->p.memcpy.copyParams;
-  return success;
+  return detail::get_param(node, graph_node_type_memcpy, c, [](const detail::graph_node &n) { return n.p.memcpy.copyParams; });
 }
 inline error_t graph_memcpy_node_set_params(graph_node_t node, const memcpy3d_parms *c) {
   if (!c)
@@ -907,10 +889,7 @@ inline error_t graph_memcpy_node_set_params_1d(graph_node_t node, void *dst, con
   return graph_memcpy_node_set_params(node, &c);
 }
 inline error_t graph_memset_node_get_params(graph_node_t node, memset_params *m) {
-  if (!node || !m || node->p.type != graph_node_type_memset)
-    return detail::record(error_invalid_value);
-  *m = node->p.memset;
-  return success;
+  return detail::get_param(node, graph_node_type_memset, m, [](const detail::graph_node &n) { return n.p.memset; });
 }
 inline error_t graph_memset_node_set_params(graph_node_t node, const memset_params *m) {
   if (!m)
@@ -918,10 +897,7 @@ inline error_t graph_memset_node_set_params(graph_node_t node, const memset_para
   return detail::set_params(node, graph_node_type_memset, [&](graph_node_params &p) { p.memset = *m; });
 }
 inline error_t graph_host_node_get_params(graph_node_t node, host_node_params *h) {
-  if (!node || !h || node->p.type != graph_node_type_host)
-    return detail::record(error_invalid_value);
-  *h = node->p.host;
-  return success;
+  return detail::get_param(node, graph_node_type_host, h, [](const detail::graph_node &n) { return n.p.host; });
 }
 inline error_t graph_host_node_set_params(graph_node_t node, const host_node_params *h) {
   if (!h)
@@ -929,37 +905,22 @@ inline error_t graph_host_node_set_params(graph_node_t node, const host_node_par
   return detail::set_params(node, graph_node_type_host, [&](graph_node_params &p) { p.host = *h; });
 }
 inline error_t graph_child_graph_node_get_graph(graph_node_t node, graph_t *g) {
-  if (!node || !g || node->p.type != graph_node_type_graph)
-    return detail::record(error_invalid_value);
-  *g = node->bodies[0].get();
-  return success;
+  return detail::get_param(node, graph_node_type_graph, g, [](const detail::graph_node &n) { return n.bodies[0].get(); });
 }
 inline error_t graph_mem_alloc_node_get_params(graph_node_t node, mem_alloc_node_params *a) {
-  if (!node || !a || node->p.type != graph_node_type_mem_alloc)
-    return detail::record(error_invalid_value);
-  *a = node->p.alloc;
-  return success;
+  return detail::get_param(node, graph_node_type_mem_alloc, a, [](const detail::graph_node &n) { return n.p.alloc; });
 }
 inline error_t graph_mem_free_node_get_params(graph_node_t node, void *dptr_out) {
-  if (!node || !dptr_out || node->p.type != graph_node_type_mem_free)
-    return detail::record(error_invalid_value);
-  *static_cast<void **>(dptr_out) = node->p.free.dptr;
-  return success;
+  return detail::get_param(node, graph_node_type_mem_free, static_cast<void **>(dptr_out), [](const detail::graph_node &n) { return n.p.free.dptr; });
 }
 inline error_t graph_event_record_node_get_event(graph_node_t node, event_t *e) {
-  if (!node || !e || node->p.type != graph_node_type_event_record)
-    return detail::record(error_invalid_value);
-  *e = node->p.eventRecord.event;
-  return success;
+  return detail::get_param(node, graph_node_type_event_record, e, [](const detail::graph_node &n) { return n.p.eventRecord.event; });
 }
 inline error_t graph_event_record_node_set_event(graph_node_t node, event_t e) {
   return detail::set_params(node, graph_node_type_event_record, [&](graph_node_params &p) { p.eventRecord.event = e; });
 }
 inline error_t graph_event_wait_node_get_event(graph_node_t node, event_t *e) {
-  if (!node || !e || node->p.type != graph_node_type_wait_event)
-    return detail::record(error_invalid_value);
-  *e = node->p.eventWait.event;
-  return success;
+  return detail::get_param(node, graph_node_type_wait_event, e, [](const detail::graph_node &n) { return n.p.eventWait.event; });
 }
 inline error_t graph_event_wait_node_set_event(graph_node_t node, event_t e) {
   return detail::set_params(node, graph_node_type_wait_event, [&](graph_node_params &p) { p.eventWait.event = e; });

@@ -340,12 +340,12 @@ public:
 inline void atomic_thread_fence(::std::memory_order o, thread_scope s = thread_scope_system) {
   if (o == ::std::memory_order_relaxed)
     return;
-  if (s == thread_scope_block || s == thread_scope_thread)
-    threadfence<sycl::memory_scope::work_group>();
+  if (s == thread_scope_system)
+    detail::fence<thread_scope_system>();
   else if (s == thread_scope_device)
-    threadfence<sycl::memory_scope::device>();
+    detail::fence<thread_scope_device>();
   else
-    threadfence<sycl::memory_scope::system>();
+    detail::fence<thread_scope_block>();
 }
 
 // cuda::barrier<Scope>: CUDA's split barrier (arrive, then wait for the phase to complete), as

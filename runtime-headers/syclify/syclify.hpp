@@ -772,13 +772,16 @@ inline std::atomic<int> &graph_allocations() {
   static std::atomic<int> n{0};
   return n;
 }
+// Whether p was a graph's allocation, now given back to it (one relaxed load
+// where no graph holds memory).
+inline bool given_back_to_graph(void *p) { return graph_allocations().load(std::memory_order_relaxed) && graph_release(p); }
 } // namespace detail
 inline error_t usm_free(void *p) {
   return detail::guarded([&] {
     if (!p)
       return;
     detail::wait_for_device(true);
-    if (detail::graph_allocations().load(std::memory_order_relaxed) && detail::graph_release(p))
+    if (detail::given_back_to_graph(p))
       return;
     sycl::free(p, detail::legacy_queue());
   });
@@ -789,7 +792,7 @@ inline void usm_free(void *p, const sycl::queue &q) {
   if (!p)
     return;
   detail::wait_for_device(false);
-  if (detail::graph_allocations().load(std::memory_order_relaxed) && detail::graph_release(p))
+  if (detail::given_back_to_graph(p))
     return;
   sycl::free(p, q);
 }
@@ -3726,7 +3729,7 @@ inline error_t free_async(void *p, stream_t s = nullptr) {
     });
   return detail::guarded([&] {
     queue_of(s).wait_and_throw();
-    if (detail::graph_allocations().load(std::memory_order_relaxed) && detail::graph_release(p))
+    if (detail::given_back_to_graph(p))
       return;
     sycl::free(p, detail::legacy_queue());
   });

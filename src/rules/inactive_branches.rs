@@ -48,8 +48,7 @@ pub fn run(ctx: &mut FileCtx) {
         if ctx.in_error(n) {
             continue;
         }
-        let line_end = ctx.src[n.start_byte()..].find('\n').map_or(ctx.src.len(), |p| n.start_byte() + p);
-        let directive = ctx.src[n.start_byte()..line_end].trim_end();
+        let directive = directive_line(ctx.src, n);
         let which = if n.child(0).is_some_and(|d| d.kind_str() == "#ifndef") { "its `#else` branch" } else { "this branch" };
         // (the names are those the leftover scan finds only in it:
         // `project::report_leftovers` completes the message)
@@ -64,7 +63,7 @@ pub fn run(ctx: &mut FileCtx) {
 /// `#else` of `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600`, a
 /// fallback for old GPUs. Its CUDA is kept and reported once, as a warning.
 fn arch_branch(ctx: &mut FileCtx, n: Node, dead: crate::index::DeadBranch) {
-    let Some(endif) = (0..n.child_count()).rev().filter_map(|i| n.child(i)).find(|c| c.kind_str() == "#endif").map(|c| c.start_byte()) else {
+    let Some(endif) = endif_start(n) else {
         return;
     };
     let alternative = n.field("alternative");
@@ -78,8 +77,7 @@ fn arch_branch(ctx: &mut FileCtx, n: Node, dead: crate::index::DeadBranch) {
             (line_after(ctx.src, c.end_byte())..alternative.map_or(endif, |a| a.start_byte()), "this branch")
         }
     };
-    let line_end = ctx.src[n.start_byte()..].find('\n').map_or(ctx.src.len(), |p| n.start_byte() + p);
-    let directive = ctx.src[n.start_byte()..line_end].trim_end();
+    let directive = directive_line(ctx.src, n);
     let said = format!(
         "`{directive}`: {which} is compiled in no build of the migrated code: the host pass has no `__CUDA_ARCH__`, and the device pass is taken to be newer than any tested architecture (SY0102)"
     );
@@ -103,7 +101,7 @@ fn tested_branch<'a>(ctx: &FileCtx<'a>, n: Node<'a>) -> Option<(&'a str, Range<u
             }
         }
     };
-    let endif = (0..n.child_count()).rev().filter_map(|i| n.child(i)).find(|c| c.kind_str() == "#endif")?.start_byte();
+    let endif = endif_start(n)?;
     let alternative = n.field("alternative");
     let branch = if negated {
         // the `#else` branch (an `#elif` decides more: not read)
@@ -113,6 +111,18 @@ fn tested_branch<'a>(ctx: &FileCtx<'a>, n: Node<'a>) -> Option<(&'a str, Range<u
         line_after(ctx.src, tested.end_byte())..alternative.map_or(endif, |a| a.start_byte())
     };
     (branch.start <= branch.end).then_some((ctx.text(tested), branch))
+}
+
+/// Where a conditional group's `#endif` starts.
+fn endif_start(n: Node) -> Option<usize> {
+    (0..n.child_count()).rev().filter_map(|i| n.child(i)).find(|c| c.kind_str() == "#endif").map(|c| c.start_byte())
+}
+
+/// A conditional group's first line (`#if ...`), as written.
+fn directive_line<'a>(src: &'a str, n: Node) -> &'a str {
+    let start = n.start_byte();
+    let end = src[start..].find('\n').map_or(src.len(), |p| start + p);
+    src[start..end].trim_end()
 }
 
 /// The offset after the line holding `at`.

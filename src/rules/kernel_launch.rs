@@ -88,16 +88,22 @@ struct View {
     macro_params: Vec<String>,
 }
 
+impl View {
+    /// Code (not a macro body) at `n`'s line, indented as that line is.
+    fn at(ctx: &FileCtx, n: Node) -> View {
+        let indent = ctx.src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        View { nl: "\n", indent, macro_params: vec![] }
+    }
+}
+
 pub fn run(ctx: &mut FileCtx) {
-    let src = ctx.src;
     for n in ctx.main_of(&["call_expression"]) {
         if ctx.in_error(n) {
             continue;
         }
         let api = is_api_launch(ctx, n);
         if is_launch(n) || api {
-            let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-            let view = View { nl: "\n", indent, macro_params: vec![] };
+            let view = View::at(ctx, n);
             if api {
                 api_launch(ctx, &view, n);
             } else {
@@ -107,8 +113,7 @@ pub fn run(ctx: &mut FileCtx) {
     }
     for n in ctx.main_of(&["assignment_expression", "initializer_pair", "init_declarator"]) {
         if let Some(kernel) = kernel_node_func(ctx, n).filter(|_| !ctx.in_error(n)) {
-            let indent = src[ctx.line_start(n.start_byte())..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-            kernel_node(ctx, &View { nl: "\n", indent, macro_params: vec![] }, kernel);
+            kernel_node(ctx, &View::at(ctx, n), kernel);
         }
     }
     for crate::rules::MacroBody { range, tree, .. } in ctx.macro_trees {
@@ -1232,7 +1237,7 @@ const KERNEL_NODE_PARAMS: &[&str] = &["cudaKernelNodeParams", "cudaKernelNodePar
 /// assignment to a `func` member (`p.func = (void *)k`,
 /// `params.kernel.func = ...`), a designated `.func = ...`, or the first
 /// value of a braced `cudaKernelNodeParams` initializer.
-fn kernel_node_func<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> Option<Node<'t>> {
+fn kernel_node_func<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> Option<NodeFunc<'t>> {
     // `params.kernel.func = ...` (cudaGraphNodeParams) is a kernel node's
     // whatever the value
     let mut of_node_params = false;
@@ -1269,8 +1274,25 @@ fn kernel_node_func<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> Option<Node<'t>> {
     };
     // only what names a function through a cast, or a kernel by name
     let inner = strip_kernel_casts(ctx, value);
-    let named_kernel = kernel_name(ctx, inner).is_some_and(|(k, _)| ctx.project.index.is_kernel(k.rsplit("::").next().unwrap_or(&k)));
-    (named_kernel || of_node_params || inner.id() != value.id()).then_some(value)
+    let kernel = known_kernel(ctx, inner);
+    (kernel.is_some() || of_node_params || inner.id() != value.id()).then_some(NodeFunc { value, function: inner, kernel })
+}
+
+/// The value a graph kernel node's kernel is set from, the expression inside
+/// its casts, and the kernel that names, if it is one of the migrated sources'
+/// (its simple name and template arguments).
+struct NodeFunc<'t> {
+    value: Node<'t>,
+    function: Node<'t>,
+    kernel: Option<(String, Vec<String>)>,
+}
+
+/// The kernel of the migrated sources that a (cast-stripped) expression
+/// names: its simple name (`k` of `ns::k`) and its template arguments.
+fn known_kernel(ctx: &FileCtx, function: Node) -> Option<(String, Vec<String>)> {
+    let (kname, targs) = kernel_name(ctx, function)?;
+    let simple = kname.rsplit("::").next().unwrap_or(&kname).to_string();
+    ctx.project.index.is_kernel(&simple).then_some((simple, targs))
 }
 
 /// The kernel a (cast-stripped) expression names and its template arguments.
@@ -1290,10 +1312,8 @@ fn kernel_name(ctx: &FileCtx, function: Node) -> Option<(String, Vec<String>)> {
 /// node is added (in the kernel's parameter types, as for
 /// `cudaLaunchKernel`) and returns its launch, which cudaGraphLaunch submits
 /// with the node's grid, block and dynamic local memory.
-fn kernel_node(ctx: &mut FileCtx, view: &View, value: Node) {
-    let index = ctx.project.index;
-    let function = strip_kernel_casts(ctx, value);
-    let Some((kname, targs)) = kernel_name(ctx, function).filter(|(k, _)| index.is_kernel(k.rsplit("::").next().unwrap_or(k))) else {
+fn kernel_node(ctx: &mut FileCtx, view: &View, NodeFunc { value, function, kernel }: NodeFunc) {
+    let Some((simple, targs)) = kernel else {
         ctx.diag(
             Code::UnsupportedApi,
             value.byte_range(),
@@ -1305,7 +1325,6 @@ fn kernel_node(ctx: &mut FileCtx, view: &View, value: Node) {
         );
         return;
     };
-    let simple = kname.rsplit("::").next().unwrap_or(&kname).to_string();
     let callee = ctx.text(function).to_string();
     if let Some(r) = render_packed(ctx, view, Packed::Node(value), &simple, &callee, &targs) {
         ctx.edits.replace(RULE, value.byte_range(), r);
