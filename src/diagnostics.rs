@@ -154,8 +154,8 @@ codes! {
         "multi-device cooperative groups are not migrated",
         "`this_grid()` and `grid.sync()` are migrated: the helper's grid barrier lives in device memory\nand each launch of a kernel that reaches one checks that all its work-groups fit on the device\nat once (cudaErrorCooperativeLaunchTooLarge otherwise). `this_multi_grid()` and\n`cudaLaunchCooperativeKernelMultiDevice` synchronise several devices, which SYCL cannot (and\nCUDA deprecated them in 11.3): launch one cooperative kernel per device and synchronise the\nqueues on the host between the phases.";
     UnsupportedApi = "SY0401", "unsupported-api", Warning,
-        "a CUDA runtime API call is not migrated and was left as is",
-        "syclify has no mapping for this CUDA API yet. The call was left unchanged and a comment\nwas added next to it. You can add a mapping with `--rule-file`.";
+        "a CUDA runtime or driver API call or type is not migrated and was left as is",
+        "syclify has no mapping for this CUDA API. The call was left unchanged and a comment was\nadded next to it. Where the tables say why (the `unsupported:` entries of\n`rules/driver_api.yaml`), the message says it: texture and surface references were removed\nin CUDA 12 (use texture objects); IPC handles, external memory and semaphores, graphics\ninterop and virtual memory management have no SYCL 2020 counterpart. Otherwise you can add a\nmapping with `--rule-file`. Inside a branch that no build of the program compiles, the names\nare reported once with the branch instead (SY0112).";
     UnsupportedHeader = "SY0402", "unsupported-header", Warning,
         "a CUDA library header is not migrated",
         "The include names a CUDA library header (cuSOLVER, cuDNN, NCCL, ...) that syclify\ndoes not migrate yet (Thrust, CUB, cuBLAS, cuBLASLt, cuRAND, cuSPARSE and cuFFT\nare migrated through the helper headers). The include was left as is; the code using that\nlibrary needs a human (or a `--rule-file` mapping).";
@@ -186,6 +186,9 @@ codes! {
     BuildUnknownCommand = "SY0805", "build-unknown-command", Note,
         "a CMake command syclify does not know, kept as written",
         "The command is neither one of CMake's nor a CUDA command syclify maps, nor a function or\nmacro defined in the same script (it may come from a module the project includes). It\nwas kept as written, with `.cu`/`.cuh` file names in its arguments renamed; if it\ncompiles CUDA itself (a project's own wrapper around nvcc), adapt it by hand.";
+    BuildDriverModule = "SY0807", "build-driver-module", Note,
+        "a module for CUDA's driver API is built as a SYCL shared library",
+        "The build file compiled a source into PTX, a cubin or a fatbin (`nvcc -ptx/-cubin/-fatbin`)\nthat the program loads with CUDA's driver API (`cuModuleLoad`, `cuModuleLoadData`). The\nmigrated build compiles the migrated source into a SYCL shared library written to the same\nfile: in a Makefile the flag became `-fPIC -shared`; in CMake the custom command became\n`syclify_add_module(<file> <source>)` (syclify.cmake). The migrated cuModuleLoad opens\nthat library, and cuModuleGetFunction finds each kernel declared `extern \"C\"` in it by\nname (syclify writes a launcher beside each). A PTX, cubin or fatbin file from elsewhere\ncannot be loaded: cuModuleLoad says so at run time.";
     BuildFileUnparsed = "SY0806", "build-file-unparsed", Warning,
         "a build script could not be read and was copied as is",
         "The file is named like a CMake script (CMakeLists.txt, *.cmake) but is not written in\nCMake's language (cmake-language(7)): an unclosed parenthesis, quote or bracket, or\ntext where a command should start. It was copied to the out-root unchanged, not\nmigrated; the sources were migrated as usual. The message names the place.";

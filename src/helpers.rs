@@ -11,6 +11,7 @@ pub const HELPER_HEADER_REL: &str = "include/syclify/syclify.hpp";
 pub const CORE_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/texture.hpp", include_str!("../runtime-headers/syclify/texture.hpp")),
     ("include/syclify/graph.hpp", include_str!("../runtime-headers/syclify/graph.hpp")),
+    ("include/syclify/driver.hpp", include_str!("../runtime-headers/syclify/driver.hpp")),
 ];
 /// The helper headers of CUDA libraries, written when a migrated file includes one.
 pub const LIBRARY_HEADERS: &[(&str, &str)] = &[

@@ -37,6 +37,21 @@ const FORBIDDEN: &[&str] = &[
 /// platform and compiler macros: `__linux__`, `__x86_64__`, `__clang__`).
 const CUDA_KEYWORDS: &[&str] = &["__forceinline__", "__noinline__", "__launch_bounds__", "__align__", "__grid_constant__", "__cudart_builtin__", "__nv_pure__"];
 /// Prefixes of CUDA library APIs (host and device).
+/// The driver API's `CUDA_` names (`CUDA_ERROR_INVALID_VALUE`,
+/// `CUDA_MEMCPY2D`); a program's own `CUDA_NUM_THREADS` or `CUDA_CALL` is not one.
+const DRIVER_PREFIXES: &[&str] = &[
+    "CUDA_SUCCESS",
+    "CUDA_ERROR_",
+    "CUDA_MEMCPY",
+    "CUDA_ARRAY",
+    "CUDA_RESOURCE_",
+    "CUDA_TEXTURE_DESC",
+    "CUDA_EXTERNAL_",
+    "CUDA_KERNEL_NODE_",
+    "CUDA_LAUNCH_PARAMS",
+    "CUDA_HOST_NODE_",
+    "CUDA_MEMSET_NODE_",
+];
 const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
 
 /// The names of `rules/cuda_intrinsic_names.txt` (CUDA's `__name`
@@ -97,6 +112,11 @@ pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
         upper_after(w, "atomic")
             || upper_after(w, "cuda")
             || (upper_after(w, "cu") && w.len() > 4)
+            // the driver API's types and enumerators (`CUtexref`, `CU_AD_FORMAT_FLOAT`,
+            // `CUDA_ERROR_INVALID_VALUE`)
+            || w.strip_prefix("CU").is_some_and(|t| t.starts_with(|c: char| c.is_ascii_lowercase()) && t.len() > 2)
+            || (w.starts_with("CU_") && w.len() > 4)
+            || DRIVER_PREFIXES.iter().any(|p| w.starts_with(p))
             // (`cublasCreate`, `curand_init`; not `nvtxs`, METIS's vertex count)
             || LIBRARY_PREFIXES.iter().any(|p| upper_after(w, p) || w.strip_prefix(p).is_some_and(|t| t.len() > 1 && t.starts_with('_')))
             || (w.starts_with("make_") && is_cuda_vector_type(&w[5..]))
@@ -447,6 +467,15 @@ mod tests {
         );
         // another namespace's `cuda`, a member, a variable: the program's
         assert_eq!(names("gfx::cuda::lanes(); s.cuda = 1; int cuda = 2;"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn driver_names_count_and_a_programs_own_cuda_names_do_not() {
+        assert_eq!(
+            names("CUtexref t; CUdeviceptr d = 0; r = CUDA_ERROR_INVALID_VALUE; f = CU_AD_FORMAT_FLOAT; CUDA_MEMCPY2D c;"),
+            vec!["CUtexref", "CUdeviceptr", "CUDA_ERROR_INVALID_VALUE", "CU_AD_FORMAT_FLOAT", "CUDA_MEMCPY2D"]
+        );
+        assert_eq!(names("n = CUDA_NUM_THREADS; CUDA_CALL(x); int CU = 1; CUB_MAX(a, b);"), Vec::<String>::new());
     }
 
     #[test]

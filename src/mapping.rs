@@ -120,6 +120,17 @@ pub struct RuleFile {
     pub namespaces: Vec<NamespaceRule>,
     #[serde(default)]
     pub macros: Vec<MacroRule>,
+    #[serde(default)]
+    pub unsupported: Vec<UnsupportedRule>,
+}
+
+/// A CUDA name that has no migration, with why: `cuda` is a name, or a
+/// prefix ending in `*` (`cuTexRef*`). The call gets SY0401 with the reason.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnsupportedRule {
+    pub cuda: String,
+    pub why: String,
 }
 
 /// The parameter type of CUDA's conversion intrinsics, named
@@ -151,6 +162,8 @@ pub struct Mappings {
     pub headers: BTreeMap<String, String>,
     pub namespaces: BTreeMap<String, NamespaceRule>,
     pub macros: BTreeMap<String, MacroRule>,
+    /// Names without a migration and why ([`UnsupportedRule`]; a prefix keeps its `*`).
+    pub unsupported: BTreeMap<String, String>,
 }
 
 const BUILTIN: &[(&str, &str)] = &[
@@ -169,6 +182,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/wmma.yaml", include_str!("../rules/wmma.yaml")),
     ("rules/libcu.yaml", include_str!("../rules/libcu.yaml")),
     ("rules/nvtx.yaml", include_str!("../rules/nvtx.yaml")),
+    ("rules/driver_api.yaml", include_str!("../rules/driver_api.yaml")),
     ("rules/cuda_macros.yaml", include_str!("../rules/cuda_macros.yaml")),
 ];
 
@@ -281,6 +295,18 @@ impl Mappings {
         for r in f.macros {
             self.macros.insert(r.cuda.clone(), r);
         }
+        for r in f.unsupported {
+            self.unsupported.insert(r.cuda, r.why);
+        }
+    }
+
+    /// Why CUDA's `name` has no migration, if a table says: its own entry,
+    /// else the entry of a prefix (`cuTexRef*`).
+    pub fn why_unsupported(&self, name: &str) -> Option<&str> {
+        self.unsupported
+            .get(name)
+            .or_else(|| self.unsupported.iter().filter(|(k, _)| k.ends_with('*')).find(|(k, _)| name.starts_with(&k[..k.len() - 1])).map(|(_, v)| v))
+            .map(String::as_str)
     }
 
     pub fn load_file(&mut self, path: &Path) -> Result<(), String> {

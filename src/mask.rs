@@ -34,7 +34,8 @@ pub enum MaskKind {
     /// before an unrelated `#if` block): read as blanks (error recovery) and
     /// removed like any qualifier; holds the word.
     MisplacedQualifier(String),
-    /// CUDA's calling-convention macros (`CUDART_CB`, `CUDARTAPI`: `void
+    /// CUDA's calling-convention macros (`CUDART_CB`, `CUDARTAPI`, the driver's
+    /// `CUDA_CB` and `CUDAAPI`: `void
     /// CUDART_CB done(void *)`), empty on Linux: read as blanks, removed.
     CallingConvention,
     /// The parentheses of `defined(X)` on a directive line inside an
@@ -140,7 +141,7 @@ const QUALIFIER_WORDS: &[&str] =
 const CUDA_QUALIFIERS: &[&str] = &["__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__managed__", "__constant__"];
 
 /// CUDA's calling-convention macros ([`MaskKind::CallingConvention`]).
-const CALLING_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDARTAPI"];
+const CALLING_CONVENTIONS: &[&str] = &["CUDART_CB", "CUDARTAPI", "CUDA_CB", "CUDAAPI"];
 
 /// The specifier macros of syclify's helper header that migrated code
 /// declares functions with (`SYCLIFY_KERNEL void k(…)`): read as blanks

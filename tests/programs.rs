@@ -341,3 +341,13 @@ fn gpu_benchmarks_migrate_and_host_compile() {
 fn texture_helpers_match_nvcc() {
     helper_output_matches_nvcc("texture_vs_nvcc");
 }
+
+/// Every helper of the driver API (`syclify/driver.hpp`: devices, contexts,
+/// memory, copies and fills, arrays, modules, launches;
+/// tests/helper-header/driver_helpers.cpp) host-compiles against Intel's SYCL
+/// headers.
+#[test]
+fn driver_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/driver_helpers.cpp");
+    common::host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}

@@ -107,6 +107,36 @@ struct kernel_node_params {
   void **kernelParams;
   void **extra;
 };
+namespace detail {
+// `extra` instead of kernelParams ({CU_LAUNCH_PARAM_BUFFER_POINTER, buffer,
+// CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END}): the arguments one
+// after the other in one buffer, each at its type's alignment, as CUDA reads them.
+template <std::size_t At, std::size_t Extra, class... P, std::size_t... I>
+std::array<void *, sizeof...(I)> args_in_buffer(void **extra, std::index_sequence<I...>) {
+  unsigned char *buf = nullptr;
+  for (void **e = extra; e && *e; e += 2)
+    if (*e == reinterpret_cast<void *>(0x01))
+      buf = static_cast<unsigned char *>(e[1]);
+  if (!buf && sizeof...(I) > 0)
+    throw sycl::exception(sycl::make_error_code(sycl::errc::invalid), "a launch without kernelParams or an argument buffer");
+  using T = std::tuple<std::decay_t<P>...>;
+  std::array<void *, sizeof...(I)> out{};
+  std::size_t off = 0;
+  ((off = (off + alignof(std::tuple_element_t<(I < At ? I : I + Extra), T>) - 1) / alignof(std::tuple_element_t<(I < At ? I : I + Extra), T>) *
+          alignof(std::tuple_element_t<(I < At ? I : I + Extra), T>),
+    out[I] = buf + off, off += sizeof(std::tuple_element_t<(I < At ? I : I + Extra), T>)),
+   ...);
+  return out;
+}
+} // namespace detail
+// The arguments of a kernel node or a driver launch: kernelParams, or else
+// the buffer in `extra`.
+template <std::size_t N, std::size_t At = N, std::size_t Extra = 0, class R, class... P> auto unpack_args(R (*k)(P...), const kernel_node_params &p) {
+  if (p.kernelParams || N == 0)
+    return unpack_args<N, At, Extra>(k, p.kernelParams);
+  std::array<void *, N> a = detail::args_in_buffer<At, Extra, P...>(p.extra, std::make_index_sequence<N>{});
+  return unpack_args<N, At, Extra>(k, a.data());
+}
 struct memset_params {
   void *dst;
   std::size_t pitch;

@@ -131,3 +131,19 @@ function(syclify_add_sycl target)
     target_link_options(${target} PRIVATE ${SYCLIFY_SYCL_FLAGS})
   endif()
 endfunction()
+
+# A module for CUDA's driver API (nvcc -ptx/-cubin/-fatbin in the original
+# build): the migrated source as a SYCL shared library, written to `output`,
+# the file the program loads with cuModuleLoad. (A MODULE library target
+# builds it; a custom command copies it to `output`, so what depended on that
+# file still does.)
+function(syclify_add_module output source)
+  get_filename_component(_name "${output}" NAME_WE)
+  string(MAKE_C_IDENTIFIER "syclify_module_${_name}" _target)
+  add_library(${_target} MODULE "${source}")
+  syclify_add_sycl(${_target})
+  add_custom_command(OUTPUT "${output}"
+    COMMAND ${CMAKE_COMMAND} -E copy "$<TARGET_FILE:${_target}>" "${output}"
+    DEPENDS ${_target}
+    VERBATIM)
+endfunction()

@@ -40,14 +40,19 @@
 //  17. Graphs              (graph.hpp) graphs built node by node or captured from
 //                           streams, instantiated in dependency order; conditional
 //                           nodes, memory nodes, cudaGraphExecUpdate
+//  18. Driver API          (driver.hpp) cuda.h's devices, contexts, memory, arrays,
+//                           modules (migrated module sources built as shared
+//                           libraries) and cuLaunchKernel
 #pragma once
 
 // CUDA's header guards and versions, as migrated code tests them
 // (rules/cuda_macros.yaml, SY0111): `#ifdef __DRIVER_TYPES_H__` became
 // `#ifdef SYCLIFY_CUDA_RUNTIME`, true where this header replaces CUDA's
 // runtime header; `CUDART_VERSION` became `SYCLIFY_CUDART_VERSION`, the
-// version of the CUDA API the code was migrated from (12.8).
+// version of the CUDA API the code was migrated from (12.8); `#ifdef
+// __cuda_cuda_h__` (cuda.h, the driver API) became `#ifdef SYCLIFY_CUDA_DRIVER`.
 #define SYCLIFY_CUDA_RUNTIME 1
+#define SYCLIFY_CUDA_DRIVER 1
 #define SYCLIFY_CUDART_VERSION 12080
 #define SYCLIFY_CUDA_VERSION 12080
 #define SYCLIFY_CUDACC_VER_MAJOR 12
@@ -3942,7 +3947,14 @@ enum device_attr {
   dev_attr_unified_addressing = 41, dev_attr_compute_capability_major = 75, dev_attr_compute_capability_minor = 76,
   dev_attr_max_shared_memory_per_multiprocessor = 81, dev_attr_managed_memory = 83, dev_attr_pageable_memory_access = 88,
   dev_attr_concurrent_managed_access = 89, dev_attr_cooperative_launch = 95, dev_attr_max_shared_memory_per_block_optin = 97,
-  dev_attr_max_blocks_per_multiprocessor = 106, dev_attr_memory_pools_supported = 115
+  dev_attr_max_blocks_per_multiprocessor = 106, dev_attr_memory_pools_supported = 115,
+  dev_attr_texture_alignment = 14, dev_attr_kernel_exec_timeout = 17, dev_attr_max_texture_1d_width = 21,
+  dev_attr_max_texture_2d_width = 22, dev_attr_max_texture_2d_height = 23, dev_attr_max_texture_3d_width = 24,
+  dev_attr_max_texture_3d_height = 25, dev_attr_max_texture_3d_depth = 26, dev_attr_max_texture_2d_layered_width = 27,
+  dev_attr_max_texture_2d_layered_height = 28, dev_attr_max_texture_2d_layered_layers = 29, dev_attr_surface_alignment = 30,
+  dev_attr_pci_bus_id = 33, dev_attr_pci_device_id = 34, dev_attr_tcc_driver = 35, dev_attr_max_texture_1d_layered_width = 42,
+  dev_attr_max_texture_1d_layered_layers = 43, dev_attr_pci_domain_id = 50, dev_attr_compute_preemption_supported = 90,
+  dev_attr_cooperative_multi_device_launch = 96, dev_attr_host_native_atomic_supported = 86
 };
 // cudaComputeMode: SYCL has no exclusive or prohibited modes; every device reads as default.
 enum compute_mode { compute_mode_default = 0, compute_mode_exclusive = 1, compute_mode_prohibited = 2, compute_mode_exclusive_process = 3 };
@@ -3989,6 +4001,24 @@ inline error_t device_get_attribute(int *v, device_attr a, int dev) {
   case dev_attr_max_shared_memory_per_block_optin: *v = static_cast<int>(p.sharedMemPerBlock); break;
   case dev_attr_max_blocks_per_multiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
   case dev_attr_memory_pools_supported: *v = 1; break; // stream-ordered allocation is emulated (see mem pools)
+  // textures and surfaces are sampled in software from USM (texture.hpp): no
+  // limit but memory; CUDA's limits for compute capability 9.0 are reported
+  case dev_attr_texture_alignment: *v = 512; break;
+  case dev_attr_surface_alignment: *v = 512; break;
+  case dev_attr_max_texture_1d_width: *v = 131072; break;
+  case dev_attr_max_texture_2d_width: *v = 131072; break;
+  case dev_attr_max_texture_2d_height: *v = 65536; break;
+  case dev_attr_max_texture_3d_width: case dev_attr_max_texture_3d_height: case dev_attr_max_texture_3d_depth: *v = 16384; break;
+  case dev_attr_max_texture_2d_layered_width: case dev_attr_max_texture_2d_layered_height: *v = 32768; break;
+  case dev_attr_max_texture_2d_layered_layers: case dev_attr_max_texture_1d_layered_layers: *v = 2048; break;
+  case dev_attr_max_texture_1d_layered_width: *v = 32768; break;
+  case dev_attr_kernel_exec_timeout: *v = 0; break;
+  case dev_attr_tcc_driver: *v = 0; break;
+  // SYCL 2020 reports no PCI location
+  case dev_attr_pci_bus_id: case dev_attr_pci_device_id: case dev_attr_pci_domain_id: *v = 0; break;
+  case dev_attr_compute_preemption_supported: *v = 0; break;
+  case dev_attr_cooperative_multi_device_launch: *v = 0; break; // multi_grid groups are refused
+  case dev_attr_host_native_atomic_supported: *v = 0; break;     // system atomics are the helper's, not native
   default: return detail::record(error_invalid_value);
   }
   return success;
@@ -4207,6 +4237,8 @@ template <class T, bool S> error_t get_symbol_size(std::size_t *n, symbol<T, S> 
 #include "texture.hpp"
 // 17. Graphs: their own file
 #include "graph.hpp"
+// 18. The driver API: its own file
+#include "driver.hpp"
 
 // ---------------------------------------------------------------------------
 // 13. Device printf

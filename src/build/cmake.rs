@@ -375,6 +375,7 @@ impl<'a> Migration<'a> {
                 self.translate(c, &words, true);
             }
             "add_executable" | "add_library" => self.add_target(c),
+            "add_custom_command" if self.driver_module(c) => {}
             "include_directories" => self.include_directories(c, 0),
             "target_include_directories" => self.include_directories(c, 1),
             // a project's own command (HeCBench's `add_hecbench_benchmark(…
@@ -390,6 +391,67 @@ impl<'a> Migration<'a> {
             }
             _ => self.plain(c),
         }
+    }
+
+    /// `add_custom_command(OUTPUT f COMMAND ${CMAKE_CUDA_COMPILER} ... -fatbin
+    /// src)`: a module for CUDA's driver API, compiled by nvcc into PTX, a
+    /// cubin or a fatbin. It becomes `syclify_add_module(f src)`: the
+    /// migrated source as a SYCL shared library written to `f`, which the
+    /// migrated cuModuleLoad opens. False where the command is not one.
+    fn driver_module(&mut self, c: &Command) -> bool {
+        let args: Vec<&str> = c.args.iter().map(|a| self.arg_text(a)).collect();
+        let Some(at) = args.iter().position(|a| *a == "COMMAND") else {
+            return false;
+        };
+        const KEYWORDS: &[&str] = &[
+            "OUTPUT",
+            "COMMAND",
+            "MAIN_DEPENDENCY",
+            "DEPENDS",
+            "BYPRODUCTS",
+            "IMPLICIT_DEPENDS",
+            "WORKING_DIRECTORY",
+            "COMMENT",
+            "DEPFILE",
+            "JOB_POOL",
+            "JOB_SERVER_AWARE",
+            "VERBATIM",
+            "APPEND",
+            "USES_TERMINAL",
+            "COMMAND_EXPAND_LISTS",
+            "DEPENDS_EXPLICIT_ONLY",
+            "CODEGEN",
+        ];
+        let words: Vec<&str> = args[at + 1..].iter().copied().take_while(|a| !KEYWORDS.contains(a)).collect();
+        let compiler = words.first().is_some_and(|w| *w == "${CMAKE_CUDA_COMPILER}" || w.rsplit('/').next() == Some("nvcc"));
+        let Some(kind) = words.iter().find_map(|w| match w.trim_start_matches('-') {
+            "ptx" => Some("PTX"),
+            "cubin" => Some("a cubin"),
+            "fatbin" => Some("a fatbin"),
+            _ => None,
+        }) else {
+            return false;
+        };
+        let value_after = |key: &str| args.iter().position(|a| *a == key).and_then(|i| args.get(i + 1)).filter(|v| !KEYWORDS.contains(v)).copied();
+        let Some(output) = value_after("OUTPUT") else {
+            return false;
+        };
+        // the source: what the command compiles that it also depends on, else its last word
+        let source = ["MAIN_DEPENDENCY", "DEPENDS"]
+            .iter()
+            .filter_map(|k| value_after(k))
+            .find(|d| words.contains(d))
+            .or_else(|| words.last().copied().filter(|w| !w.starts_with('-')));
+        let Some(source) = source.filter(|_| compiler) else {
+            return false;
+        };
+        let message = format!(
+            "nvcc compiled `{source}` into {kind} for CUDA's driver API: the migrated module is a SYCL shared library written to `{output}` (cuModuleLoad opens it)"
+        );
+        let source = renamed(source).unwrap_or_else(|| source.to_string());
+        self.remark_above(c.range.start, Code::BuildDriverModule, c.name.clone(), message);
+        self.edit(c.range.clone(), format!("syclify_add_module({output} {source})"));
+        true
     }
 
     /// Renames in every argument: file names, variable references, the

@@ -31,6 +31,7 @@ pub enum Kind {
     Lang,
     Cudalib,
     Cudaruntime,
+    Module,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -100,6 +101,8 @@ pub enum RemarkKind {
     CudaLibrary,
     /// Relocatable device code: separate compilation of device code.
     Relocatable,
+    /// A module for CUDA's driver API (-ptx, -cubin, -fatbin).
+    DriverModule,
 }
 
 impl RemarkKind {
@@ -110,6 +113,7 @@ impl RemarkKind {
             RemarkKind::Dropped => Code::BuildFlagDropped,
             RemarkKind::CudaLibrary => Code::BuildCudaLibrary,
             RemarkKind::Relocatable => Code::BuildRelocatableDeviceCode,
+            RemarkKind::DriverModule => Code::BuildDriverModule,
         }
     }
 }
@@ -233,6 +237,14 @@ pub fn translate(words: &[&str]) -> Translation {
                 Kind::Cudaruntime => {
                     set(&mut t, Action::Drop);
                     t.remark(i, RemarkKind::Dropped, format!("`{shown}` dropped: CUDA's runtime, replaced by the SYCL runtime"));
+                }
+                Kind::Module => {
+                    set(&mut t, Action::Replace("-fPIC -shared".into()));
+                    t.remark(
+                        i,
+                        RemarkKind::DriverModule,
+                        format!("`{shown}`: a module for CUDA's driver API; the migrated module is a SYCL shared library written to the same file (cuModuleLoad opens it)"),
+                    );
                 }
                 Kind::Cudalib => {
                     set(&mut t, Action::Drop);

@@ -116,6 +116,11 @@ pub fn run(ctx: &mut FileCtx) {
             kernel_node(ctx, &View::at(ctx, n), kernel);
         }
     }
+    for n in ctx.main_of(&["function_definition"]) {
+        if !ctx.in_error(n) && has_c_linkage(ctx, n) {
+            module_launcher(ctx, n);
+        }
+    }
     for crate::rules::MacroBody { range, tree, .. } in ctx.macro_trees {
         let Some(arg) = ctx.root().descendant_for_byte_range(range.start, range.end).filter(|a| a.kind_str() == "preproc_arg") else {
             continue;
@@ -1333,6 +1338,53 @@ fn kernel_node(ctx: &mut FileCtx, view: &View, NodeFunc { value, function, kerne
     }
 }
 
+/// Is definition `def` inside `extern "C"` (`extern "C" __global__ void
+/// k(...) {...}`, or in an `extern "C" { ... }` block)?
+fn has_c_linkage<'t>(ctx: &FileCtx<'t>, def: Node<'t>) -> bool {
+    let Some(p) = ctx.parent(def) else {
+        return false;
+    };
+    let spec = match p.kind_str() {
+        "linkage_specification" => Some(p),
+        "declaration_list" => ctx.parent(p).filter(|g| g.kind_str() == "linkage_specification"),
+        _ => None,
+    };
+    spec.and_then(|s| s.field("value")).is_some_and(|v| ctx.text(v) == "\"C\"")
+}
+
+/// A kernel declared `extern "C"` is what CUDA's driver API loads from a
+/// module by name (`cuModuleGetFunction(&f, m, "k")`): after its definition
+/// goes its launcher, `syclify_kernel_k`, exported with C linkage from the
+/// module's shared library. It is a `syclify::kernel_node_fn`, as for a graph
+/// kernel node: it reads the arguments `cuLaunchKernel` packs (kernelParams,
+/// or the buffer in `extra`) in the kernel's parameter types and returns the
+/// launch, which cuLaunchKernel submits with its grid, block, dynamic local
+/// memory and stream.
+fn module_launcher(ctx: &mut FileCtx, def: Node) {
+    let Some((_, name)) = def.field("declarator").and_then(|d| syntax::declarator_name(d, ctx.src)) else {
+        return;
+    };
+    let name = name.to_string();
+    let index = ctx.project.index;
+    if !index.functions.get(&name).is_some_and(|f| f.is_kernel && f.template_params.is_empty()) {
+        return;
+    }
+    let view = View { nl: "\n", indent: String::new(), macro_params: vec![] };
+    if let Some(r) = render_packed(ctx, &view, Packed::Module(def), &name, &name, &[]) {
+        // (the lambda initialises a variable of its own: GCC takes the
+        // locals of a lambda in an `extern "C"` declaration for extern ones)
+        let mut out = Replacement::new();
+        out.push_text(&format!(
+            "\n// `{name}`'s launcher, for CUDA's driver API (cuModuleGetFunction(&f, module, \"{name}\"), cuLaunchKernel)\nstatic const syclify::kernel_node_fn syclify_launch_{name} = "
+        ));
+        out.extend(r);
+        out.push_text(&format!(";\nextern \"C\" SYCLIFY_MODULE_EXPORT const syclify::kernel_node_fn syclify_kernel_{name} = syclify_launch_{name};"));
+        ctx.edits.replace(RULE, def.end_byte()..def.end_byte(), out);
+        ctx.count(RULE);
+        ctx.needs_sycl = true;
+    }
+}
+
 /// The kernel expression inside `func`'s casts (`(void *)k`, `(void *)&k`,
 /// `reinterpret_cast<const void *>(k<float>)`).
 fn strip_kernel_casts<'t>(ctx: &FileCtx, mut n: Node<'t>) -> Node<'t> {
@@ -1369,6 +1421,9 @@ enum Packed<'t> {
     /// `syclify::kernel_node_fn` that reads the node's arguments
     /// (`syclify_p`, a `kernel_node_params`) and returns its launch.
     Node(Node<'t>),
+    /// The definition of a kernel declared `extern "C"`: the same
+    /// `kernel_node_fn`, its launcher for the driver API (written after it).
+    Module(Node<'t>),
 }
 
 /// The launch of kernel `kname` (called as `callee`, with template
@@ -1379,7 +1434,7 @@ fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee
     let index = ctx.project.index;
     let (call_range, args) = match at {
         Packed::Call(call) => (call.byte_range(), syntax::call_arguments(call)),
-        Packed::Node(value) => (value.byte_range(), Vec::new()),
+        Packed::Node(value) | Packed::Module(value) => (value.byte_range(), Vec::new()),
     };
     let facts = index.functions.get(kname).filter(|f| f.is_kernel)?;
     let needs = index.needs.get(kname).cloned().unwrap_or_default();
@@ -1403,7 +1458,7 @@ fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee
     // a kernel node's command group is two lambdas deeper
     let (i1, i2) = match at {
         Packed::Call(_) => (format!("{i0}  "), format!("{i0}    ")),
-        Packed::Node(_) => (format!("{i0}      "), format!("{i0}        ")),
+        Packed::Node(_) | Packed::Module(_) => (format!("{i0}      "), format!("{i0}        ")),
     };
     // the packed arguments, read on the host in the kernel's parameter types
     // (the extra parameters go before the first with a default argument)
@@ -1421,10 +1476,11 @@ fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee
             r.push_source(args[3].byte_range());
             r.push_text(&format!(");{nl}"));
         }
-        Packed::Node(_) => {
-            // the arguments are read when the node is added, as CUDA does
+        Packed::Node(_) | Packed::Module(_) => {
+            // the arguments are read when the node is added (or the kernel
+            // launched), as CUDA does
             r.push_text(&format!(
-                "syclify::kernel_node_fn([](const syclify::kernel_node_params &syclify_p) -> syclify::graph_op {{{nl}{i0}  {unpack}syclify_p.kernelParams);{nl}{i0}  return [=](sycl::queue &syclify_q) {{{nl}{i0}    syclify::launch(syclify_q, [&](sycl::handler &cgh) {{{nl}"
+                "syclify::kernel_node_fn([](const syclify::kernel_node_params &syclify_p) -> syclify::graph_op {{{nl}{i0}  {unpack}syclify_p);{nl}{i0}  return [=](sycl::queue &syclify_q) {{{nl}{i0}    syclify::launch(syclify_q, [&](sycl::handler &cgh) {{{nl}"
             ));
         }
     }
@@ -1435,7 +1491,7 @@ fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee
         let acc = format!("{DYN_LOCAL}_acc");
         r.push_text(&format!("{i1}auto {acc} = syclify::dynamic_local_memory("));
         match (at, args.get(4)) {
-            (Packed::Node(_), _) => r.push_text("syclify_p.sharedMemBytes"),
+            (Packed::Node(_) | Packed::Module(_), _) => r.push_text("syclify_p.sharedMemBytes"),
             (_, Some(s)) => r.push_source(s.byte_range()),
             (_, None) => r.push_text("0"),
         }
@@ -1452,7 +1508,7 @@ fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee
     }
     let (grid, block) = match at {
         Packed::Call(_) => (range_expr(ctx, args[1]), range_expr(ctx, args[2])),
-        Packed::Node(_) => {
+        Packed::Node(_) | Packed::Module(_) => {
             let (mut g, mut b) = (Replacement::new(), Replacement::new());
             g.push_text("syclify_p.gridDim");
             b.push_text("syclify_p.blockDim");
@@ -1483,6 +1539,7 @@ fn render_packed(ctx: &mut FileCtx, view: &View, at: Packed, kname: &str, callee
             r.push_text(&format!(");{nl}{i1}}});{nl}{i0}    }});{nl}{i0}  }};{nl}{i0}}})"));
             r.push_discard(value.byte_range());
         }
+        Packed::Module(_) => r.push_text(&format!(");{nl}{i1}}});{nl}{i0}    }});{nl}{i0}  }};{nl}{i0}}})")),
     }
     Some(r)
 }

@@ -33,6 +33,12 @@ fn looks_like_cuda_api(name: &str) -> bool {
     name.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
+/// `cuCtxCreate`, `cuMemAlloc`: a name of CUDA's driver API (unless the
+/// program defines a function of that name).
+fn looks_like_driver_api(name: &str) -> bool {
+    name.strip_prefix("cu").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()) && r.len() > 2)
+}
+
 /// Is `n` inside an argument that a mapped call's templates drop (e.g. the
 /// cache preference of `cudaFuncSetCacheConfig`, which becomes a no-op)?
 fn in_dropped_argument<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> bool {
@@ -338,7 +344,14 @@ pub fn run(ctx: &mut FileCtx) {
                         looks_like_cuda_intrinsic(name) && !ctx.project.index.functions.contains_key(name) && !mappings.functions.contains_key(name);
                     // a structural rule (barriers, warp operations, fences...) already rewrote it
                     let rewritten = ctx.edits.at(&n.byte_range()).next().is_some();
-                    if (looks_like_cuda_api(name) || unknown_intrinsic) && !rewritten {
+                    // (a branch no build compiles: its CUDA is reported once, SY0112)
+                    if rewritten || ctx.inactive.iter().any(|(r, _)| r.contains(&n.start_byte())) {
+                        continue;
+                    }
+                    if let Some(why) = mappings.why_unsupported(name) {
+                        ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is not migrated: {why}; the call was left as is"));
+                    } else if looks_like_cuda_api(name) || unknown_intrinsic || (looks_like_driver_api(name) && !ctx.project.index.functions.contains_key(name))
+                    {
                         ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is not migrated; the call was left as is"));
                     }
                     continue;
@@ -434,12 +447,13 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 // (most names are none of these: the syntactic tests below
                 // climb the tree, so they run only for names that could be)
-                if !mappings.types.contains_key(t)
-                    && !mappings.enums.contains_key(t)
-                    && !t.starts_with("__")
-                    && !t.starts_with("CUDART_")
-                    && !t.starts_with("cuda")
-                {
+                let could_be = mappings.types.contains_key(t)
+                    || mappings.enums.contains_key(t)
+                    || t.starts_with("__")
+                    || t.starts_with("CUDART_")
+                    || t.starts_with("cuda")
+                    || (t.starts_with("CU") && n.kind_str() == "type_identifier");
+                if !could_be {
                     continue;
                 }
                 // an identifier names a type only where no variable could stand:
@@ -525,13 +539,15 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` (math_constants.h) is not migrated; left as is"));
                     continue;
                 }
-                if !t.starts_with("cuda") || in_dropped_argument(ctx, n) {
+                // (a driver type without a migration that a table says why of: `CUtexref`)
+                let driver_type = n.kind_str() == "type_identifier" && mappings.why_unsupported(t).is_some() && t.starts_with("CU");
+                if !(t.starts_with("cuda") || driver_type) || in_dropped_argument(ctx, n) {
                     continue;
                 }
                 let in_launch_config = ctx.parent(n).is_some_and(|p| p.kind_str() == "kernel_call_syntax");
                 // the program's own variable named like the API (`cudaError_t cudaStatus;`)
                 let own_variable = ctx.is_other_var(t, n.start_byte());
-                if looks_like_cuda_api(t) && !is_callee && !in_launch_config && !own_variable && !mappings.functions.contains_key(t) {
+                if (looks_like_cuda_api(t) || driver_type) && !is_callee && !in_launch_config && !own_variable && !mappings.functions.contains_key(t) {
                     // a name the program defines (`#define cudaCheck(x) ...`, its
                     // own `cudaGridSize()`, a variable in a macro body) is the
                     // program's, in this file or another of its part
@@ -539,8 +555,10 @@ pub fn run(ctx: &mut FileCtx) {
                         || ctx.project.index.functions.contains_key(t)
                         || ctx.file.defined_names().contains(t)
                         || ctx.project.declared_elsewhere(ctx.rel, t);
-                    if !program_defines {
-                        ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated; left as is"));
+                    let inactive = ctx.inactive.iter().any(|(r, _)| r.contains(&n.start_byte()));
+                    if !program_defines && !inactive {
+                        let why = mappings.why_unsupported(t).map(|w| format!(": {w}")).unwrap_or_default();
+                        ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated{why}; left as is"));
                     }
                 }
             }
