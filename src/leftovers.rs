@@ -36,7 +36,6 @@ const FORBIDDEN: &[&str] = &[
 /// CUDA's keywords of the `__word__` shape (other `__word__` names are
 /// platform and compiler macros: `__linux__`, `__x86_64__`, `__clang__`).
 const CUDA_KEYWORDS: &[&str] = &["__forceinline__", "__noinline__", "__launch_bounds__", "__align__", "__grid_constant__", "__cudart_builtin__", "__nv_pure__"];
-/// Prefixes of CUDA library APIs (host and device).
 /// The driver API's `CUDA_` names (`CUDA_ERROR_INVALID_VALUE`,
 /// `CUDA_MEMCPY2D`); a program's own `CUDA_NUM_THREADS` or `CUDA_CALL` is not one.
 const DRIVER_PREFIXES: &[&str] = &[
@@ -52,6 +51,7 @@ const DRIVER_PREFIXES: &[&str] = &[
     "CUDA_HOST_NODE_",
     "CUDA_MEMSET_NODE_",
 ];
+/// Prefixes of CUDA library APIs (host and device).
 const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
 
 /// The names of `rules/cuda_intrinsic_names.txt` (CUDA's `__name`

@@ -279,6 +279,21 @@ fn line_end(t: &[u8], i: usize) -> usize {
 
 /// Does a declaration whose text before its `{` is `head` define a function
 /// (`void f(int a) const {`, `S::S() : a(1) {`, `auto f() -> int {`)?
+/// Is `h` (trimmed) the head of a namespace or a linkage block, whose braces
+/// hold declarations: `namespace a::b`, `inline namespace v1`, `namespace`,
+/// `extern "C"`? Not `extern "C" __global__ void k(...)` (a function with C
+/// linkage) nor `namespace_of(...)` (a function).
+fn is_block_head(h: &str) -> bool {
+    let words: Vec<&str> = h.split_whitespace().collect();
+    match words.as_slice() {
+        ["extern", lang] => matches!(*lang, "\"C\"" | "\"C++\""),
+        ["namespace", rest @ ..] | ["inline", "namespace", rest @ ..] => {
+            rest.len() <= 1 && rest.iter().all(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':'))
+        }
+        _ => false,
+    }
+}
+
 fn defines_function(head: &str) -> bool {
     let h = head.trim_end();
     // (its start for the keyword, its last 4 KB for the rest: `x{}{}{}…` at
@@ -514,9 +529,7 @@ fn scan(text: &str) -> Option<Scan> {
                         let h = head.trim();
                         // a namespace or `extern "C"` block at the top, its
                         // `{` ending its line: a part may stand inside it
-                        let block = at_top
-                            && (h.starts_with("namespace") || h.starts_with("inline namespace") || h.starts_with("extern \"C"))
-                            && rest_is_blank(&text[i + 1..line_end(t, i)]);
+                        let block = at_top && is_block_head(h) && rest_is_blank(&text[i + 1..line_end(t, i)]);
                         if block {
                             let ls = text[..item_start.unwrap_or(i)].rfind('\n').map_or(0, |p| p + 1);
                             entries.push(Entry { open: Open::Block { opener: ls..line_end(t, i) }, outer: top, closer: 0..0 });
@@ -828,6 +841,19 @@ mod tests {
         assert_eq!(c.span_to_file(&(c.body.start..endif)), Some(p.body.start..t.find("#endif").unwrap()));
         // an insertion at the body's start is the body's, not the prelude's end
         assert_eq!(c.to_file(&(c.body.start..c.body.start)), Some(p.body.start..p.body.start));
+    }
+
+    #[test]
+    fn a_function_with_c_linkage_is_not_a_linkage_block() {
+        // its body is one declaration: no part starts inside it
+        let t = "extern \"C\" __global__ void k(int *p) {\n  extern __shared__ int s[];\n  p[0] = s[0];\n}\nint a;\nextern \"C\" {\nvoid f() {}\nvoid g() {}\n}\nvoid namespace_of() {\n  a = 1;\n}\n";
+        let b = bodies(t, 1);
+        assert!(b.iter().any(|x| x.starts_with("extern \"C\" __global__ void k(int *p) {\n  extern __shared__ int s[];\n  p[0] = s[0];\n}")), "{b:?}");
+        assert!(b.iter().any(|x| x.starts_with("void namespace_of() {\n  a = 1;\n}")), "{b:?}");
+        // a part inside the extern "C" block: f and g apart
+        assert!(b.iter().any(|x| x.starts_with("void g() {}")), "{b:?}");
+        assert!(super::is_block_head("extern \"C\"") && super::is_block_head("namespace a::b") && super::is_block_head("inline namespace v1"));
+        assert!(!super::is_block_head("extern \"C\" __global__ void k(int *p)") && !super::is_block_head("namespace_of()"));
     }
 
     #[test]

@@ -238,11 +238,11 @@ fn gcc_diagnostics_and_comments_for_humans() {
     let o = syclify(&["migrate", t.path().join("a.cu").to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "gcc"]);
     assert_eq!(o.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(stdout.contains("a.cu:3:3: warning: `cudaIpcGetEventHandle` is not migrated; the call was left as is [SY0401]"), "{stdout}");
+    assert!(stdout.contains("a.cu:3:3: warning: `cudaIpcGetEventHandle` is not migrated: IPC handles share device memory and events between processes, and SYCL 2020 has no inter-process handles; the call was left as is [SY0401]"), "{stdout}");
     let migrated = fs::read_to_string(out.join("a.dp.cpp")).unwrap();
     assert!(
         migrated
-            .contains("  // syclify: warning SY0401: `cudaIpcGetEventHandle` is not migrated; the call was left as is\n  cudaIpcGetEventHandle(&n, g, 0, 0);"),
+            .contains("  // syclify: warning SY0401: `cudaIpcGetEventHandle` is not migrated: IPC handles share device memory and events between processes, and SYCL 2020 has no inter-process handles; the call was left as is\n  cudaIpcGetEventHandle(&n, g, 0, 0);"),
         "{migrated}"
     );
 }
@@ -257,7 +257,7 @@ fn github_annotations() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         stdout.lines().any(|l| l
-            == "::warning file=a.cu,line=3,col=3,endLine=3,endColumn=37,title=SY0401 unsupported-api::`cudaIpcGetEventHandle` is not migrated; the call was left as is [SY0401]"),
+            == "::warning file=a.cu,line=3,col=3,endLine=3,endColumn=37,title=SY0401 unsupported-api::`cudaIpcGetEventHandle` is not migrated: IPC handles share device memory and events between processes, and SYCL 2020 has no inter-process handles; the call was left as is [SY0401]"),
         "{stdout}"
     );
     assert!(stdout.lines().all(|l| l.starts_with("::notice ") || l.starts_with("::warning ") || l.starts_with("::error ")), "{stdout}");

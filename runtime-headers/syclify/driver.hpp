@@ -11,11 +11,15 @@
 #pragma once
 
 #if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX // (windows.h's min/max macros would rewrite the program's std::min)
+#endif
 #include <windows.h>
 #else
 #include <dlfcn.h>
 #include <unistd.h>
 #endif
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -233,12 +237,9 @@ inline result_t ctx_create(context_t *c, ctx_create_params *, unsigned flags, de
 inline result_t ctx_destroy(context_t c) {
   if (!c)
     return detail::fail(error_invalid_context);
+  // (off this thread's stack wherever it is on it)
   std::vector<context_t> &s = detail::context_stack();
-  for (context_t &x : s)
-    if (x == c)
-      x = nullptr;
-  while (!s.empty() && !s.back())
-    s.pop_back();
+  s.erase(std::remove(s.begin(), s.end(), c), s.end());
   const error_t e = syclify::device_synchronize();
   if (!c->primary)
     delete c;

@@ -34,7 +34,12 @@ pub fn run(ctx: &mut FileCtx) {
     // the headers the program part includes, by file name (read once, where
     // a guard of the table is tested)
     let included: std::cell::OnceCell<std::collections::BTreeSet<&str>> = std::cell::OnceCell::new();
-    for n in ctx.main_of(&["preproc_ifdef", "preproc_if"]) {
+    // (in a part of a file, also the conditionals that open before its body
+    // and reach into it: what they hold here is theirs)
+    for n in ctx.read_of(&["preproc_ifdef", "preproc_if"]) {
+        if !ctx.in_body(n) && n.end_byte() <= ctx.body.start {
+            continue;
+        }
         if let Some(dead) = crate::index::dead_arch_branch(n, ctx.src).filter(|_| n.kind_str() == "preproc_if" && !ctx.in_error(n)) {
             arch_branch(ctx, n, dead);
             continue;
@@ -54,6 +59,12 @@ pub fn run(ctx: &mut FileCtx) {
         // `project::report_leftovers` completes the message)
         let said = format!("`{directive}`: {which} is compiled only where `{name}` is defined, {why}");
         ctx.inactive.push((n.start_byte()..branch.end, said));
+    }
+    // those of conditionals outside the body are reported by their own part
+    if !ctx.whole() {
+        let (mine, elsewhere): (Vec<_>, Vec<_>) = std::mem::take(&mut ctx.inactive).into_iter().partition(|(r, _)| ctx.owns(r.start));
+        ctx.inactive = mine;
+        ctx.inactive_elsewhere = elsewhere.into_iter().map(|(r, _)| r).collect();
     }
 }
 

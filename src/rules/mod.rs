@@ -203,6 +203,10 @@ pub struct FileCtx<'a> {
     /// (the conditional's range through the branch, what the SY0112 warning
     /// says before the names): CUDA left only inside one is reported there.
     pub inactive: Vec<(Range<usize>, String)>,
+    /// In a part of a file, the branches no build compiles that open before
+    /// the part's body (reported by the part that holds their `#if`): what
+    /// is inside them here is not reported again ([`FileCtx::in_inactive_branch`]).
+    pub inactive_elsewhere: Vec<Range<usize>>,
     /// The function scopes, in document order (set by `collect_scopes`).
     pub functions: Vec<FnScope>,
     /// The text whose nodes the rules visit: the whole file, or a part's
@@ -299,6 +303,7 @@ impl<'a> FileCtx<'a> {
             needs_sycl: false,
             using_helpers: Default::default(),
             inactive: Vec::new(),
+            inactive_elsewhere: Vec::new(),
             functions: Vec::new(),
             body: body.clone(),
             in_parts: body.start > 0 || body.end < src.len() || src.len() != file.text.len(),
@@ -337,6 +342,12 @@ impl<'a> FileCtx<'a> {
             .collect();
         ctx.collect_scopes();
         ctx
+    }
+
+    /// Is `offset` inside a branch that no build of the program compiles
+    /// ([`inactive_branches`])? Its CUDA is reported once, with the branch.
+    pub fn in_inactive_branch(&self, offset: usize) -> bool {
+        self.inactive.iter().any(|(r, _)| r.contains(&offset)) || self.inactive_elsewhere.iter().any(|r| r.contains(&offset))
     }
 
     /// Is the whole file here (not a part of it, [`crate::segment`])?

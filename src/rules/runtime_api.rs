@@ -33,6 +33,27 @@ fn looks_like_cuda_api(name: &str) -> bool {
     name.strip_prefix("cuda").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
+/// The name (`texture`, `surface`) of the texture or surface reference type
+/// `n` is in: `n` itself where it is that name (`texture<float, 1> t;`), or
+/// the reference's name where `n` is one of its arguments
+/// (`cudaReadModeElementType`). A few parents up, not more.
+fn texture_reference<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> Option<Node<'t>> {
+    // (CUDA's are global: `gfx::texture<T>` is another library's)
+    let reference = |tt: Node<'t>| {
+        (tt.kind_str() == "template_type" && ctx.parent(tt).is_none_or(|q| q.kind_str() != "qualified_identifier"))
+            .then(|| tt.field("name"))
+            .flatten()
+            .filter(|name| matches!(ctx.text(*name), "texture" | "surface"))
+    };
+    let p = ctx.parent(n)?;
+    if let Some(name) = reference(p).filter(|name| name.id() == n.id()) {
+        return Some(name);
+    }
+    // an argument: type_descriptor or expression, in the template_argument_list
+    let list = if p.kind_str() == "template_argument_list" { p } else { ctx.parent(p).filter(|g| g.kind_str() == "template_argument_list")? };
+    reference(ctx.parent(list)?)
+}
+
 /// `cuCtxCreate`, `cuMemAlloc`: a name of CUDA's driver API (unless the
 /// program defines a function of that name).
 fn looks_like_driver_api(name: &str) -> bool {
@@ -345,10 +366,10 @@ pub fn run(ctx: &mut FileCtx) {
                     // a structural rule (barriers, warp operations, fences...) already rewrote it
                     let rewritten = ctx.edits.at(&n.byte_range()).next().is_some();
                     // (a branch no build compiles: its CUDA is reported once, SY0112)
-                    if rewritten || ctx.inactive.iter().any(|(r, _)| r.contains(&n.start_byte())) {
+                    if rewritten || ctx.in_inactive_branch(n.start_byte()) {
                         continue;
                     }
-                    if let Some(why) = mappings.why_unsupported(name) {
+                    if let Some(why) = mappings.why_unsupported(name).filter(|_| !ctx.project.index.functions.contains_key(name)) {
                         ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{name}` is not migrated: {why}; the call was left as is"));
                     } else if looks_like_cuda_api(name) || unknown_intrinsic || (looks_like_driver_api(name) && !ctx.project.index.functions.contains_key(name))
                     {
@@ -444,6 +465,27 @@ pub fn run(ctx: &mut FileCtx) {
                         continue;
                     }
                     MathThroughMacro::No => {}
+                }
+                // a texture or surface reference (`texture<float, 1,
+                // cudaReadModeElementType> t;`): removed in CUDA 12, reported
+                // once at its `texture`, not at the names in its arguments
+                if matches!(t, "texture" | "surface") || t.starts_with("cudaReadMode") {
+                    match texture_reference(ctx, n) {
+                        Some(r) if r.id() == n.id() => {
+                            let inactive = ctx.in_inactive_branch(n.start_byte());
+                            if !inactive && !ctx.file.defined_names().contains(t) && !ctx.project.declared_elsewhere(ctx.rel, t) {
+                                ctx.diag(
+                                    Code::UnsupportedApi,
+                                    ctx.parent(n).map_or(n.byte_range(), |p| p.byte_range()),
+                                    RULE,
+                                    format!("`{t}<…>` (a {t} reference) is not migrated: {t} references were removed in CUDA 12; use {t} objects (cudaCreate{}Object), which syclify migrates; left as is", if t == "texture" { "Texture" } else { "Surface" }),
+                                );
+                            }
+                            continue;
+                        }
+                        Some(_) => continue,
+                        None => {}
+                    }
                 }
                 // (most names are none of these: the syntactic tests below
                 // climb the tree, so they run only for names that could be)
@@ -555,7 +597,7 @@ pub fn run(ctx: &mut FileCtx) {
                         || ctx.project.index.functions.contains_key(t)
                         || ctx.file.defined_names().contains(t)
                         || ctx.project.declared_elsewhere(ctx.rel, t);
-                    let inactive = ctx.inactive.iter().any(|(r, _)| r.contains(&n.start_byte()));
+                    let inactive = ctx.in_inactive_branch(n.start_byte());
                     if !program_defines && !inactive {
                         let why = mappings.why_unsupported(t).map(|w| format!(": {w}")).unwrap_or_default();
                         ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` is not migrated{why}; left as is"));
