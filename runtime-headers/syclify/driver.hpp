@@ -1018,8 +1018,12 @@ inline result_t module_load_data(module_t *m, const void *image) {
 #if defined(_WIN32)
   return result_t(detail::refuse("cuModuleLoadData", "image", "bytes in memory (load the module's file with cuModuleLoad)"));
 #else
-  char name[] = "/tmp/syclify-module-XXXXXX";
-  const int fd = mkstemp(name);
+  // (in $TMPDIR where it is set)
+  const char *tmp = std::getenv("TMPDIR");
+  const std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/syclify-module-XXXXXX";
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
   if (fd < 0)
     return detail::fail(error_shared_object_init_failed);
   std::size_t done = 0;
@@ -1030,10 +1034,10 @@ inline result_t module_load_data(module_t *m, const void *image) {
     done += static_cast<std::size_t>(w);
   }
   close(fd);
-  const error_t e = done == n ? detail::open_library(m, name, "cuModuleLoadData", "image") : detail::fail(error_shared_object_init_failed);
+  const error_t e = done == n ? detail::open_library(m, name.data(), "cuModuleLoadData", "image") : detail::fail(error_shared_object_init_failed);
   if (e == success)
     detail::remember(b, n, *m);
-  unlink(name);
+  unlink(name.data());
   return result_t(e);
 #endif
 }
