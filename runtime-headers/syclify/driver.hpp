@@ -632,10 +632,7 @@ inline result_t stream_query(stream_t s) { return result_t(syclify::stream_query
 inline result_t stream_wait_event(stream_t s, event_t e, unsigned flags) { return result_t(syclify::stream_wait_event(s, e, flags)); }
 inline result_t launch_host_func(stream_t s, host_fn_t fn, void *data) { return result_t(syclify::launch_host_func(s, fn, data)); }
 inline result_t stream_add_callback(stream_t s, stream_callback_t cb, void *data, unsigned flags) {
-  if (!cb || flags != 0)
-    return detail::fail(error_invalid_value);
-  return result_t(syclify::detail::on_stream(
-      s, [s, cb, data](sycl::queue &q) { syclify::detail::host_task(q, [s, cb, data] { cb(s, success, data); }); }, 3));
+  return result_t(syclify::detail::add_callback(s, cb, data, flags, success));
 }
 inline result_t event_create(event_t *e, unsigned flags) { return result_t(event_create_with_flags(e, flags)); }
 inline result_t event_record(event_t e, stream_t s) { return result_t(syclify::event_record(e, s)); }
@@ -909,8 +906,8 @@ inline std::uint64_t fnv1a(const unsigned char *b, std::size_t n) {
     h = (h ^ b[i]) * 1099511628211ull;
   return h;
 }
-inline bool find_loaded(const unsigned char *b, std::size_t n, module_t *m, const std::string &shown) {
-  const std::uint64_t h = fnv1a(b, n);
+// (h: fnv1a of the n bytes, read once by the caller for both)
+inline bool find_loaded(std::uint64_t h, std::size_t n, module_t *m, const std::string &shown) {
   std::lock_guard<std::mutex> g(loaded_lock());
   for (const loaded_library &l : loaded())
     if (l.hash == h && l.size == n) {
@@ -919,9 +916,9 @@ inline bool find_loaded(const unsigned char *b, std::size_t n, module_t *m, cons
     }
   return false;
 }
-inline void remember(const unsigned char *b, std::size_t n, module_t m) {
+inline void remember(std::uint64_t h, std::size_t n, module_t m) {
   std::lock_guard<std::mutex> g(loaded_lock());
-  loaded().push_back(loaded_library{fnv1a(b, n), n, m->handle});
+  loaded().push_back(loaded_library{h, n, m->handle});
 }
 inline error_t open_library(module_t *m, const std::string &path, const char *call, const std::string &shown) {
 #if defined(_WIN32)
@@ -994,11 +991,12 @@ inline result_t module_load(module_t *m, const char *path) {
   const std::string shown = std::string("\"") + path + "\"";
   if (const char *kind = detail::nvidia_image_kind(bytes.data(), bytes.size()))
     return result_t(detail::refuse("cuModuleLoad", shown, kind));
-  if (detail::find_loaded(bytes.data(), bytes.size(), m, shown))
+  const std::uint64_t h = detail::fnv1a(bytes.data(), bytes.size());
+  if (detail::find_loaded(h, bytes.size(), m, shown))
     return success;
   const error_t e = detail::open_library(m, path, "cuModuleLoad", shown);
   if (e == success)
-    detail::remember(bytes.data(), bytes.size(), *m);
+    detail::remember(h, bytes.size(), *m);
   return result_t(e);
 }
 // cuModuleLoadData(&m, image) and its Ex/FatBinary forms: the image is the
@@ -1013,7 +1011,8 @@ inline result_t module_load_data(module_t *m, const void *image) {
   const std::size_t n = detail::elf_size(b);
   if (!n)
     return result_t(detail::refuse("cuModuleLoadData", "image", "not a shared library"));
-  if (detail::find_loaded(b, n, m, "image"))
+  const std::uint64_t h = detail::fnv1a(b, n);
+  if (detail::find_loaded(h, n, m, "image"))
     return success;
 #if defined(_WIN32)
   return result_t(detail::refuse("cuModuleLoadData", "image", "bytes in memory (load the module's file with cuModuleLoad)"));
@@ -1036,7 +1035,7 @@ inline result_t module_load_data(module_t *m, const void *image) {
   close(fd);
   const error_t e = done == n ? detail::open_library(m, name.data(), "cuModuleLoadData", "image") : detail::fail(error_shared_object_init_failed);
   if (e == success)
-    detail::remember(b, n, *m);
+    detail::remember(h, n, *m);
   unlink(name.data());
   return result_t(e);
 #endif

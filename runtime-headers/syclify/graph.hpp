@@ -108,6 +108,14 @@ struct kernel_node_params {
   void **extra;
 };
 namespace detail {
+// The next argument of type E in an argument buffer: at `off` rounded up to
+// E's alignment; `off` moves past it.
+template <class E> void *buffer_argument(unsigned char *buf, std::size_t &off) {
+  off = (off + alignof(E) - 1) / alignof(E) * alignof(E);
+  void *at = buf + off;
+  off += sizeof(E);
+  return at;
+}
 // `extra` instead of kernelParams ({CU_LAUNCH_PARAM_BUFFER_POINTER, buffer,
 // CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END}): the arguments one
 // after the other in one buffer, each at its type's alignment, as CUDA reads them.
@@ -120,13 +128,9 @@ std::array<void *, sizeof...(I)> args_in_buffer(void **extra, std::index_sequenc
   if (!buf && sizeof...(I) > 0)
     throw sycl::exception(sycl::make_error_code(sycl::errc::invalid), "a launch without kernelParams or an argument buffer");
   using T = std::tuple<std::decay_t<P>...>;
-  std::array<void *, sizeof...(I)> out{};
   std::size_t off = 0;
-  ((off = (off + alignof(std::tuple_element_t<(I < At ? I : I + Extra), T>) - 1) / alignof(std::tuple_element_t<(I < At ? I : I + Extra), T>) *
-          alignof(std::tuple_element_t<(I < At ? I : I + Extra), T>),
-    out[I] = buf + off, off += sizeof(std::tuple_element_t<(I < At ? I : I + Extra), T>)),
-   ...);
-  return out;
+  // (a braced list: the arguments are placed in order)
+  return std::array<void *, sizeof...(I)>{buffer_argument<packed_param_t<I, At, Extra, T>>(buf, off)...};
 }
 } // namespace detail
 // The arguments of a kernel node or a driver launch: kernelParams, or else

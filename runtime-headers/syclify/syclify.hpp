@@ -987,10 +987,11 @@ template <class CG> error_t launch_status(sycl::queue &q, CG &&cg) {
 // tuple of the kernel's N own parameter types: those before position At and
 // those after the Extra parameters syclify adds there (the nd_item and the
 // rest go before the first parameter with a default argument).
+// (the type of packed argument I: the kernel parameter I, or I + Extra past At)
+template <std::size_t I, std::size_t At, std::size_t Extra, class T> using packed_param_t = std::tuple_element_t<(I < At ? I : I + Extra), T>;
 template <std::size_t At, std::size_t Extra, class... P, std::size_t... I> auto unpack_args_of(void **args, std::index_sequence<I...>) {
   using T = std::tuple<std::decay_t<P>...>;
-  return std::tuple<std::tuple_element_t<(I < At ? I : I + Extra), T>...>(
-      *static_cast<std::tuple_element_t<(I < At ? I : I + Extra), T> *>(args[I])...);
+  return std::tuple<packed_param_t<I, At, Extra, T>...>(*static_cast<packed_param_t<I, At, Extra, T> *>(args[I])...);
 }
 template <std::size_t N, std::size_t At = N, std::size_t Extra = 0, class R, class... P> auto unpack_args(R (*)(P...), void **args) {
   static_assert(N + Extra <= sizeof...(P), "more arguments than the kernel has parameters");
@@ -3462,11 +3463,16 @@ inline error_t launch_host_func(stream_t s, host_fn_t fn, void *data) {
 }
 // (CUDA passes the stream's status: the work before a callback completed, or
 // the callback does not run at all when it failed: success here too)
-inline error_t stream_add_callback(stream_t s, stream_callback_t cb, void *data, unsigned flags = 0) {
+namespace detail {
+// A stream callback of either API (cudaStreamCallback_t, the driver's
+// CUstreamCallback), run in stream order and given `ok`, its API's success.
+template <class Cb, class Status> error_t add_callback(stream_t s, Cb cb, void *data, unsigned flags, Status ok) {
   if (!cb || flags != 0)
-    return detail::record(error_invalid_value);
-  return detail::on_stream(s, [s, cb, data](sycl::queue &q) { detail::host_task(q, [s, cb, data] { cb(s, success, data); }); }, 3);
+    return record(error_invalid_value);
+  return on_stream(s, [s, cb, data, ok](sycl::queue &q) { host_task(q, [s, cb, data, ok] { cb(s, ok, data); }); }, 3);
 }
+} // namespace detail
+inline error_t stream_add_callback(stream_t s, stream_callback_t cb, void *data, unsigned flags = 0) { return detail::add_callback(s, cb, data, flags, success); }
 
 // CUDA graphs: graph.hpp.
 // cudaHostAlloc: pinned host memory is SYCL host USM (flags are hints).
