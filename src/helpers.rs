@@ -20,6 +20,8 @@ pub const LIBRARY_HEADERS: &[(&str, &str)] = &[
     ("include/syclify/blas_types.hpp", include_str!("../runtime-headers/syclify/blas_types.hpp")),
     ("include/syclify/math_backend.hpp", include_str!("../runtime-headers/syclify/math_backend.hpp")),
     ("include/syclify/blas.hpp", include_str!("../runtime-headers/syclify/blas.hpp")),
+    ("include/syclify/solver.hpp", include_str!("../runtime-headers/syclify/solver.hpp")),
+    ("include/syclify/ccl.hpp", include_str!("../runtime-headers/syclify/ccl.hpp")),
     ("include/syclify/blaslt.hpp", include_str!("../runtime-headers/syclify/blaslt.hpp")),
     ("include/syclify/rand.hpp", include_str!("../runtime-headers/syclify/rand.hpp")),
     ("include/syclify/rand_kernel.hpp", include_str!("../runtime-headers/syclify/rand_kernel.hpp")),

@@ -53,6 +53,10 @@ const DRIVER_PREFIXES: &[&str] = &[
 ];
 /// Prefixes of CUDA library APIs (host and device).
 const LIBRARY_PREFIXES: &[&str] = &["cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl", "nvrtc", "nvtx", "cutensor"];
+/// Prefixes of CUDA libraries' enumerators and constants
+/// (`CURAND_RNG_QUASI_SCRAMBLED_SOBOL32`, `CUBLAS_OP_N`); a program's own
+/// `CUBLAS_CHECK` is the program's.
+const LIBRARY_ENUM_PREFIXES: &[&str] = &["CUBLAS_", "CUFFT_", "CURAND_", "CUSPARSE_", "CUSOLVER_", "CUDNN_", "NCCL_"];
 
 /// The names of `rules/cuda_intrinsic_names.txt` (CUDA's `__name`
 /// intrinsics and types, then its device functions named without `__`) and
@@ -119,6 +123,7 @@ pub fn is_cuda_name(w: &str, own: &dyn Fn(&str) -> bool) -> bool {
             || DRIVER_PREFIXES.iter().any(|p| w.starts_with(p))
             // (`cublasCreate`, `curand_init`; not `nvtxs`, METIS's vertex count)
             || LIBRARY_PREFIXES.iter().any(|p| upper_after(w, p) || w.strip_prefix(p).is_some_and(|t| t.len() > 1 && t.starts_with('_')))
+            || LIBRARY_ENUM_PREFIXES.iter().any(|p| w.starts_with(p) && w.len() > p.len())
             || (w.starts_with("make_") && is_cuda_vector_type(&w[5..]))
             || is_cuda_vector_type(w)
             || known_cuda_function(w)
@@ -551,6 +556,11 @@ mod tests {
         assert_eq!(names("__vabs2(x); __nv_fp8_e4m3 f; __sinf(y);"), vec!["__vabs2", "__nv_fp8_e4m3", "__sinf"]);
         // a library prefix counts before an upper-case letter or `_name`
         assert_eq!(names("nvtxs = ncclx + nvtxRangePop(); curand_init(1, 0, 0, &s); cublasHandle_t h;"), vec!["nvtxRangePop", "curand_init", "cublasHandle_t"]);
+        // libraries' enumerators; not a bare prefix
+        assert_eq!(
+            names("t = CURAND_RNG_QUASI_SCRAMBLED_SOBOL32; s = CUDNN_STATUS_SUCCESS; x = CUBLAS_;"),
+            vec!["CURAND_RNG_QUASI_SCRAMBLED_SOBOL32", "CUDNN_STATUS_SUCCESS"]
+        );
     }
 
     #[test]

@@ -178,6 +178,8 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/curand.yaml", include_str!("../rules/curand.yaml")),
     ("rules/cusparse.yaml", include_str!("../rules/cusparse.yaml")),
     ("rules/cufft.yaml", include_str!("../rules/cufft.yaml")),
+    ("rules/cusolver.yaml", include_str!("../rules/cusolver.yaml")),
+    ("rules/nccl.yaml", include_str!("../rules/nccl.yaml")),
     ("rules/cublaslt.yaml", include_str!("../rules/cublaslt.yaml")),
     ("rules/wmma.yaml", include_str!("../rules/wmma.yaml")),
     ("rules/libcu.yaml", include_str!("../rules/libcu.yaml")),

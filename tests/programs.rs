@@ -95,6 +95,23 @@ fn blas_helpers_host_compile() {
     common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
 }
 
+/// Every cuSOLVER helper of `syclify/solver.hpp`, for every element type
+/// (tests/helper-header/solver_helpers.cpp), host-compiles against Intel's
+/// SYCL headers and oneMKL's.
+#[test]
+fn solver_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/solver_helpers.cpp");
+    common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
+/// Every NCCL helper of `syclify/ccl.hpp` (tests/helper-header/ccl_helpers.cpp)
+/// host-compiles against Intel's SYCL headers and oneCCL's.
+#[test]
+fn ccl_helpers_host_compile() {
+    let file = common::root().join("tests/helper-header/ccl_helpers.cpp");
+    common::library_host_compile(&file, &[&common::root().join("runtime-headers")]).unwrap();
+}
+
 /// Every cuRAND host-API helper of `syclify/rand.hpp` (tests/helper-header/rand_helpers.cpp)
 /// host-compiles against Intel's SYCL headers and oneMKL's.
 #[test]

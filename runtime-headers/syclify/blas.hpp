@@ -41,7 +41,10 @@
 #ifdef SYCLIFY_ONEMATH
 #include <oneapi/math.hpp>
 #else
-#include <oneapi/mkl.hpp>
+// the domains used, not <oneapi/mkl.hpp>: that one includes oneMKL's C API
+// (mkl.h), whose global names (`second`, `sgemm`, ...) collide with programs'
+#include <oneapi/mkl/blas.hpp>
+#include <oneapi/mkl/lapack.hpp>
 #endif
 
 #include <algorithm>

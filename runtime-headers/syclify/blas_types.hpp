@@ -8,16 +8,18 @@
 namespace syclify {
 namespace blas {
 
-using status_t = int;
-constexpr status_t status_success = 0;
-constexpr status_t status_not_initialized = 1;
-constexpr status_t status_alloc_failed = 3;
-constexpr status_t status_invalid_value = 7;
-constexpr status_t status_arch_mismatch = 8;
-constexpr status_t status_mapping_error = 11;
-constexpr status_t status_execution_failed = 13;
-constexpr status_t status_internal_error = 14;
-constexpr status_t status_not_supported = 15;
+enum status_t : int {
+  status_success = 0,
+  status_not_initialized = 1,
+  status_alloc_failed = 3,
+  status_invalid_value = 7,
+  status_arch_mismatch = 8,
+  status_mapping_error = 11,
+  status_execution_failed = 13,
+  status_internal_error = 14,
+  status_not_supported = 15,
+  status_license_error = 16,
+};
 
 inline const char *get_status_string(status_t s) {
   switch (s) {
@@ -30,6 +32,7 @@ inline const char *get_status_string(status_t s) {
   case status_execution_failed: return "CUBLAS_STATUS_EXECUTION_FAILED";
   case status_internal_error: return "CUBLAS_STATUS_INTERNAL_ERROR";
   case status_not_supported: return "CUBLAS_STATUS_NOT_SUPPORTED";
+  case status_license_error: return "CUBLAS_STATUS_LICENSE_ERROR";
   default: return "CUBLAS_STATUS_UNKNOWN";
   }
 }

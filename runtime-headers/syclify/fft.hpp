@@ -29,7 +29,10 @@
 
 #include "syclify.hpp"
 
-#include <oneapi/mkl.hpp>
+// the DFT domain, not <oneapi/mkl.hpp>, whose C API (mkl.h) would add global
+// names that collide with programs'
+#include <oneapi/mkl/dft.hpp>
+#include <oneapi/mkl/exceptions.hpp>
 
 #include <complex>
 #include <cstdint>
@@ -47,21 +50,26 @@ namespace mkl = oneapi::mkl;
 // Results, types, directions (cuFFT's values)
 // ---------------------------------------------------------------------------
 
-using result_t = int;
-constexpr result_t success = 0x0;
-constexpr result_t invalid_plan = 0x1;
-constexpr result_t alloc_failed = 0x2;
-constexpr result_t invalid_type = 0x3;
-constexpr result_t invalid_value = 0x4;
-constexpr result_t internal_error = 0x5;
-constexpr result_t exec_failed = 0x6;
-constexpr result_t setup_failed = 0x7;
-constexpr result_t invalid_size = 0x8;
-constexpr result_t unaligned_data = 0x9;
-constexpr result_t invalid_device = 0xB;
-constexpr result_t no_workspace = 0xD;
-constexpr result_t not_implemented = 0xE;
-constexpr result_t not_supported = 0x10;
+enum result_t : int {
+  success = 0x0,
+  invalid_plan = 0x1,
+  alloc_failed = 0x2,
+  invalid_type = 0x3,
+  invalid_value = 0x4,
+  internal_error = 0x5,
+  exec_failed = 0x6,
+  setup_failed = 0x7,
+  invalid_size = 0x8,
+  unaligned_data = 0x9,
+  invalid_device = 0xB,
+  no_workspace = 0xD,
+  not_implemented = 0xE,
+  not_supported = 0x10,
+  missing_dependency = 0x11,
+  nvrtc_failure = 0x12,
+  nvjitlink_failure = 0x13,
+  nvshmem_failure = 0x14,
+};
 
 enum type_t { r2c = 0x2a, c2r = 0x2c, c2c = 0x29, d2z = 0x6a, z2d = 0x6c, z2z = 0x69 };
 constexpr int forward = -1;

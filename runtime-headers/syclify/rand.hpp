@@ -46,15 +46,21 @@ namespace rand {
 
 namespace mrng = syclify::math_library::rng;
 
-using status_t = int;
-constexpr status_t status_success = 0;
-constexpr status_t status_not_initialized = 101;
-constexpr status_t status_allocation_failed = 102;
-constexpr status_t status_type_error = 103;
-constexpr status_t status_out_of_range = 104;
-constexpr status_t status_length_not_multiple = 105;
-constexpr status_t status_launch_failure = 201;
-constexpr status_t status_internal_error = 999;
+enum status_t : int {
+  status_success = 0,
+  status_version_mismatch = 100,
+  status_not_initialized = 101,
+  status_allocation_failed = 102,
+  status_type_error = 103,
+  status_out_of_range = 104,
+  status_length_not_multiple = 105,
+  status_double_precision_required = 106,
+  status_launch_failure = 201,
+  status_preexisting_failure = 202,
+  status_initialization_failed = 203,
+  status_arch_mismatch = 204,
+  status_internal_error = 999,
+};
 
 enum rng_type_t {
   rng_pseudo_default = 100,

@@ -36,7 +36,9 @@
 
 #include "syclify.hpp"
 
-#include <oneapi/mkl.hpp>
+// the sparse BLAS domain, not <oneapi/mkl.hpp>, whose C API (mkl.h) would add
+// global names that collide with programs'
+#include <oneapi/mkl/spblas.hpp>
 
 #include <algorithm>
 #include <complex>
@@ -54,19 +56,20 @@ namespace mkl = oneapi::mkl;
 // Status codes and enumerations (cuSPARSE's values)
 // ---------------------------------------------------------------------------
 
-using status_t = int;
-constexpr status_t status_success = 0;
-constexpr status_t status_not_initialized = 1;
-constexpr status_t status_alloc_failed = 2;
-constexpr status_t status_invalid_value = 3;
-constexpr status_t status_arch_mismatch = 4;
-constexpr status_t status_mapping_error = 5;
-constexpr status_t status_execution_failed = 6;
-constexpr status_t status_internal_error = 7;
-constexpr status_t status_matrix_type_not_supported = 8;
-constexpr status_t status_zero_pivot = 9;
-constexpr status_t status_not_supported = 10;
-constexpr status_t status_insufficient_resources = 11;
+enum status_t : int {
+  status_success = 0,
+  status_not_initialized = 1,
+  status_alloc_failed = 2,
+  status_invalid_value = 3,
+  status_arch_mismatch = 4,
+  status_mapping_error = 5,
+  status_execution_failed = 6,
+  status_internal_error = 7,
+  status_matrix_type_not_supported = 8,
+  status_zero_pivot = 9,
+  status_not_supported = 10,
+  status_insufficient_resources = 11,
+};
 
 inline const char *get_error_name(status_t s) {
   switch (s) {

@@ -786,9 +786,11 @@ impl<'a> Migration<'a> {
                 // a math library the migrated sources call: the first becomes syclify::math
                 match replacement {
                     Some(new) => {
+                        if new == "syclify::math" {
+                            first_math = false;
+                            self.links_math = true;
+                        }
                         self.edit(a.range.clone(), new);
-                        first_math = false;
-                        self.links_math = true;
                     }
                     None => {
                         self.drop_word(&Word { range: a.range.clone(), whole: true, genex: None });

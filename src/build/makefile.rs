@@ -108,9 +108,11 @@ pub fn migrate(text: &str, root_rel: &str, math_used: &BTreeSet<&str>) -> Option
                 super::math_library_fate(words[r.word], super::library_base(words[r.word]), math_used, first_math, "$(SYCL_MATH_LIBS)")
             {
                 if let Some(new) = replacement {
+                    if new == "$(SYCL_MATH_LIBS)" {
+                        first_math = false;
+                        links_math = true;
+                    }
                     translation.actions[r.word] = Action::Replace(new);
-                    first_math = false;
-                    links_math = true;
                 }
                 r.message = message;
             }

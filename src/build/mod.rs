@@ -180,7 +180,22 @@ pub const MATH_LIBRARIES: &[(&str, &str, &str)] = &[
     ("curand", "syclify/rand.hpp", "its host API calls are migrated to oneMKL's RNG (syclify/rand.hpp)"),
     ("cufft", "syclify/fft.hpp", "its calls are migrated to oneMKL's DFT (syclify/fft.hpp)"),
     ("cusparse", "syclify/sparse.hpp", "its calls are migrated to oneMKL's sparse BLAS (syclify/sparse.hpp)"),
+    ("cusolver", "syclify/solver.hpp", "its dense calls are migrated to oneMKL's LAPACK (syclify/solver.hpp)"),
+    ("nccl", "syclify/ccl.hpp", "its calls are migrated to oneCCL (syclify/ccl.hpp)"),
 ];
+
+/// Of [`MATH_LIBRARIES`], those linked as a library of their own rather than
+/// through the math library: (CUDA library, Makefile word, CMake name).
+const OWN_LIBRARIES: &[(&str, &str, &str)] = &[("nccl", "-lccl", "ccl")];
+
+/// What stands for `base` in a link line where the math library is
+/// `instead` (`$(SYCL_MATH_LIBS)` in a Makefile, `syclify::math` in CMake).
+fn replacement_of(base: &str, instead: &str) -> String {
+    match OWN_LIBRARIES.iter().find(|(lib, _, _)| *lib == base) {
+        Some((_, make, cmake)) => (if instead.starts_with("$(") { make } else { cmake }).to_string(),
+        None => instead.to_string(),
+    }
+}
 
 /// Which of [`MATH_LIBRARIES`] the migrated sources call (by the helper
 /// headers their outputs include): a build file links the math library in
@@ -204,13 +219,18 @@ pub fn math_libraries_used<'a>(outputs: impl Iterator<Item = &'a str>) -> BTreeS
 /// `shown`: as the build file spells it; `base`: its plain name (`cublas`);
 /// `used`: the migrated sources call it; `first`: no earlier one in the same
 /// list already stands for the math library; `instead`: what stands there
-/// (`$(SYCL_MATH_LIBS)`, `syclify::math`). The action: Some(replacement) or
-/// None to drop it.
+/// (`$(SYCL_MATH_LIBS)`, `syclify::math`). A library linked on its own
+/// (NCCL → oneCCL: `-lccl`, `ccl`) is replaced by it wherever it stands. The
+/// action: Some(replacement) or None to drop it.
 pub fn math_library_fate(shown: &str, base: &str, used: &BTreeSet<&str>, first: bool, instead: &str) -> Option<(Option<String>, String)> {
     let (_, _, what) = MATH_LIBRARIES.iter().find(|(lib, _, _)| *lib == base)?;
+    let own = OWN_LIBRARIES.iter().any(|(lib, _, _)| *lib == base);
     Some(if !used.contains(base) {
         let why = if base == "curand" { "no migrated source calls cuRAND's host API (its device API needs no library)" } else { "no migrated source calls it" };
         (None, format!("`{shown}` dropped: a CUDA library, and {why}: nothing to link instead"))
+    } else if own {
+        let new = replacement_of(base, instead);
+        (Some(new.clone()), format!("`{shown}` → `{new}`: {what}"))
     } else if first {
         (
             Some(instead.to_string()),
@@ -236,6 +256,7 @@ pub fn library_fate(lib: &str) -> &'static str {
         "cublasLt" => "its calls are migrated to syclify/blaslt.hpp (plain SYCL): nothing to link instead",
         "cufft" => "its calls are migrated to oneMKL's DFT (syclify/fft.hpp): link oneMKL's SYCL DFT instead (icpx: -qmkl; oneMath: -lonemath)",
         "cusparse" => "its calls are migrated to oneMKL's sparse BLAS (syclify/sparse.hpp): link oneMKL's SYCL sparse BLAS instead (icpx: -qmkl)",
+        "cusolver" => "its dense calls are migrated to oneMKL's LAPACK (syclify/solver.hpp): link oneMKL's SYCL LAPACK instead (icpx: -qmkl)",
         _ => "not migrated yet; its calls are reported in the sources",
     }
 }

@@ -3,12 +3,13 @@
 //! What it does: a conditional branch that is compiled only where a macro
 //! is defined that nothing in the program defines — the guard of a CUDA
 //! header syclify does not replace that no file of the program includes
-//! (`#ifdef CUSOLVER_COMMON_H_` in a shared helper header, in a program
-//! that never includes cuSOLVER: `included_by` in `rules/cuda_macros.yaml`),
+//! (`#ifdef CUSOLVERSP_H_` in a shared helper header, in a program that
+//! never includes cuSOLVER's sparse header: `included_by` in
+//! `rules/cuda_macros.yaml`),
 //! or a macro of the program's own that no source `#define`s, no build file
 //! mentions and no compilation database passes (`#ifdef CUDA_DRIVER_API`) —
 //! is inactive in every build of the program. When it holds CUDA that
-//! syclify does not migrate (`cusolverStatus_t`, `cuGetErrorName`), that
+//! syclify does not migrate (`cusolverSpHandle_t`, `cuGetErrorName`), that
 //! CUDA is kept as written and reported once, as warning SY0112 on the
 //! conditional (which names the macro and the names), not as errors
 //! (SY0010) at each use. Forms read: `#ifdef M`, `#if defined(M)`,

@@ -494,7 +494,7 @@ pub fn run(ctx: &mut FileCtx) {
                     || t.starts_with("__")
                     || t.starts_with("CUDART_")
                     || t.starts_with("cuda")
-                    || (t.starts_with("CU") && n.kind_str() == "type_identifier");
+                    || (n.kind_str() == "type_identifier" && (t.starts_with("CU") || t.starts_with("cusolver") || t.starts_with("nccl")));
                 if !could_be {
                     continue;
                 }
@@ -581,8 +581,9 @@ pub fn run(ctx: &mut FileCtx) {
                     ctx.diag(Code::UnsupportedApi, n.byte_range(), RULE, format!("`{t}` (math_constants.h) is not migrated; left as is"));
                     continue;
                 }
-                // (a driver type without a migration that a table says why of: `CUtexref`)
-                let driver_type = n.kind_str() == "type_identifier" && mappings.why_unsupported(t).is_some() && t.starts_with("CU");
+                // (a type without a migration that a table says why of:
+                // `CUtexref`, `cusolverSpHandle_t`)
+                let driver_type = n.kind_str() == "type_identifier" && mappings.why_unsupported(t).is_some();
                 if !(t.starts_with("cuda") || driver_type) || in_dropped_argument(ctx, n) {
                     continue;
                 }

@@ -117,6 +117,8 @@ pub fn uses_libraries(text: &str) -> bool {
         || text.contains("<syclify/rand.hpp>")
         || text.contains("<syclify/sparse.hpp>")
         || text.contains("<syclify/fft.hpp>")
+        || text.contains("<syclify/solver.hpp>")
+        || text.contains("<syclify/ccl.hpp>")
         || text.contains("<oneapi/")
 }
 

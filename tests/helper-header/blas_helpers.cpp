@@ -47,5 +47,5 @@ int all(b::handle_t h, float *x, float *y, double *dx, syclify::float2 *cx, sycl
   s |= b::dot_ex(h, 4, x, syclify::r_32f, 1, y, syclify::r_32f, 1, &r, syclify::r_32f, syclify::r_32f);
   s |= b::set_vector(4, 4, x, 1, y, 1) | b::get_matrix(4, 4, 4, x, 4, y, 4) | b::set_matrix_async(4, 4, 4, x, 4, y, 4, nullptr);
   s |= b::destroy(h);
-  return s + (b::get_status_string(s)[0] == 'C');
+  return s + (b::get_status_string(static_cast<b::status_t>(s))[0] == 'C');
 }

@@ -60,7 +60,7 @@ int all(syclify::stream_t stream, int *rp, int *ci, float *fv, double *dv, void 
   st |= sp::destroy_descr(info) | sp::destroy_descr(sv) | sp::destroy_descr(sm) | sp::destroy_descr(gm) | sp::destroy_descr(md);
   st |= sp::destroy_descr(A) | sp::destroy_descr(B) | sp::destroy_descr(C) | sp::destroy_descr(x) | sp::destroy_descr(y);
   st |= sp::destroy_descr(X) | sp::destroy_descr(Y) | sp::destroy_descr(s) | sp::destroy(h);
-  (void)sp::get_error_string(st);
-  (void)sp::get_error_name(st);
+  (void)sp::get_error_string(static_cast<sp::status_t>(st));
+  (void)sp::get_error_name(static_cast<sp::status_t>(st));
   return st + v;
 }
