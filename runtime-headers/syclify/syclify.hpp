@@ -644,7 +644,14 @@ inline sycl::queue &queue_of(stream_t s) {
 }
 
 // Stream flags with CUDA's values (cudaStreamDefault, cudaStreamNonBlocking).
-constexpr unsigned stream_default = 0, stream_non_blocking = 1;
+// cudaStreamDefault is the flag 0, which programs also pass where a stream
+// is expected (CUDA takes that 0 as the default stream): it converts to both.
+struct stream_flag_zero {
+  constexpr operator unsigned() const { return 0; }
+  constexpr operator stream_t() const { return nullptr; }
+};
+constexpr stream_flag_zero stream_default{};
+constexpr unsigned stream_non_blocking = 1;
 
 namespace detail {
 // A new in-order queue on the default stream's device and context, with a

@@ -196,6 +196,16 @@ int main() {
   syclify::stream_t s;
   syclify::stream_create(&s);
   syclify::stream_create_with_flags(&s, 1u);
+  // cudaStreamDefault, a flag, where a flag and where a stream is expected
+  syclify::stream_create_with_flags(&s, syclify::stream_default);
+  unsigned flags = syclify::stream_default | syclify::stream_non_blocking;
+  switch (flags) {
+  case syclify::stream_default: break;
+  default: break;
+  }
+  syclify::stream_t as_stream = syclify::stream_default;
+  syclify::memset_async(p, 0, 64, as_stream);
+  syclify::memset_async(p, 0, 64, syclify::stream_default);
   syclify::stream_create_with_priority(&s, 0u, 0);
   int lo, hi;
   syclify::device_get_stream_priority_range(&lo, &hi);
