@@ -98,15 +98,20 @@ struct comm {
   ccl::communicator c;
   int device;
   std::string last_error;
-  // a ccl::stream per queue used, made once
-  std::map<sycl::queue *, ccl::stream> streams;
+  // a ccl::stream per queue used, made once; a stream destroyed and another
+  // made at its address is another queue (SYCL queues compare by identity)
+  std::map<sycl::queue *, std::pair<sycl::queue, ccl::stream>> streams;
   comm(ccl::communicator &&communicator, int dev) : c(std::move(communicator)), device(dev) {}
   ccl::stream &stream_of(stream_t s) {
     sycl::queue &q = queue_of(s);
     auto it = streams.find(&q);
+    if (it != streams.end() && it->second.first != q) {
+      streams.erase(it);
+      it = streams.end();
+    }
     if (it == streams.end())
-      it = streams.emplace(&q, ccl::create_stream(q)).first;
-    return it->second;
+      it = streams.emplace(&q, std::make_pair(q, ccl::create_stream(q))).first;
+    return it->second.second;
   }
 };
 using comm_t = comm *;
@@ -272,7 +277,7 @@ inline result_t comm_finalize(comm_t c) {
     return invalid_argument;
   return detail::guarded(c, [&] {
     for (auto &s : c->streams)
-      s.first->wait();
+      s.second.first.wait();
   });
 }
 inline result_t comm_count(const comm_t c, int *count) {
