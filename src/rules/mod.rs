@@ -19,6 +19,7 @@
 //! | [`fences`] | `__threadfence*`, `__syncwarp` |
 //! | [`cooperative_groups`] | `cooperative_groups::` → `syclify::cg::` |
 //! | [`device_printf`] | `printf` in device code |
+//! | [`inline_asm`] | inline assembly (PTX) in device code: kept, reported |
 //! | [`static_shared_memory`] | static `__shared__` declarations |
 //! | [`extern_shared_memory`] | `extern __shared__` declarations |
 //! | [`kernel_launch`] | `k<<<g, b, shmem, stream>>>(args)`, also inside macros |
@@ -40,6 +41,7 @@ pub mod extern_shared_memory;
 pub mod fences;
 pub mod inactive_branches;
 pub mod includes;
+pub mod inline_asm;
 pub mod kernel_launch;
 pub mod launch_bounds;
 pub mod library_namespaces;
@@ -891,6 +893,7 @@ pub fn run_all(ctx: &mut FileCtx) {
     wmma::run(ctx);
     library_namespaces::run(ctx);
     device_printf::run(ctx);
+    inline_asm::run(ctx);
     static_shared_memory::run(ctx);
     extern_shared_memory::run(ctx);
     kernel_launch::run(ctx);
