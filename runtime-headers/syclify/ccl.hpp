@@ -89,10 +89,14 @@ enum data_type_t {
 
 enum red_op_t { sum = 0, prod = 1, max = 2, min = 3, avg = 4, num_ops = 5 };
 
-// ncclUniqueId: the address of a oneCCL key-value store
+// ncclUniqueId: the address of a oneCCL key-value store (256 bytes where
+// NCCL's id has 128: programs that send sizeof(ncclUniqueId) bytes, or
+// NCCL_UNIQUE_ID_BYTES, send it whole)
+#define SYCLIFY_NCCL_UNIQUE_ID_BYTES 256
 struct unique_id {
-  char internal[ccl::kvs::address_max_size];
+  char internal[SYCLIFY_NCCL_UNIQUE_ID_BYTES];
 };
+static_assert(SYCLIFY_NCCL_UNIQUE_ID_BYTES == ccl::kvs::address_max_size, "a key-value store's address fits the id");
 
 struct comm {
   ccl::communicator c;
