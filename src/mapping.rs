@@ -77,7 +77,7 @@ pub struct NamespaceRule {
 /// __DRIVER_TYPES_H__`, `#if CUDART_VERSION >= 11000`): it becomes a macro
 /// that the helper header replacing that CUDA header defines, so the test
 /// means what it meant under CUDA (a header guard: "was that header
-/// included?"; a version: the CUDA API version syclify migrates from).
+/// included?"; a version: the version of the API (CUDA's, NCCL's) syclify migrates from).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MacroRule {

@@ -125,7 +125,7 @@ fn branch_note(ctx: &FileCtx, n: Node, cond: Node, tested: &[Node]) -> String {
     for id in tested {
         let r = &macros[ctx.text(*id)];
         let what = match r.value {
-            Some(v) => format!("`{}` became `{}`, {v} ({}: the CUDA API version syclify migrates from)", r.cuda, r.sycl, r.defined_by),
+            Some(v) => format!("`{}` became `{}`, {v} ({}: the API version syclify migrates from)", r.cuda, r.sycl, r.defined_by),
             None if r.defined_by.contains('/') => {
                 format!("`{}` became `{}`, which `<{}>` defines where it replaces CUDA's header", r.cuda, r.sycl, r.defined_by)
             }
