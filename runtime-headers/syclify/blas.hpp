@@ -589,6 +589,16 @@ struct pivots {
   }
 };
 
+// 64-bit pivots (oneMKL's) to 32-bit ones (cuBLAS's and cuSOLVER's), and back
+inline void narrow_pivots(sycl::queue &q, const std::int64_t *from, int *to, std::int64_t n) {
+  if (to && n > 0)
+    q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n)), [=](sycl::id<1> i) { to[i] = static_cast<int>(from[i]); }).wait();
+}
+inline void widen_pivots(sycl::queue &q, const int *from, std::int64_t *to, std::int64_t n) {
+  if (n > 0)
+    q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n)), [=](sycl::id<1> i) { to[i] = from[i]; }).wait();
+}
+
 // runs a LAPACK batch call, writing each matrix's info (0, or oneMKL's info
 // for the matrices it reports) to `info` (device memory, may be null)
 template <class F> void with_batch_info(sycl::queue &q, int *info, int batch, F &&f) {
@@ -631,8 +641,7 @@ template <class T> status_t getrf_batched(handle_t h, int n, T *const a[], int l
       detail::with_batch_info(q, info, batch, [&] {
         mkl::lapack::getrf_batch(q, &m64, &n64, ptrs.p, &lda64, piv.pointers.p, 1, &size, work.p, scratch).wait_and_throw();
       });
-      const std::int64_t *from = piv.values.p;
-      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { P[i] = static_cast<int>(from[i]); }).wait();
+      detail::narrow_pivots(q, piv.values.p, P, static_cast<std::int64_t>(n) * batch);
     } else {
 #ifdef SYCLIFY_ONEMATH
       throw mkl::unimplemented("syclify::blas", "getrf_batched", "LU without pivoting: oneMath has no getrfnp_batch");
@@ -673,8 +682,7 @@ status_t getrs_batched(handle_t h, operation_t trans, int n, int nrhs, const T *
     q.memcpy(aptrs.p, a, sizeof(M *) * batch);
     q.memcpy(bptrs.p, b, sizeof(M *) * batch).wait();
     detail::pivots piv(q, n, batch);
-    std::int64_t *to = piv.values.p;
-    q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { to[i] = P[i]; }).wait();
+    detail::widen_pivots(q, P, piv.values.p, static_cast<std::int64_t>(n) * batch);
     mkl::transpose t = detail::trans(trans);
     std::int64_t n64 = n, nrhs64 = nrhs, lda64 = lda, ldb64 = ldb, size = batch;
     const std::int64_t scratch = mkl::lapack::getrs_batch_scratchpad_size<M>(q, &t, &n64, &nrhs64, &lda64, &ldb64, 1, &size);
@@ -707,7 +715,7 @@ status_t getri_batched(handle_t h, int n, const T *const a[], int lda, const int
     detail::pivots piv(q, n, batch);
     std::int64_t *to = piv.values.p;
     if (P)
-      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { to[i] = P[i]; }).wait();
+      detail::widen_pivots(q, P, to, static_cast<std::int64_t>(n) * batch);
     else
       q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n) * batch), [=](sycl::id<1> i) { to[i] = static_cast<std::int64_t>(i[0] % n) + 1; }).wait();
     std::int64_t n64 = n, ldc64 = ldc, size = batch;

@@ -207,6 +207,25 @@ inline result_t check(comm_t c, data_type_t t, ccl::datatype *dt) {
   return success;
 }
 
+// a call on a communicator: f(oneCCL's data type) once the checks pass,
+// its exceptions as result codes
+template <class F> result_t typed(comm_t c, data_type_t t, F &&f) {
+  ccl::datatype dt;
+  if (result_t e = check(c, t, &dt); e != success)
+    return e;
+  return guarded(c, [&] { f(dt); });
+}
+// ... and f(data type, reduction) for the calls that reduce
+template <class F> result_t reducing(comm_t c, data_type_t t, red_op_t op, F &&f) {
+  ccl::datatype dt;
+  ccl::reduction r;
+  if (result_t e = check(c, t, &dt); e != success)
+    return e;
+  if (!reduction(op, &r))
+    return invalid_argument;
+  return guarded(c, [&] { f(dt, r); });
+}
+
 } // namespace detail
 
 inline const char *get_error_string(result_t r) {
@@ -315,30 +334,15 @@ inline result_t comm_get_async_error(comm_t c, result_t *async_error) {
 // ---------------------------------------------------------------------------
 
 inline result_t all_reduce(const void *send, void *recv, std::size_t count, data_type_t type, red_op_t op, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  ccl::reduction r;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
-  if (!detail::reduction(op, &r))
-    return invalid_argument;
-  return detail::guarded(c, [&] { ccl::allreduce(send, recv, count, dt, r, c->c, c->stream_of(s)); });
+  return detail::reducing(c, type, op, [&](ccl::datatype dt, ccl::reduction r) { ccl::allreduce(send, recv, count, dt, r, c->c, c->stream_of(s)); });
 }
 inline result_t reduce(const void *send, void *recv, std::size_t count, data_type_t type, red_op_t op, int root, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  ccl::reduction r;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
-  if (!detail::reduction(op, &r))
-    return invalid_argument;
-  return detail::guarded(c, [&] { ccl::reduce(send, recv, count, dt, r, root, c->c, c->stream_of(s)); });
+  return detail::reducing(c, type, op, [&](ccl::datatype dt, ccl::reduction r) { ccl::reduce(send, recv, count, dt, r, root, c->c, c->stream_of(s)); });
 }
 // ncclBroadcast (out of place: the root's send buffer is copied to its
 // receive buffer first) and ncclBcast (in place)
 inline result_t broadcast(const void *send, void *recv, std::size_t count, data_type_t type, int root, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
-  return detail::guarded(c, [&] {
+  return detail::typed(c, type, [&](ccl::datatype dt) {
     if (c->c.rank() == root && send != recv && count > 0)
       queue_of(s).memcpy(recv, send, count * detail::size_of(type));
     ccl::broadcast(recv, count, dt, root, c->c, c->stream_of(s));
@@ -346,35 +350,20 @@ inline result_t broadcast(const void *send, void *recv, std::size_t count, data_
 }
 inline result_t bcast(void *buf, std::size_t count, data_type_t type, int root, comm_t c, stream_t s) { return broadcast(buf, buf, count, type, root, c, s); }
 inline result_t all_gather(const void *send, void *recv, std::size_t send_count, data_type_t type, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
-  return detail::guarded(c, [&] {
+  return detail::typed(c, type, [&](ccl::datatype dt) {
     const std::vector<std::size_t> counts(static_cast<std::size_t>(c->c.size()), send_count);
     ccl::allgatherv(send, send_count, recv, counts, dt, c->c, c->stream_of(s));
   });
 }
 inline result_t reduce_scatter(const void *send, void *recv, std::size_t recv_count, data_type_t type, red_op_t op, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  ccl::reduction r;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
-  if (!detail::reduction(op, &r))
-    return invalid_argument;
-  return detail::guarded(c, [&] { ccl::reduce_scatter(send, recv, recv_count, dt, r, c->c, c->stream_of(s)); });
+  return detail::reducing(c, type, op, [&](ccl::datatype dt, ccl::reduction r) { ccl::reduce_scatter(send, recv, recv_count, dt, r, c->c, c->stream_of(s)); });
 }
 inline result_t send(const void *buf, std::size_t count, data_type_t type, int peer, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
   // oneCCL's send takes a non-const buffer and only reads it
-  return detail::guarded(c, [&] { ccl::send(const_cast<void *>(buf), count, dt, peer, c->c, c->stream_of(s)); });
+  return detail::typed(c, type, [&](ccl::datatype dt) { ccl::send(const_cast<void *>(buf), count, dt, peer, c->c, c->stream_of(s)); });
 }
 inline result_t recv(void *buf, std::size_t count, data_type_t type, int peer, comm_t c, stream_t s) {
-  ccl::datatype dt;
-  if (result_t e = detail::check(c, type, &dt); e != success)
-    return e;
-  return detail::guarded(c, [&] { ccl::recv(buf, count, dt, peer, c->c, c->stream_of(s)); });
+  return detail::typed(c, type, [&](ccl::datatype dt) { ccl::recv(buf, count, dt, peer, c->c, c->stream_of(s)); });
 }
 inline result_t group_start() {
   return detail::guarded(nullptr, [] { ccl::group_start(); });

@@ -322,11 +322,9 @@ template <class F> status_t elements(int *lwork, F &&size) {
   return s;
 }
 
-// 64-bit pivots converted to cuSOLVER's 32-bit ones
-inline void narrow_pivots(sycl::queue &q, const std::int64_t *from, int *to, std::int64_t n) {
-  if (to && n > 0)
-    q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n)), [=](sycl::id<1> i) { to[i] = static_cast<int>(from[i]); }).wait();
-}
+// 64-bit pivots converted to cuSOLVER's 32-bit ones, and back
+using blas::detail::narrow_pivots;
+using blas::detail::widen_pivots;
 
 // copies the m x n matrix `from` (leading dimension ldf) to `to` (ldt),
 // conjugate-transposed when `conj_transpose` (V from gesvd's V^H)
@@ -556,9 +554,7 @@ template <class T> status_t getrs(handle_t h, operation_t trans, int n, int nrhs
   return detail::run(h, info, [&](sycl::queue &q) {
     const mkl::transpose t = detail::trans(trans);
     detail::device_array<std::int64_t> piv(q, static_cast<std::size_t>(std::max(n, 1)));
-    std::int64_t *to = piv.p;
-    if (n > 0)
-      q.parallel_for(sycl::range<1>(static_cast<std::size_t>(n)), [=](sycl::id<1> i) { to[i] = ipiv[i]; }).wait();
+    detail::widen_pivots(q, ipiv, piv.p, n);
     const std::int64_t need = lapack::getrs_scratchpad_size<M>(q, t, n, nrhs, lda, ldb);
     typed::scratch<M> ws(q, nullptr, 0, need);
     lapack::getrs(q, t, n, nrhs, detail::cast(a), lda, piv.p, detail::cast(b), ldb, ws.p, ws.size).wait_and_throw();
