@@ -170,6 +170,18 @@ pub enum GlobalKind {
     Constant,
     Device,
     Managed,
+    /// A texture reference (`texture<float, 2> tex;`): `elem_type` holds
+    /// its template arguments.
+    Texture,
+    /// A surface reference (`surface<void, 2> surf;`), likewise.
+    Surface,
+}
+
+impl GlobalKind {
+    /// A texture or surface reference (passed to kernels as a view, by value)?
+    pub fn is_reference(self) -> bool {
+        matches!(self, GlobalKind::Texture | GlobalKind::Surface)
+    }
 }
 
 /// A `__constant__`, `__device__` or `__managed__` variable at namespace scope.
@@ -627,7 +639,7 @@ impl ProjectIndex {
                 extern_shared_globals.entry(a.name.clone()).or_insert(a);
             }
             for mut g in ff.globals {
-                g.elem_type = mappings.migrate_type_text(&g.elem_type);
+                g.elem_type = if g.kind.is_reference() { mappings.migrate_names_text(&g.elem_type) } else { mappings.migrate_type_text(&g.elem_type) };
                 globals.entry(g.name.clone()).or_insert(g);
             }
             for mut f in ff.functions {
@@ -1168,6 +1180,9 @@ fn is_internal(decl: Node, src: &str) -> bool {
 
 /// The device globals a namespace-scope declaration declares.
 pub fn globals_of<'t>(parents: &dyn syntax::Parents<'t>, decl: Node<'t>, src: &str, masks: &[Mask], macros: &MacroTable) -> Vec<GlobalSymbol> {
+    if let Some(r) = texture_reference_of(decl, src) {
+        return r;
+    }
     // a qualifier macro before it (`MANAGED __device__ int n;`) says more than `__device__`
     let Some(kind) = macro_global_kind(decl, src, masks, macros).or_else(|| global_kind(decl, src)).or_else(|| split_global(decl, src, masks).map(|(k, _)| k))
     else {
@@ -1184,6 +1199,40 @@ pub fn globals_of<'t>(parents: &dyn syntax::Parents<'t>, decl: Node<'t>, src: &s
         .filter_map(|d| array_declarator(decl, d, src))
         .map(|(name, elem_type, dims)| GlobalSymbol { name, kind, elem_type, dims, template_params: tparams.clone() })
         .collect()
+}
+
+/// The texture or surface references declaration `decl` declares
+/// (`static texture<float4, 2, cudaReadModeElementType> t1, t2;`): its type
+/// is CUDA's `texture<…>` or `surface<…>` template (unqualified, as CUDA's
+/// are global) and it declares plain names. A project's own `texture`
+/// class is told apart by [`index_part`].
+pub fn texture_reference_of(decl: Node, src: &str) -> Option<Vec<GlobalSymbol>> {
+    let t = decl.field("type").filter(|t| t.kind_str() == "template_type")?;
+    let kind = match t.field("name").map(|n| text(n, src)) {
+        Some("texture") => GlobalKind::Texture,
+        Some("surface") => GlobalKind::Surface,
+        _ => return None,
+    };
+    let args = t.field("arguments")?;
+    let inner = text(args, src).trim();
+    let elem_type = inner.strip_prefix('<').and_then(|x| x.strip_suffix('>')).unwrap_or(inner).trim().to_string();
+    let mut c = decl.walk();
+    let names: Option<Vec<GlobalSymbol>> = decl
+        .children_by_field_id(crate::syntax::declarator_field(), &mut c)
+        .map(|d| {
+            // (`texture<float, 2> t(0, cudaFilterModeLinear);`: its constructor's arguments)
+            let d =
+                if d.kind_str() == "init_declarator" && d.field("value").is_some_and(|v| v.kind_str() == "argument_list") { d.field("declarator")? } else { d };
+            (d.kind_str() == "identifier").then(|| GlobalSymbol {
+                name: text(d, src).to_string(),
+                kind,
+                elem_type: elem_type.clone(),
+                dims: vec![],
+                template_params: vec![],
+            })
+        })
+        .collect();
+    names.filter(|n| !n.is_empty())
 }
 
 /// Declarations at namespace scope (also inside namespaces, `extern "C"`
@@ -1254,6 +1303,16 @@ pub fn index_part<'t>(
                 }
             }
         }
+    }
+    // a file defining a `texture` or `surface` class of its own has no
+    // references of CUDA's (read once, where the file declares any)
+    if globals.iter().any(|g| g.kind.is_reference()) {
+        let defined = crate::leftovers::defined_names(src);
+        globals.retain(|g| match g.kind {
+            GlobalKind::Texture => !defined.contains("texture"),
+            GlobalKind::Surface => !defined.contains("surface"),
+            _ => true,
+        });
     }
     let dynamic_local_classes = dynamic_local_classes(nodes, src, &owned);
     let functions = index_functions(nodes, names, src, rel, masks, macros, &owned);

@@ -237,6 +237,23 @@ impl Mappings {
         out
     }
 
+    /// [`Self::migrate_type_text`], mapping enumerators too (the template
+    /// arguments of a texture reference: `float4, 2, cudaReadModeElementType`).
+    pub fn migrate_names_text(&self, s: &str) -> String {
+        let s = self.migrate_type_text(s);
+        let mut out = String::with_capacity(s.len());
+        let mut last = 0;
+        for (r, w) in crate::syntax::identifiers(&s) {
+            if let Some(e) = self.enums.get(w).filter(|_| !s[..r.start].trim_end().ends_with("::")) {
+                out.push_str(&s[last..r.start]);
+                out.push_str(e);
+                last = r.end;
+            }
+        }
+        out.push_str(&s[last..]);
+        out
+    }
+
     /// The floating type a C math function's arguments have, for the
     /// functions whose SYCL counterpart is generic: CUDA converts `sqrtf(n)`'s
     /// int (or double) to float, and `sqrt(n)`'s int to double, where

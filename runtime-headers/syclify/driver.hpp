@@ -1076,6 +1076,256 @@ inline result_t module_get_global(deviceptr_t *, std::size_t *, module_t m, cons
   return detail::fail(error_not_found);
 }
 
+// ---------------------------------------------------------------------------
+// Texture and surface references (CUtexref, CUsurfref; removed in CUDA 12): the runtime's
+// (texture.hpp), set field by field. A module's references are found by name through the
+// accessor syclify writes beside each one in a module's source (syclify_texref_<name>). The
+// read mode stays the one the reference's declaration gives (its fetches' type); the flags set
+// normalized coordinates and sRGB.
+using texref_t = texture_reference *;
+using surfref_t = surface_reference *;
+constexpr unsigned trsa_override_format = 0x01;
+namespace detail {
+inline const void *module_symbol(module_t m, const std::string &sym) {
+#if defined(_WIN32)
+  return reinterpret_cast<const void *>(GetProcAddress(m->handle, sym.c_str()));
+#else
+  return dlsym(m->handle, sym.c_str());
+#endif
+}
+} // namespace detail
+// cuModuleGetTexRef / cuModuleGetSurfRef: the module's reference of that name
+inline result_t module_get_tex_ref(texref_t *t, module_t m, const char *name) {
+  if (!t || !m || !name)
+    return detail::fail(error_invalid_value);
+  const void *p = detail::module_symbol(m, std::string("syclify_texref_") + name);
+  if (!p)
+    return detail::fail(error_not_found);
+  *t = reinterpret_cast<texture_reference *(*)()>(const_cast<void *>(p))();
+  return success;
+}
+inline result_t module_get_surf_ref(surfref_t *s, module_t m, const char *name) {
+  if (!s || !m || !name)
+    return detail::fail(error_invalid_value);
+  const void *p = detail::module_symbol(m, std::string("syclify_surfref_") + name);
+  if (!p)
+    return detail::fail(error_not_found);
+  *s = reinterpret_cast<surface_reference *(*)()>(const_cast<void *>(p))();
+  return success;
+}
+// cuTexRefCreate / cuTexRefDestroy: a reference of no module (float elements)
+inline result_t tex_ref_create(texref_t *t) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  *t = new texture_reference(0, filter_mode_point, address_mode_clamp, create_channel_desc<float>());
+  return success;
+}
+inline result_t tex_ref_destroy(texref_t t) {
+  delete t;
+  return success;
+}
+// cuTexRefSetArray(t, array, CU_TRSA_OVERRIDE_FORMAT): the array's format
+inline result_t tex_ref_set_array(texref_t t, array_t a, unsigned = trsa_override_format) {
+  if (!t || !a)
+    return detail::fail(error_invalid_value);
+  syclify::resource_desc r{};
+  r.resType = syclify::resource_type_array;
+  r.res.array.array = a;
+  t->bind(r);
+  t->channelDesc = a->desc;
+  return success;
+}
+inline result_t tex_ref_set_mipmapped_array(texref_t t, mipmapped_array_t m, unsigned = trsa_override_format) {
+  if (!t || !m || m->levels == 0)
+    return detail::fail(error_invalid_value);
+  syclify::resource_desc r{};
+  r.resType = syclify::resource_type_mipmapped_array;
+  r.res.mipmap.mipmap = m;
+  t->bind(r);
+  t->channelDesc = m->level[0].desc;
+  return success;
+}
+// cuTexRefSetFormat(t, format, channels): the elements of memory bound later
+inline result_t tex_ref_set_format(texref_t t, array_format f, int channels) {
+  channel_format_desc d;
+  if (!t || channels < 1 || !detail::channel_desc(f, static_cast<unsigned>(channels), d))
+    return detail::fail(error_invalid_value);
+  t->channelDesc = d;
+  return success;
+}
+// cuTexRefSetAddress(&offset, t, dptr, bytes): linear memory in the reference's format (offset 0)
+inline result_t tex_ref_set_address(std::size_t *offset, texref_t t, deviceptr_t p, std::size_t bytes) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  if (offset)
+    *offset = 0;
+  return result_t(bind_texture(nullptr, t, ptr(p), &t->channelDesc, bytes));
+}
+// cuTexRefSetAddress2D(t, descriptor, dptr, pitch): pitched rows of the descriptor's format
+inline result_t tex_ref_set_address_2d(texref_t t, const array_descriptor *d, deviceptr_t p, std::size_t pitch) {
+  channel_format_desc c;
+  if (!t || !d || !detail::channel_desc(d->Format, d->NumChannels, c))
+    return detail::fail(error_invalid_value);
+  t->channelDesc = c;
+  return result_t(bind_texture_2d(nullptr, t, ptr(p), &c, d->Width, d->Height, pitch));
+}
+inline result_t tex_ref_set_address_mode(texref_t t, int dim, texture_address_mode m) {
+  if (!t || dim < 0 || dim > 2)
+    return detail::fail(error_invalid_value);
+  t->addressMode[dim] = m;
+  return success;
+}
+inline result_t tex_ref_set_filter_mode(texref_t t, texture_filter_mode m) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  t->filterMode = m;
+  return success;
+}
+inline result_t tex_ref_set_mipmap_filter_mode(texref_t t, texture_filter_mode m) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  t->mipmapFilterMode = m;
+  return success;
+}
+inline result_t tex_ref_set_mipmap_level_bias(texref_t t, float bias) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  t->mipmapLevelBias = bias;
+  return success;
+}
+inline result_t tex_ref_set_mipmap_level_clamp(texref_t t, float lo, float hi) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  t->minMipmapLevelClamp = lo;
+  t->maxMipmapLevelClamp = hi;
+  return success;
+}
+inline result_t tex_ref_set_max_anisotropy(texref_t t, unsigned n) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  t->maxAnisotropy = n;
+  return success;
+}
+inline result_t tex_ref_set_border_color(texref_t t, const float *c) {
+  if (!t || !c)
+    return detail::fail(error_invalid_value);
+  for (int k = 0; k < 4; ++k)
+    t->borderColor[k] = c[k];
+  return success;
+}
+// cuTexRefSetFlags: CU_TRSF_NORMALIZED_COORDINATES, CU_TRSF_SRGB, CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION kept
+inline result_t tex_ref_set_flags(texref_t t, unsigned flags) {
+  if (!t)
+    return detail::fail(error_invalid_value);
+  t->driver_flags = flags;
+  t->normalized = (flags & trsf_normalized_coordinates) ? 1 : 0;
+  t->sRGB = (flags & trsf_srgb) ? 1 : 0;
+  t->disableTrilinearOptimization = (flags & trsf_disable_trilinear_optimization) ? 1 : 0;
+  return success;
+}
+// the getters: what was set
+inline result_t tex_ref_get_address(deviceptr_t *p, texref_t t) {
+  if (!p || !t || !t->bound())
+    return detail::fail(error_invalid_value);
+  const syclify::resource_desc &r = t->resource();
+  if (r.resType == syclify::resource_type_linear)
+    *p = address(r.res.linear.devPtr);
+  else if (r.resType == syclify::resource_type_pitch2d)
+    *p = address(r.res.pitch2D.devPtr);
+  else
+    return detail::fail(error_invalid_value);
+  return success;
+}
+inline result_t tex_ref_get_array(array_t *a, texref_t t) {
+  if (!a || !t || !t->bound() || t->resource().resType != syclify::resource_type_array)
+    return detail::fail(error_invalid_value);
+  *a = t->resource().res.array.array;
+  return success;
+}
+inline result_t tex_ref_get_mipmapped_array(mipmapped_array_t *m, texref_t t) {
+  if (!m || !t || !t->bound() || t->resource().resType != syclify::resource_type_mipmapped_array)
+    return detail::fail(error_invalid_value);
+  *m = t->resource().res.mipmap.mipmap;
+  return success;
+}
+inline result_t tex_ref_get_address_mode(texture_address_mode *m, texref_t t, int dim) {
+  if (!m || !t || dim < 0 || dim > 2)
+    return detail::fail(error_invalid_value);
+  *m = t->addressMode[dim];
+  return success;
+}
+inline result_t tex_ref_get_filter_mode(texture_filter_mode *m, texref_t t) {
+  if (!m || !t)
+    return detail::fail(error_invalid_value);
+  *m = t->filterMode;
+  return success;
+}
+inline result_t tex_ref_get_mipmap_filter_mode(texture_filter_mode *m, texref_t t) {
+  if (!m || !t)
+    return detail::fail(error_invalid_value);
+  *m = t->mipmapFilterMode;
+  return success;
+}
+inline result_t tex_ref_get_mipmap_level_bias(float *b, texref_t t) {
+  if (!b || !t)
+    return detail::fail(error_invalid_value);
+  *b = t->mipmapLevelBias;
+  return success;
+}
+inline result_t tex_ref_get_mipmap_level_clamp(float *lo, float *hi, texref_t t) {
+  if (!lo || !hi || !t)
+    return detail::fail(error_invalid_value);
+  *lo = t->minMipmapLevelClamp;
+  *hi = t->maxMipmapLevelClamp;
+  return success;
+}
+inline result_t tex_ref_get_max_anisotropy(int *n, texref_t t) {
+  if (!n || !t)
+    return detail::fail(error_invalid_value);
+  *n = static_cast<int>(t->maxAnisotropy);
+  return success;
+}
+inline result_t tex_ref_get_border_color(float *c, texref_t t) {
+  if (!c || !t)
+    return detail::fail(error_invalid_value);
+  for (int k = 0; k < 4; ++k)
+    c[k] = t->borderColor[k];
+  return success;
+}
+inline result_t tex_ref_get_flags(unsigned *flags, texref_t t) {
+  if (!flags || !t)
+    return detail::fail(error_invalid_value);
+  *flags = (t->driver_flags & ~(trsf_normalized_coordinates | trsf_srgb | trsf_disable_trilinear_optimization)) |
+           (t->normalized ? trsf_normalized_coordinates : 0u) | (t->sRGB ? trsf_srgb : 0u) |
+           (t->disableTrilinearOptimization ? trsf_disable_trilinear_optimization : 0u);
+  return success;
+}
+inline result_t tex_ref_get_format(array_format *f, int *channels, texref_t t) {
+  if (!f || !t)
+    return detail::fail(error_invalid_value);
+  array d{};
+  d.desc = t->channelDesc;
+  unsigned n = 0;
+  if (!detail::descriptor_of(&d, *f, n))
+    return detail::fail(error_invalid_value);
+  if (channels)
+    *channels = static_cast<int>(n);
+  return success;
+}
+// cuSurfRefSetArray / cuSurfRefGetArray
+inline result_t surf_ref_set_array(surfref_t s, array_t a, unsigned = 0) {
+  if (!s || !a)
+    return detail::fail(error_invalid_value);
+  s->bind(a);
+  return success;
+}
+inline result_t surf_ref_get_array(array_t *a, surfref_t s) {
+  if (!a || !s || !s->array_bound())
+    return detail::fail(error_invalid_value);
+  *a = const_cast<array_t>(s->array_bound());
+  return success;
+}
+
 // CU_LAUNCH_PARAM_*: cuLaunchKernel's `extra`, one buffer of the arguments.
 inline void *const launch_param_end = reinterpret_cast<void *>(0x00);
 inline void *const launch_param_buffer_pointer = reinterpret_cast<void *>(0x01);

@@ -3518,6 +3518,16 @@ inline error_t memset_2d(void *p, std::size_t pitch, int value, std::size_t widt
     q.wait_and_throw();
   });
 }
+// cudaMemset2DAsync: the rows on the stream
+inline error_t memset_2d_async(void *p, std::size_t pitch, int value, std::size_t width, std::size_t height, stream_t s = nullptr) {
+  return detail::on_stream(
+      s,
+      [=](sycl::queue &q) {
+        for (std::size_t r = 0; r < height; ++r)
+          q.memset(static_cast<char *>(p) + r * pitch, value, width);
+      },
+      2);
+}
 // cudaMemcpy3D (cudaPitchedPtr/cudaExtent/cudaPos keep CUDA's fields; a CUDA array on
 // either side: texture.hpp).
 struct pitched_ptr {
@@ -3562,6 +3572,17 @@ inline error_t memset_3d(pitched_ptr p, int value, extent_3d e) {
     q.wait_and_throw();
   });
 }
+// cudaMemset3DAsync
+inline error_t memset_3d_async(pitched_ptr p, int value, extent_3d e, stream_t s = nullptr) {
+  return detail::on_stream(
+      s,
+      [=](sycl::queue &q) {
+        for (std::size_t z = 0; z < e.depth; ++z)
+          for (std::size_t y = 0; y < e.height; ++y)
+            q.memset(static_cast<char *>(p.ptr) + (z * p.ysize + y) * p.pitch, value, e.width);
+      },
+      2);
+}
 namespace detail {
 inline error_t memcpy_3d_arrays(const memcpy3d_parms *p, stream_t s, bool wait);
 inline void copy_3d(sycl::queue &q, const memcpy3d_parms &c);
@@ -3581,6 +3602,8 @@ inline error_t memcpy_3d(const memcpy3d_parms *p, stream_t s = nullptr, bool wai
     q.wait_and_throw();
   });
 }
+// cudaMemcpy3DAsync(p, stream = 0)
+inline error_t memcpy_3d_async(const memcpy3d_parms *p, stream_t s = nullptr) { return memcpy_3d(p, s, false); }
 namespace detail {
 // cudaMemcpy3D between pitched pointers: one copy per row, queued on q.
 inline void copy_3d(sycl::queue &q, const memcpy3d_parms &p) {

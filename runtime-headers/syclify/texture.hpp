@@ -22,8 +22,10 @@
 //   - tex2Dgather: the four texels of the bilinear footprint in CUDA's order.
 // Known difference from the hardware (measured): 3-D linear filtering, whose weights are not the
 // products of the axis weights in some samples (up to 1/100 of the value range).
+// Texture and surface references (removed in CUDA 12) are host objects whose state a launch
+// turns into a texture or surface object (texture_ref, surface_ref, at the end).
 // Not emulated: anisotropic filtering, sRGB, tex2DGrad's exact derivative rule (it computes the
-// level of detail from the larger gradient), texture references (removed in CUDA 12).
+// level of detail from the larger gradient).
 #pragma once
 
 namespace syclify {
@@ -348,6 +350,9 @@ struct texture_data {
   bool normalized;
   float border[4];
   float lod_bias, lod_min, lod_max;
+  // the descriptors it was made from (cudaGetTextureObjectResourceDesc/TextureDesc)
+  resource_desc res;
+  texture_desc desc;
 };
 inline tex_level level_of(const array &a) {
   return tex_level{a.ptr, static_cast<long>(a.width), static_cast<long>(a.rows()), static_cast<long>(a.slices()), a.pitch(), a.slice()};
@@ -355,43 +360,46 @@ inline tex_level level_of(const array &a) {
 } // namespace detail
 using texture_object_t = const detail::texture_data *;
 // cudaCreateTextureObject: array, mipmapped array, linear and pitch-2D resources
-inline error_t create_texture_object(texture_object_t *tex, const resource_desc *r, const texture_desc *d, const resource_view_desc * = nullptr) {
-  if (!tex || !r || !d)
-    return detail::record(error_invalid_value);
-  detail::texture_data t{};
+namespace detail {
+// The sampling state of resource r read as d, in t (zeroed first, padding included, so that
+// two equal states compare equal byte for byte); error_invalid_value when r cannot be sampled.
+inline error_t fill_texture(texture_data &t, const resource_desc *r, const texture_desc *d) {
+  std::memset(static_cast<void *>(&t), 0, sizeof t);
+  std::memcpy(static_cast<void *>(&t.res), static_cast<const void *>(r), sizeof *r);
+  std::memcpy(static_cast<void *>(&t.desc), static_cast<const void *>(d), sizeof *d);
   channel_format_desc c{};
   const array *shape = nullptr;
   switch (r->resType) {
   case resource_type_array:
     if (!r->res.array.array)
-      return detail::record(error_invalid_value);
+      return error_invalid_value;
     shape = r->res.array.array;
-    t.level[0] = detail::level_of(*shape);
+    t.level[0] = level_of(*shape);
     t.levels = 1;
     break;
   case resource_type_mipmapped_array:
     if (!r->res.mipmap.mipmap || r->res.mipmap.mipmap->levels == 0)
-      return detail::record(error_invalid_value);
+      return error_invalid_value;
     shape = &r->res.mipmap.mipmap->level[0];
     t.levels = static_cast<int>(r->res.mipmap.mipmap->levels);
     for (int l = 0; l < t.levels; ++l)
-      t.level[l] = detail::level_of(r->res.mipmap.mipmap->level[l]);
+      t.level[l] = level_of(r->res.mipmap.mipmap->level[l]);
     break;
   case resource_type_linear:
     c = r->res.linear.desc;
-    t.level[0] = detail::tex_level{static_cast<const unsigned char *>(r->res.linear.devPtr), 0, 1, 1, r->res.linear.sizeInBytes, r->res.linear.sizeInBytes};
+    t.level[0] = tex_level{static_cast<const unsigned char *>(r->res.linear.devPtr), 0, 1, 1, r->res.linear.sizeInBytes, r->res.linear.sizeInBytes};
     t.levels = 1;
     t.dims = 1;
     break;
   case resource_type_pitch2d:
     c = r->res.pitch2D.desc;
-    t.level[0] = detail::tex_level{static_cast<const unsigned char *>(r->res.pitch2D.devPtr), static_cast<long>(r->res.pitch2D.width),
+    t.level[0] = tex_level{static_cast<const unsigned char *>(r->res.pitch2D.devPtr), static_cast<long>(r->res.pitch2D.width),
                                    static_cast<long>(r->res.pitch2D.height), 1, r->res.pitch2D.pitchInBytes, 0};
     t.levels = 1;
     t.dims = 2;
     break;
   default:
-    return detail::record(error_invalid_value);
+    return error_invalid_value;
   }
   if (shape) {
     c = shape->desc;
@@ -401,7 +409,7 @@ inline error_t create_texture_object(texture_object_t *tex, const resource_desc 
   }
   t.channels = (c.x > 0) + (c.y > 0) + (c.z > 0) + (c.w > 0);
   if (t.channels == 0 || c.x % 8 != 0)
-    return detail::record(error_invalid_value);
+    return error_invalid_value;
   t.channel_bytes = c.x / 8;
   t.bytes = t.channels * t.channel_bytes;
   t.kind = c.f;
@@ -418,13 +426,24 @@ inline error_t create_texture_object(texture_object_t *tex, const resource_desc 
   t.lod_bias = d->mipmapLevelBias;
   t.lod_min = d->minMipmapLevelClamp;
   t.lod_max = d->maxMipmapLevelClamp;
-  return detail::guarded([&] {
-    auto *p = sycl::malloc_shared<detail::texture_data>(1, detail::legacy_queue());
-    if (!p)
-      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
-    *p = t;
-    *tex = p;
-  });
+  return success;
+}
+// t copied to shared USM, which kernels read
+inline texture_data *new_texture(const texture_data &t) {
+  auto *p = sycl::malloc_shared<texture_data>(1, legacy_queue());
+  if (!p)
+    throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
+  std::memcpy(static_cast<void *>(p), static_cast<const void *>(&t), sizeof t);
+  return p;
+}
+} // namespace detail
+inline error_t create_texture_object(texture_object_t *tex, const resource_desc *r, const texture_desc *d, const resource_view_desc * = nullptr) {
+  if (!tex || !r || !d)
+    return detail::record(error_invalid_value);
+  detail::texture_data t;
+  if (detail::fill_texture(t, r, d) != success)
+    return detail::record(error_invalid_value);
+  return detail::guarded([&] { *tex = detail::new_texture(t); });
 }
 // cudaDestroyTextureObject
 inline error_t destroy_texture_object(texture_object_t tex) {
@@ -432,8 +451,26 @@ inline error_t destroy_texture_object(texture_object_t tex) {
     sycl::free(const_cast<detail::texture_data *>(tex), detail::legacy_queue());
   return success;
 }
-// cudaGetTextureObjectResourceDesc / cudaGetTextureObjectTextureDesc are not kept: the object
-// holds what sampling needs, not the descriptors.
+// cudaGetTextureObjectResourceDesc / cudaGetTextureObjectTextureDesc: the descriptors it was made from
+inline error_t get_texture_object_resource_desc(resource_desc *r, texture_object_t tex) {
+  if (!r || !tex)
+    return detail::record(error_invalid_value);
+  *r = tex->res;
+  return success;
+}
+inline error_t get_texture_object_texture_desc(texture_desc *d, texture_object_t tex) {
+  if (!d || !tex)
+    return detail::record(error_invalid_value);
+  *d = tex->desc;
+  return success;
+}
+// cudaGetChannelDesc: the format of an array's elements
+inline error_t get_channel_desc(channel_format_desc *d, array_const_t a) {
+  if (!d || !a)
+    return detail::record(error_invalid_value);
+  *d = a->desc;
+  return success;
+}
 
 namespace detail {
 // floor, min and max of floats in plain C++ (the sampling also runs on the host, where SYCL's
@@ -814,5 +851,395 @@ template <class T> void surf2Dwrite(T v, surface_object_t s, int x, int y, surfa
 template <class T> void surf3Dwrite(T v, surface_object_t s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, y, z, m); }
 template <class T> void surf1DLayeredwrite(T v, surface_object_t s, int x, int layer, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, 0, layer, m); }
 template <class T> void surf2DLayeredwrite(T v, surface_object_t s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write(v, s, x, y, layer, m); }
+
+// ---------------------------------------------------------------------------
+// Texture and surface references (`texture<T, dim, mode> tex;`, removed from CUDA 12, still in
+// older programs): a namespace-scope texture_ref holds CUDA's textureReference fields and its
+// binding (cudaBindTexture, cudaBindTexture2D, cudaBindTextureToArray, the driver's
+// cuTexRefSet*). A launch of a kernel that reads it passes tex.view(), a texture object made
+// from the reference's state at that moment (the fields as the host last set them), which the
+// fetches below take in place of the reference. The objects a reference made are kept, one per
+// distinct state, so rebinding between launches allocates nothing new after the first time; past
+// 64 states the device is waited for and they are freed.
+// cudaTextureType* and cudaSurfaceType*: a reference's second template argument
+enum : int {
+  texture_type_1d = 0x01,
+  texture_type_2d = 0x02,
+  texture_type_3d = 0x03,
+  texture_type_cubemap = 0x0C,
+  texture_type_1d_layered = 0xF1,
+  texture_type_2d_layered = 0xF2,
+  texture_type_cubemap_layered = 0xFC,
+};
+struct texture_reference {
+  // CUDA's textureReference
+  int normalized;
+  texture_filter_mode filterMode;
+  texture_address_mode addressMode[3];
+  channel_format_desc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  texture_filter_mode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+
+  texture_reference(int norm = 0, texture_filter_mode f = filter_mode_point, texture_address_mode a = address_mode_clamp,
+                    channel_format_desc c = channel_format_desc{0, 0, 0, 0, channel_format_kind_none}, int read = read_mode_element_type)
+      : normalized(norm), filterMode(f), addressMode{a, a, a}, channelDesc(c), sRGB(0), maxAnisotropy(0), mipmapFilterMode(filter_mode_point),
+        mipmapLevelBias(0), minMipmapLevelClamp(0), maxMipmapLevelClamp(0), disableTrilinearOptimization(0), read_(static_cast<texture_read_mode>(read)) {
+    std::memset(static_cast<void *>(&bound_), 0, sizeof bound_);
+  }
+  texture_reference(const texture_reference &) = delete;
+  texture_reference &operator=(const texture_reference &) = delete;
+  // (the objects stay until the program ends: a static's destructor could run after the queue's)
+
+  // The binding (the resource sampled), set by the bind calls; none: unbound
+  bool bound() const { return is_bound_; }
+  void bind(const resource_desc &r) const {
+    std::lock_guard<std::mutex> g(m_);
+    std::memset(static_cast<void *>(&bound_), 0, sizeof bound_);
+    bound_.resType = r.resType;
+    bound_.res = r.res;
+    is_bound_ = true;
+  }
+  void unbind() const {
+    std::lock_guard<std::mutex> g(m_);
+    is_bound_ = false;
+  }
+  const resource_desc &resource() const { return bound_; }
+  // The driver API's state beyond textureReference's fields (cuTexRefSetFlags, SetBorderColor)
+  unsigned driver_flags = 0;
+  float borderColor[4] = {0, 0, 0, 0};
+  texture_read_mode read_mode() const { return read_; }
+
+  // The texture object of the current state (nullptr when unbound or not samplable), valid for
+  // the rest of the program or until 64 more states were made.
+  texture_object_t object() const {
+    std::lock_guard<std::mutex> g(m_);
+    if (!is_bound_)
+      return nullptr;
+    texture_desc d;
+    std::memset(static_cast<void *>(&d), 0, sizeof d);
+    for (int k = 0; k < 3; ++k)
+      d.addressMode[k] = addressMode[k];
+    d.filterMode = filterMode;
+    d.readMode = read_;
+    d.sRGB = sRGB;
+    for (int k = 0; k < 4; ++k)
+      d.borderColor[k] = borderColor[k];
+    d.normalizedCoords = normalized;
+    d.maxAnisotropy = maxAnisotropy;
+    d.mipmapFilterMode = mipmapFilterMode;
+    d.mipmapLevelBias = mipmapLevelBias;
+    d.minMipmapLevelClamp = minMipmapLevelClamp;
+    d.maxMipmapLevelClamp = maxMipmapLevelClamp;
+    d.disableTrilinearOptimization = disableTrilinearOptimization;
+    detail::texture_data t;
+    if (detail::fill_texture(t, &bound_, &d) != success)
+      return nullptr;
+    for (const detail::texture_data *o : made_)
+      if (std::memcmp(&o->res, &t.res, sizeof t.res) == 0 && std::memcmp(&o->desc, &t.desc, sizeof t.desc) == 0)
+        return o;
+    if (made_.size() >= 64) {
+      device_synchronize();
+      for (detail::texture_data *o : made_)
+        sycl::free(o, detail::legacy_queue());
+      made_.clear();
+    }
+    made_.push_back(detail::new_texture(t));
+    return made_.back();
+  }
+
+private:
+  texture_read_mode read_;
+  mutable resource_desc bound_;
+  mutable bool is_bound_ = false;
+  mutable std::mutex m_;
+  mutable std::vector<detail::texture_data *> made_;
+};
+// What a kernel receives for a texture reference: the object of the launch's state, typed as the
+// reference is (the fetches' result type).
+template <class T, int Dim = 1, int Mode = read_mode_element_type> struct texture_view {
+  texture_object_t obj;
+};
+// texture<T, dim, readMode>
+template <class T, int Dim = 1, int Mode = read_mode_element_type> struct texture_ref : texture_reference {
+  texture_ref(int norm = 0, texture_filter_mode f = filter_mode_point, texture_address_mode a = address_mode_clamp)
+      : texture_reference(norm, f, a, create_channel_desc<T>(), Mode) {}
+  texture_ref(int norm, texture_filter_mode f, texture_address_mode a, channel_format_desc c) : texture_reference(norm, f, a, c, Mode) {}
+  texture_view<T, Dim, Mode> view() const { return texture_view<T, Dim, Mode>{object()}; }
+};
+
+namespace detail {
+// a fetch's result: T, or floats of T's channels in cudaReadModeNormalizedFloat
+template <class T, int Mode, int N = channel_of<T>::n, bool Scalar = std::is_arithmetic<T>::value> struct tex_result {
+  using type = T;
+};
+template <class T, int N> struct tex_result<T, read_mode_normalized_float, N, true> {
+  using type = float;
+};
+template <class T> struct tex_result<T, read_mode_normalized_float, 1, false> {
+  using type = float1;
+};
+template <class T> struct tex_result<T, read_mode_normalized_float, 2, false> {
+  using type = float2;
+};
+template <class T> struct tex_result<T, read_mode_normalized_float, 4, false> {
+  using type = float4;
+};
+} // namespace detail
+template <class T, int Mode> using tex_result_t = typename detail::tex_result<T, Mode>::type;
+
+// The fetches of a reference: those of its object (zero when it is unbound)
+#define SYCLIFY_TEXREF_FETCH(NAME, PARAMS, ARGS)                                                                        \
+  template <class T, int D, int M> tex_result_t<T, M> NAME(texture_view<T, D, M> v PARAMS) {                            \
+    return v.obj ? NAME<tex_result_t<T, M>>(v.obj ARGS) : tex_result_t<T, M>{};                                          \
+  }
+#define SYCLIFY_COMMA ,
+SYCLIFY_TEXREF_FETCH(tex1Dfetch, SYCLIFY_COMMA int i, SYCLIFY_COMMA i)
+SYCLIFY_TEXREF_FETCH(tex1D, SYCLIFY_COMMA float x, SYCLIFY_COMMA x)
+SYCLIFY_TEXREF_FETCH(tex2D, SYCLIFY_COMMA float x SYCLIFY_COMMA float y, SYCLIFY_COMMA x SYCLIFY_COMMA y)
+SYCLIFY_TEXREF_FETCH(tex3D, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float z, SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA z)
+SYCLIFY_TEXREF_FETCH(tex1DLayered, SYCLIFY_COMMA float x SYCLIFY_COMMA int layer, SYCLIFY_COMMA x SYCLIFY_COMMA layer)
+SYCLIFY_TEXREF_FETCH(tex2DLayered, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA int layer, SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA layer)
+SYCLIFY_TEXREF_FETCH(tex1DLod, SYCLIFY_COMMA float x SYCLIFY_COMMA float level, SYCLIFY_COMMA x SYCLIFY_COMMA level)
+SYCLIFY_TEXREF_FETCH(tex2DLod, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float level, SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA level)
+SYCLIFY_TEXREF_FETCH(tex3DLod, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float z SYCLIFY_COMMA float level,
+                     SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA z SYCLIFY_COMMA level)
+SYCLIFY_TEXREF_FETCH(tex1DLayeredLod, SYCLIFY_COMMA float x SYCLIFY_COMMA int layer SYCLIFY_COMMA float level, SYCLIFY_COMMA x SYCLIFY_COMMA layer SYCLIFY_COMMA level)
+SYCLIFY_TEXREF_FETCH(tex2DLayeredLod, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA int layer SYCLIFY_COMMA float level,
+                     SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA layer SYCLIFY_COMMA level)
+SYCLIFY_TEXREF_FETCH(texCubemap, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float z, SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA z)
+SYCLIFY_TEXREF_FETCH(texCubemapLayered, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float z SYCLIFY_COMMA int layer,
+                     SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA z SYCLIFY_COMMA layer)
+SYCLIFY_TEXREF_FETCH(texCubemapLod, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float z SYCLIFY_COMMA float level,
+                     SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA z SYCLIFY_COMMA level)
+SYCLIFY_TEXREF_FETCH(tex2DGrad, SYCLIFY_COMMA float x SYCLIFY_COMMA float y SYCLIFY_COMMA float2 dx SYCLIFY_COMMA float2 dy,
+                     SYCLIFY_COMMA x SYCLIFY_COMMA y SYCLIFY_COMMA dx SYCLIFY_COMMA dy)
+#undef SYCLIFY_COMMA
+#undef SYCLIFY_TEXREF_FETCH
+// tex2Dgather(tex, x, y, comp): four values of one channel (a 4-vector of the element's type, or
+// of floats when read normalized)
+namespace detail {
+template <class E> struct vec4_of;
+template <> struct vec4_of<float> { using type = float4; };
+template <> struct vec4_of<int> { using type = int4; };
+template <> struct vec4_of<unsigned int> { using type = uint4; };
+template <> struct vec4_of<signed char> { using type = char4; };
+template <> struct vec4_of<unsigned char> { using type = uchar4; };
+template <> struct vec4_of<short> { using type = short4; };
+template <> struct vec4_of<unsigned short> { using type = ushort4; };
+} // namespace detail
+template <class T, int D, int M>
+std::conditional_t<M == read_mode_normalized_float, float4, typename detail::vec4_of<typename detail::channel_of<T>::E>::type>
+tex2Dgather(texture_view<T, D, M> v, float x, float y, int comp = 0) {
+  using R = std::conditional_t<M == read_mode_normalized_float, float4, typename detail::vec4_of<typename detail::channel_of<T>::E>::type>;
+  return v.obj ? tex2Dgather<R>(v.obj, x, y, comp) : R{};
+}
+
+namespace detail {
+inline error_t bind_linear(const texture_reference *t, const void *p, const channel_format_desc &d, std::size_t size) {
+  if (!t || (!p && size))
+    return record(error_invalid_value);
+  resource_desc r{};
+  r.resType = resource_type_linear;
+  r.res.linear.devPtr = const_cast<void *>(p);
+  r.res.linear.desc = d;
+  r.res.linear.sizeInBytes = size;
+  t->bind(r);
+  return success;
+}
+inline error_t bind_pitch2d(const texture_reference *t, const void *p, const channel_format_desc &d, std::size_t w, std::size_t h, std::size_t pitch) {
+  if (!t || !p)
+    return record(error_invalid_value);
+  resource_desc r{};
+  r.resType = resource_type_pitch2d;
+  r.res.pitch2D.devPtr = const_cast<void *>(p);
+  r.res.pitch2D.desc = d;
+  r.res.pitch2D.width = w;
+  r.res.pitch2D.height = h;
+  r.res.pitch2D.pitchInBytes = pitch;
+  t->bind(r);
+  return success;
+}
+} // namespace detail
+// cudaBindTexture(offset, texref, devPtr, desc, size = UINT_MAX): linear memory, any address (the
+// offset is 0: USM needs no alignment). The C++ forms take the reference and, optionally, the
+// format (else the reference's channelDesc).
+inline error_t bind_texture(std::size_t *offset, const texture_reference *t, const void *p, const channel_format_desc *d, std::size_t size = UINT_MAX) {
+  if (!d)
+    return detail::record(error_invalid_value);
+  if (offset)
+    *offset = 0;
+  return detail::bind_linear(t, p, *d, size);
+}
+inline error_t bind_texture(std::size_t *offset, const texture_reference &t, const void *p, const channel_format_desc &d, std::size_t size = UINT_MAX) {
+  return bind_texture(offset, &t, p, &d, size);
+}
+inline error_t bind_texture(std::size_t *offset, const texture_reference &t, const void *p, std::size_t size = UINT_MAX) {
+  return bind_texture(offset, &t, p, &t.channelDesc, size);
+}
+// cudaBindTexture2D(offset, texref, devPtr, desc, width, height, pitch): pitched rows
+inline error_t bind_texture_2d(std::size_t *offset, const texture_reference *t, const void *p, const channel_format_desc *d, std::size_t w, std::size_t h, std::size_t pitch) {
+  if (!d)
+    return detail::record(error_invalid_value);
+  if (offset)
+    *offset = 0;
+  return detail::bind_pitch2d(t, p, *d, w, h, pitch);
+}
+inline error_t bind_texture_2d(std::size_t *offset, const texture_reference &t, const void *p, const channel_format_desc &d, std::size_t w, std::size_t h, std::size_t pitch) {
+  return bind_texture_2d(offset, &t, p, &d, w, h, pitch);
+}
+inline error_t bind_texture_2d(std::size_t *offset, const texture_reference &t, const void *p, std::size_t w, std::size_t h, std::size_t pitch) {
+  return bind_texture_2d(offset, &t, p, &t.channelDesc, w, h, pitch);
+}
+// cudaBindTextureToArray(texref, array, desc) and (tex, array[, desc]): the array's own format
+inline error_t bind_texture_to_array(const texture_reference *t, array_const_t a, const channel_format_desc * = nullptr) {
+  if (!t || !a)
+    return detail::record(error_invalid_value);
+  resource_desc r{};
+  r.resType = resource_type_array;
+  r.res.array.array = const_cast<array_t>(a);
+  t->bind(r);
+  return success;
+}
+inline error_t bind_texture_to_array(const texture_reference &t, array_const_t a) { return bind_texture_to_array(&t, a); }
+inline error_t bind_texture_to_array(const texture_reference &t, array_const_t a, const channel_format_desc &d) { return bind_texture_to_array(&t, a, &d); }
+// cudaBindTextureToMipmappedArray(texref, mipmappedArray, desc) and (tex, mipmappedArray[, desc])
+inline error_t bind_texture_to_mipmapped_array(const texture_reference *t, mipmapped_array_const_t m, const channel_format_desc * = nullptr) {
+  if (!t || !m)
+    return detail::record(error_invalid_value);
+  resource_desc r{};
+  r.resType = resource_type_mipmapped_array;
+  r.res.mipmap.mipmap = const_cast<mipmapped_array_t>(m);
+  t->bind(r);
+  return success;
+}
+inline error_t bind_texture_to_mipmapped_array(const texture_reference &t, mipmapped_array_const_t m) { return bind_texture_to_mipmapped_array(&t, m); }
+inline error_t bind_texture_to_mipmapped_array(const texture_reference &t, mipmapped_array_const_t m, const channel_format_desc &d) {
+  return bind_texture_to_mipmapped_array(&t, m, &d);
+}
+// cudaUnbindTexture(texref) and (tex): later launches read zeros, as from no resource
+inline error_t unbind_texture(const texture_reference *t) {
+  if (!t)
+    return detail::record(error_invalid_value);
+  t->unbind();
+  return success;
+}
+inline error_t unbind_texture(const texture_reference &t) { return unbind_texture(&t); }
+// cudaGetTextureAlignmentOffset: 0 (bound at the address given)
+inline error_t get_texture_alignment_offset(std::size_t *offset, const texture_reference *t) {
+  if (!offset || !t)
+    return detail::record(error_invalid_value);
+  *offset = 0;
+  return success;
+}
+inline error_t get_texture_alignment_offset(std::size_t *offset, const texture_reference &t) { return get_texture_alignment_offset(offset, &t); }
+// cudaGetTextureReference(&ref, &tex) (the symbol: the reference's address) and (&ref, tex)
+inline error_t get_texture_reference(const texture_reference **r, const texture_reference *t) {
+  if (!r || !t)
+    return detail::record(error_invalid_value);
+  *r = t;
+  return success;
+}
+inline error_t get_texture_reference(const texture_reference **r, const texture_reference &t) { return get_texture_reference(r, &t); }
+// cudaGetChannelDesc of a bound reference's format is the reference's channelDesc field.
+
+// Surface references (`surface<void, dim> surf;`), bound to an array with cudaBindSurfaceToArray;
+// a launch passes surf.view(), a surface object of its array at that moment.
+enum : int { surface_type_1d = 0x01, surface_type_2d = 0x02, surface_type_3d = 0x03, surface_type_cubemap = 0x0C,
+             surface_type_1d_layered = 0xF1, surface_type_2d_layered = 0xF2, surface_type_cubemap_layered = 0xFC };
+struct surface_reference {
+  channel_format_desc channelDesc{0, 0, 0, 0, channel_format_kind_none};
+  surface_reference() = default;
+  surface_reference(const surface_reference &) = delete;
+  surface_reference &operator=(const surface_reference &) = delete;
+  void bind(array_const_t a) const {
+    std::lock_guard<std::mutex> g(m_);
+    array_ = a;
+  }
+  array_const_t array_bound() const { return array_; }
+  // the surface object of the array bound now (nullptr when none)
+  surface_object_t object() const {
+    std::lock_guard<std::mutex> g(m_);
+    if (!array_)
+      return nullptr;
+    const array &a = *array_;
+    const detail::surface_data d{a.ptr, static_cast<long>(a.width), static_cast<long>(a.rows()), static_cast<long>(a.slices()), a.pitch(), a.slice(), a.bytes};
+    for (const detail::surface_data *o : made_)
+      if (o->ptr == d.ptr && o->w == d.w && o->h == d.h && o->d == d.d && o->bytes == d.bytes)
+        return o;
+    if (made_.size() >= 64) {
+      device_synchronize();
+      for (detail::surface_data *o : made_)
+        sycl::free(o, detail::legacy_queue());
+      made_.clear();
+    }
+    auto *p = sycl::malloc_shared<detail::surface_data>(1, detail::legacy_queue());
+    if (!p)
+      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
+    *p = d;
+    made_.push_back(p);
+    return p;
+  }
+
+private:
+  mutable array_const_t array_ = nullptr;
+  mutable std::mutex m_;
+  mutable std::vector<detail::surface_data *> made_;
+};
+template <class T = void, int Dim = 1> struct surface_view {
+  surface_object_t obj;
+};
+template <class T = void, int Dim = 1> struct surface_ref : surface_reference {
+  surface_view<T, Dim> view() const { return surface_view<T, Dim>{object()}; }
+};
+// cudaBindSurfaceToArray(surfref, array, desc) and (surf, array[, desc])
+inline error_t bind_surface_to_array(const surface_reference *s, array_const_t a, const channel_format_desc * = nullptr) {
+  if (!s || !a)
+    return detail::record(error_invalid_value);
+  s->bind(a);
+  return success;
+}
+inline error_t bind_surface_to_array(const surface_reference &s, array_const_t a) { return bind_surface_to_array(&s, a); }
+inline error_t bind_surface_to_array(const surface_reference &s, array_const_t a, const channel_format_desc &d) { return bind_surface_to_array(&s, a, &d); }
+// cudaGetSurfaceReference(&ref, &surf)
+inline error_t get_surface_reference(const surface_reference **r, const surface_reference *s) {
+  if (!r || !s)
+    return detail::record(error_invalid_value);
+  *r = s;
+  return success;
+}
+inline error_t get_surface_reference(const surface_reference **r, const surface_reference &s) { return get_surface_reference(r, &s); }
+// The surface functions of a reference: those of its object (an unbound one reads zero and
+// drops writes)
+namespace detail {
+template <class T> T surf_read_view(surface_object_t s, long x, long y, long z, surface_boundary_mode m) { return s ? surf_read<T>(s, x, y, z, m) : T{}; }
+template <class T> void surf_write_view(const T &v, surface_object_t s, long x, long y, long z, surface_boundary_mode m) {
+  if (s)
+    surf_write(v, s, x, y, z, m);
+}
+} // namespace detail
+template <class T, class U, int D> T surf1Dread(surface_view<U, D> s, int x, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read_view<T>(s.obj, x, 0, 0, m); }
+template <class T, class U, int D> T surf2Dread(surface_view<U, D> s, int x, int y, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read_view<T>(s.obj, x, y, 0, m); }
+template <class T, class U, int D> T surf3Dread(surface_view<U, D> s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read_view<T>(s.obj, x, y, z, m); }
+template <class T, class U, int D> T surf1DLayeredread(surface_view<U, D> s, int x, int layer, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read_view<T>(s.obj, x, 0, layer, m); }
+template <class T, class U, int D> T surf2DLayeredread(surface_view<U, D> s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) { return detail::surf_read_view<T>(s.obj, x, y, layer, m); }
+template <class T, class U, int D> void surf1Dread(T *r, surface_view<U, D> s, int x, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read_view<T>(s.obj, x, 0, 0, m); }
+template <class T, class U, int D> void surf2Dread(T *r, surface_view<U, D> s, int x, int y, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read_view<T>(s.obj, x, y, 0, m); }
+template <class T, class U, int D> void surf3Dread(T *r, surface_view<U, D> s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { *r = detail::surf_read_view<T>(s.obj, x, y, z, m); }
+template <class T, class U, int D> void surf2DLayeredread(T *r, surface_view<U, D> s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) {
+  *r = detail::surf_read_view<T>(s.obj, x, y, layer, m);
+}
+template <class T, class U, int D> void surf1Dwrite(T v, surface_view<U, D> s, int x, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write_view(v, s.obj, x, 0, 0, m); }
+template <class T, class U, int D> void surf2Dwrite(T v, surface_view<U, D> s, int x, int y, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write_view(v, s.obj, x, y, 0, m); }
+template <class T, class U, int D> void surf3Dwrite(T v, surface_view<U, D> s, int x, int y, int z, surface_boundary_mode m = boundary_mode_trap) { detail::surf_write_view(v, s.obj, x, y, z, m); }
+template <class T, class U, int D> void surf1DLayeredwrite(T v, surface_view<U, D> s, int x, int layer, surface_boundary_mode m = boundary_mode_trap) {
+  detail::surf_write_view(v, s.obj, x, 0, layer, m);
+}
+template <class T, class U, int D> void surf2DLayeredwrite(T v, surface_view<U, D> s, int x, int y, int layer, surface_boundary_mode m = boundary_mode_trap) {
+  detail::surf_write_view(v, s.obj, x, y, layer, m);
+}
+
 
 } // namespace syclify

@@ -54,6 +54,11 @@ pub fn global_param_decl(g: &crate::index::GlobalSymbol) -> String {
     // not `const` for `__constant__` either: CUDA code may take a plain
     // pointer to one (`scores = &detector_scores;`)
     let elem = &g.elem_type;
+    match g.kind {
+        crate::index::GlobalKind::Texture => return format!("syclify::texture_view<{elem}> {}", g.name),
+        crate::index::GlobalKind::Surface => return format!("syclify::surface_view<{elem}> {}", g.name),
+        _ => {}
+    }
     match g.dims.len() {
         0 => format!("{elem} &{}", g.name),
         1 => format!("{elem} *{}", g.name),

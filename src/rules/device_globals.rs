@@ -23,6 +23,18 @@
 //! Why: SYCL 2020 has no device globals (DPC++'s `device_global` is an
 //! extension); explicit allocations passed like local memory work everywhere.
 //!
+//! Texture and surface references (`texture<float, 2> tex;`, removed in
+//! CUDA 12) are device globals too: the declaration becomes
+//! `static syclify::texture_ref<float, 2> tex;` (a host object holding
+//! CUDA's `textureReference` fields and the binding the bind calls set), a
+//! kernel reading it gains `syclify::texture_view<float, 2> tex`, by value,
+//! and each launch passes `tex.view()`, the texture object of the
+//! reference's state at that moment; the fetches (`tex2D(tex, x, y)`) have
+//! overloads for views. In a file with an `extern "C"` kernel (a module the
+//! driver API loads) each gets an exported accessor,
+//! `syclify_texref_tex()`, which `cuModuleGetTexRef(&r, module, "tex")`
+//! finds (`syclify_surfref_…` for surfaces).
+//!
 //! Example: `__device__ unsigned int counter;` → `syclify::symbol<unsigned int> counter;`,
 //! and a kernel using it gains `unsigned int &counter`.
 
@@ -44,6 +56,13 @@ pub fn run(ctx: &mut FileCtx) {
         let Some(first) = symbols.first() else {
             continue;
         };
+        if first.kind.is_reference() {
+            // (a file defining its own `texture` class has none: the index says)
+            if index.globals.get(&first.name).is_some_and(|g| g.kind == first.kind) {
+                texture_reference(ctx, decl, &symbols);
+            }
+            continue;
+        }
         if first.templated() && first.kind == GlobalKind::Managed {
             ctx.diag(
                 Code::GlobalVariableNotMigrated,
@@ -174,4 +193,40 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.edits.replace_text(RULE, n.byte_range(), format!("(*{name}.get_ptr())"));
         ctx.count(RULE);
     }
+}
+
+/// A texture or surface reference's declaration `decl`, declaring `symbols`:
+/// `static` where it has no storage class (CUDA gives each translation unit
+/// its own), and in a module's file the accessors the driver API finds by
+/// name.
+fn texture_reference(ctx: &mut FileCtx, decl: tree_sitter::Node, symbols: &[crate::index::GlobalSymbol]) {
+    // (the type itself is runtime-api's: `syclify::texture_ref`, its arguments mapped)
+    if !crate::syntax::children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier") {
+        ctx.edits.insert(RULE, decl.start_byte(), "static ");
+    }
+    if module_file(ctx) {
+        let (base, prefix, call) = match symbols[0].kind {
+            GlobalKind::Texture => ("syclify::texture_reference", "syclify_texref_", "cuModuleGetTexRef"),
+            _ => ("syclify::surface_reference", "syclify_surfref_", "cuModuleGetSurfRef"),
+        };
+        let mut out = String::new();
+        for s in symbols {
+            let n = &s.name;
+            out.push_str(&format!(
+                "\n// `{n}` for CUDA's driver API ({call}(&r, module, \"{n}\"))\nextern \"C\" SYCLIFY_MODULE_EXPORT {base} *{prefix}{n}() {{ return &{n}; }}"
+            ));
+        }
+        ctx.edits.insert(RULE, decl.end_byte(), &out);
+    }
+    ctx.count(RULE);
+    ctx.needs_sycl = true;
+}
+
+/// Does the file define a kernel declared `extern "C"` (a module the driver
+/// API loads, [`super::kernel_launch`]'s launchers)?
+fn module_file(ctx: &FileCtx) -> bool {
+    ctx.main_of(&["function_definition"]).into_iter().any(|n| {
+        super::kernel_launch::has_c_linkage(ctx, n)
+            && n.field("declarator").and_then(|d| crate::syntax::declarator_name(d, ctx.src)).is_some_and(|(_, name)| ctx.project.index.is_kernel(name))
+    })
 }

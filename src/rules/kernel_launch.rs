@@ -1111,6 +1111,12 @@ fn global_args(ctx: &mut FileCtx, r: &mut Replacement, needs: &Needs, site: &Sit
     let kname = *kname;
     let mut out = Vec::new();
     for g in &needs.globals {
+        // a texture or surface reference: its object now, by value
+        if index.globals.get(g).is_some_and(|s| s.kind.is_reference()) {
+            r.push_text(&format!("{i1}auto {g}_view = {g}.view();{nl}"));
+            out.push(format!("{g}_view"));
+            continue;
+        }
         // a variable template: the instantiation the kernel uses, in the launch's types
         let targs = match index.global_args_in(kname, g) {
             Ok(a) if a.is_empty() => String::new(),
@@ -1340,7 +1346,7 @@ fn kernel_node(ctx: &mut FileCtx, view: &View, NodeFunc { value, function, kerne
 
 /// Is definition `def` inside `extern "C"` (`extern "C" __global__ void
 /// k(...) {...}`, or in an `extern "C" { ... }` block)?
-fn has_c_linkage<'t>(ctx: &FileCtx<'t>, def: Node<'t>) -> bool {
+pub fn has_c_linkage<'t>(ctx: &FileCtx<'t>, def: Node<'t>) -> bool {
     let Some(p) = ctx.parent(def) else {
         return false;
     };

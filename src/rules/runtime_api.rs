@@ -36,7 +36,8 @@ fn looks_like_cuda_api(name: &str) -> bool {
 /// The name (`texture`, `surface`) of the texture or surface reference type
 /// `n` is in: `n` itself where it is that name (`texture<float, 1> t;`), or
 /// the reference's name where `n` is one of its arguments
-/// (`cudaReadModeElementType`). A few parents up, not more.
+/// (`cudaReadModeElementType`, which then names an enumerator). A few
+/// parents up, not more.
 fn texture_reference<'t>(ctx: &FileCtx<'t>, n: Node<'t>) -> Option<Node<'t>> {
     // (CUDA's are global: `gfx::texture<T>` is another library's)
     let reference = |tt: Node<'t>| {
@@ -466,26 +467,21 @@ pub fn run(ctx: &mut FileCtx) {
                     }
                     MathThroughMacro::No => {}
                 }
-                // a texture or surface reference (`texture<float, 1,
-                // cudaReadModeElementType> t;`): removed in CUDA 12, reported
-                // once at its `texture`, not at the names in its arguments
-                if matches!(t, "texture" | "surface") || t.starts_with("cudaReadMode") {
-                    match texture_reference(ctx, n) {
-                        Some(r) if r.id() == n.id() => {
-                            let inactive = ctx.in_inactive_branch(n.start_byte());
-                            if !inactive && !ctx.file.defined_names().contains(t) && !ctx.project.declared_elsewhere(ctx.rel, t) {
-                                ctx.diag(
-                                    Code::UnsupportedApi,
-                                    ctx.parent(n).map_or(n.byte_range(), |p| p.byte_range()),
-                                    RULE,
-                                    format!("`{t}<…>` (a {t} reference) is not migrated: {t} references were removed in CUDA 12; use {t} objects (cudaCreate{}Object), which syclify migrates; left as is", if t == "texture" { "Texture" } else { "Surface" }),
-                                );
-                            }
-                            continue;
-                        }
-                        Some(_) => continue,
-                        None => {}
+                // a texture or surface reference's type (`texture<float, 1,
+                // cudaReadModeElementType>`, removed in CUDA 12): the helper's
+                // (`syclify::texture_ref<…>`); its arguments are mapped below.
+                // A namespace-scope declaration of one is written by
+                // device-globals, which these edits inside it go with.
+                if matches!(t, "texture" | "surface")
+                    && let Some(r) = texture_reference(ctx, n).filter(|r| r.id() == n.id())
+                {
+                    let inactive = ctx.in_inactive_branch(n.start_byte());
+                    if !inactive && !ctx.file.defined_names().contains(t) && !ctx.project.declared_elsewhere(ctx.rel, t) {
+                        ctx.edits.replace_text(RULE, r.byte_range(), format!("syclify::{t}_ref"));
+                        ctx.count(RULE);
+                        ctx.needs_sycl = true;
                     }
+                    continue;
                 }
                 // (most names are none of these: the syntactic tests below
                 // climb the tree, so they run only for names that could be)
@@ -539,6 +535,13 @@ pub fn run(ctx: &mut FileCtx) {
                         } else {
                             None
                         }
+                    })
+                    // an enumerator as a texture reference's argument parses
+                    // as a type (`texture<float, 2, cudaReadModeElementType>`)
+                    .or_else(|| {
+                        (n.kind_str() == "type_identifier" && t.starts_with("cuda") && mappings.enums.contains_key(t) && texture_reference(ctx, n).is_some())
+                            .then(|| mappings.enums.get(t))
+                            .flatten()
                     });
                 // the code's own type of that name (`typedef struct {..} double4;`
                 // where CUDA is not there) is not CUDA's
