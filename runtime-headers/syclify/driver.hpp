@@ -1051,15 +1051,20 @@ inline result_t module_unload(module_t m) {
   delete m;
   return success;
 }
+namespace detail {
+// the address of an exported symbol of the module's library (nullptr when it has none)
+inline const void *module_symbol(module_t m, const std::string &sym) {
+#if defined(_WIN32)
+  return reinterpret_cast<const void *>(GetProcAddress(m->handle, sym.c_str()));
+#else
+  return dlsym(m->handle, sym.c_str());
+#endif
+}
+} // namespace detail
 inline result_t module_get_function(function_t *f, module_t m, const char *name) {
   if (!f || !m || !name)
     return detail::fail(error_invalid_value);
-  const std::string sym = detail::launcher_symbol(name);
-#if defined(_WIN32)
-  void *p = reinterpret_cast<void *>(GetProcAddress(m->handle, sym.c_str()));
-#else
-  void *p = dlsym(m->handle, sym.c_str());
-#endif
+  const void *p = detail::module_symbol(m, detail::launcher_symbol(name));
   if (!p)
     return detail::fail(error_not_found);
   std::lock_guard<std::mutex> g(m->lock);
@@ -1085,15 +1090,6 @@ inline result_t module_get_global(deviceptr_t *, std::size_t *, module_t m, cons
 using texref_t = texture_reference *;
 using surfref_t = surface_reference *;
 constexpr unsigned trsa_override_format = 0x01;
-namespace detail {
-inline const void *module_symbol(module_t m, const std::string &sym) {
-#if defined(_WIN32)
-  return reinterpret_cast<const void *>(GetProcAddress(m->handle, sym.c_str()));
-#else
-  return dlsym(m->handle, sym.c_str());
-#endif
-}
-} // namespace detail
 // cuModuleGetTexRef / cuModuleGetSurfRef: the module's reference of that name
 inline result_t module_get_tex_ref(texref_t *t, module_t m, const char *name) {
   if (!t || !m || !name)
@@ -1128,20 +1124,14 @@ inline result_t tex_ref_destroy(texref_t t) {
 inline result_t tex_ref_set_array(texref_t t, array_t a, unsigned = trsa_override_format) {
   if (!t || !a)
     return detail::fail(error_invalid_value);
-  syclify::resource_desc r{};
-  r.resType = syclify::resource_type_array;
-  r.res.array.array = a;
-  t->bind(r);
+  bind_texture_to_array(t, a);
   t->channelDesc = a->desc;
   return success;
 }
 inline result_t tex_ref_set_mipmapped_array(texref_t t, mipmapped_array_t m, unsigned = trsa_override_format) {
   if (!t || !m || m->levels == 0)
     return detail::fail(error_invalid_value);
-  syclify::resource_desc r{};
-  r.resType = syclify::resource_type_mipmapped_array;
-  r.res.mipmap.mipmap = m;
-  t->bind(r);
+  bind_texture_to_mipmapped_array(t, m);
   t->channelDesc = m->level[0].desc;
   return success;
 }

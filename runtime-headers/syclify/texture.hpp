@@ -871,6 +871,31 @@ enum : int {
   texture_type_2d_layered = 0xF2,
   texture_type_cubemap_layered = 0xFC,
 };
+namespace detail {
+// The objects a reference made, one per distinct state (found by `same`), in shared USM, valid
+// for the rest of the program or until 64 more were made: past 64 the device is waited for and
+// they are freed.
+template <class D> struct made_objects {
+  std::vector<D *> all;
+  template <class Same> const D *find_or_add(const D &d, Same same) {
+    for (const D *o : all)
+      if (same(*o))
+        return o;
+    if (all.size() >= 64) {
+      device_synchronize();
+      for (D *o : all)
+        sycl::free(o, legacy_queue());
+      all.clear();
+    }
+    auto *p = sycl::malloc_shared<D>(1, legacy_queue());
+    if (!p)
+      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
+    std::memcpy(static_cast<void *>(p), static_cast<const void *>(&d), sizeof d);
+    all.push_back(p);
+    return p;
+  }
+};
+} // namespace detail
 struct texture_reference {
   // CUDA's textureReference
   int normalized;
@@ -913,7 +938,7 @@ struct texture_reference {
   texture_read_mode read_mode() const { return read_; }
 
   // The texture object of the current state (nullptr when unbound or not samplable), valid for
-  // the rest of the program or until 64 more states were made.
+  // the rest of the program or until 64 more states were made (detail::made_objects).
   texture_object_t object() const {
     std::lock_guard<std::mutex> g(m_);
     if (!is_bound_)
@@ -937,17 +962,9 @@ struct texture_reference {
     detail::texture_data t;
     if (detail::fill_texture(t, &bound_, &d) != success)
       return nullptr;
-    for (const detail::texture_data *o : made_)
-      if (std::memcmp(&o->res, &t.res, sizeof t.res) == 0 && std::memcmp(&o->desc, &t.desc, sizeof t.desc) == 0)
-        return o;
-    if (made_.size() >= 64) {
-      device_synchronize();
-      for (detail::texture_data *o : made_)
-        sycl::free(o, detail::legacy_queue());
-      made_.clear();
-    }
-    made_.push_back(detail::new_texture(t));
-    return made_.back();
+    return made_.find_or_add(t, [&](const detail::texture_data &o) {
+      return std::memcmp(&o.res, &t.res, sizeof t.res) == 0 && std::memcmp(&o.desc, &t.desc, sizeof t.desc) == 0;
+    });
   }
 
 private:
@@ -955,7 +972,7 @@ private:
   mutable resource_desc bound_;
   mutable bool is_bound_ = false;
   mutable std::mutex m_;
-  mutable std::vector<detail::texture_data *> made_;
+  mutable detail::made_objects<detail::texture_data> made_;
 };
 // What a kernel receives for a texture reference: the object of the launch's state, typed as the
 // reference is (the fetches' result type).
@@ -1166,27 +1183,13 @@ struct surface_reference {
       return nullptr;
     const array &a = *array_;
     const detail::surface_data d{a.ptr, static_cast<long>(a.width), static_cast<long>(a.rows()), static_cast<long>(a.slices()), a.pitch(), a.slice(), a.bytes};
-    for (const detail::surface_data *o : made_)
-      if (o->ptr == d.ptr && o->w == d.w && o->h == d.h && o->d == d.d && o->bytes == d.bytes)
-        return o;
-    if (made_.size() >= 64) {
-      device_synchronize();
-      for (detail::surface_data *o : made_)
-        sycl::free(o, detail::legacy_queue());
-      made_.clear();
-    }
-    auto *p = sycl::malloc_shared<detail::surface_data>(1, detail::legacy_queue());
-    if (!p)
-      throw sycl::exception(sycl::make_error_code(sycl::errc::memory_allocation));
-    *p = d;
-    made_.push_back(p);
-    return p;
+    return made_.find_or_add(d, [&](const detail::surface_data &o) { return o.ptr == d.ptr && o.w == d.w && o.h == d.h && o.d == d.d && o.bytes == d.bytes; });
   }
 
 private:
   mutable array_const_t array_ = nullptr;
   mutable std::mutex m_;
-  mutable std::vector<detail::surface_data *> made_;
+  mutable detail::made_objects<detail::surface_data> made_;
 };
 template <class T = void, int Dim = 1> struct surface_view {
   surface_object_t obj;
