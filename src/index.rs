@@ -392,6 +392,10 @@ pub struct FunctionFacts {
     pub template_uses: BTreeMap<String, Vec<String>>,
     /// File (relative path) of the definition, for diagnostics.
     pub file: String,
+    /// A definition with C linkage (`extern "C" __global__ void k(…)`, also
+    /// inside an `extern "C" {` block): a module's kernel the driver API
+    /// loads by name (see [`ProjectIndex::module_files`]).
+    pub c_linkage: bool,
     /// Files that declare it without a body (a prototype, usually in a header).
     pub prototype_files: BTreeSet<String>,
     /// The shape of each parameter's type, for template argument deduction.
@@ -615,6 +619,11 @@ pub struct ProjectIndex {
     /// `static_shared`, by (function, array): a kernel with thousands of
     /// them looks each up in constant time.
     shared_at: std::collections::HashMap<(String, String), usize>,
+    /// The files (relative paths) that define a kernel with C linkage: a
+    /// module's files, where the driver API's accessors of texture and
+    /// surface references go (`rules/device_globals.rs`). From the index,
+    /// so that a file migrated in parts decides as the whole file does.
+    pub module_files: BTreeSet<String>,
 }
 
 impl ProjectIndex {
@@ -627,6 +636,7 @@ impl ProjectIndex {
         let mut shared_globals = BTreeMap::new();
         let mut extern_shared_globals = BTreeMap::new();
         let mut dynamic_local_classes = BTreeSet::new();
+        let mut module_files = BTreeSet::new();
         let mut all = Vec::new();
         for ff in files {
             dynamic_local_classes.extend(ff.dynamic_local_classes);
@@ -643,6 +653,9 @@ impl ProjectIndex {
                 globals.entry(g.name.clone()).or_insert(g);
             }
             for mut f in ff.functions {
+                if f.is_kernel && f.c_linkage {
+                    module_files.insert(f.file.clone());
+                }
                 for a in &mut f.static_shared {
                     a.elem_type = mappings.migrate_type_text(&a.elem_type);
                 }
@@ -689,6 +702,7 @@ impl ProjectIndex {
             needs: BTreeMap::new(),
             macros,
             shared_at,
+            module_files,
         };
         idx.device_macros = idx
             .macros_reached(idx.functions.values().filter(|f| f.is_kernel || f.is_device).flat_map(|f| f.identifiers.iter()))
@@ -1173,6 +1187,20 @@ pub fn unnamed_shared_type<'t>(
     Some((name, format!("{header}{keyword} {base} {};", text(body, src))))
 }
 
+/// Is the definition `def` inside `extern "C"` (itself a linkage
+/// specification's body, or in the block of one)?
+pub fn has_c_linkage<'t>(parents: &dyn syntax::Parents<'t>, def: Node<'t>, src: &str) -> bool {
+    let Some(p) = parents.parent_of(def) else {
+        return false;
+    };
+    let spec = match p.kind_str() {
+        "linkage_specification" => Some(p),
+        "declaration_list" => parents.parent_of(p).filter(|g| g.kind_str() == "linkage_specification"),
+        _ => None,
+    };
+    spec.and_then(|s| s.field("value")).is_some_and(|v| text(v, src) == "\"C\"")
+}
+
 /// `static` or `inline` on a declaration.
 fn is_internal(decl: Node, src: &str) -> bool {
     syntax::children(decl).iter().any(|c| c.kind_str() == "storage_class_specifier" && matches!(text(*c, src), "static" | "inline"))
@@ -1563,6 +1591,7 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
     let q = qualifiers_of(def, src, masks, macros);
     let mut f = declared_function(nodes, name, q, def, fd, src, rel);
     f.has_definition = true;
+    f.c_linkage = has_c_linkage(nodes, def, src);
     let Some(body) = def.field("body") else {
         return Some(f);
     };

@@ -223,10 +223,8 @@ fn texture_reference(ctx: &mut FileCtx, decl: tree_sitter::Node, symbols: &[crat
 }
 
 /// Does the file define a kernel declared `extern "C"` (a module the driver
-/// API loads, [`super::kernel_launch`]'s launchers)?
+/// API loads, [`super::kernel_launch`]'s launchers)? From the index: a part
+/// of a large file may hold the reference and not the kernel.
 fn module_file(ctx: &FileCtx) -> bool {
-    ctx.main_of(&["function_definition"]).into_iter().any(|n| {
-        super::kernel_launch::has_c_linkage(ctx, n)
-            && n.field("declarator").and_then(|d| crate::syntax::declarator_name(d, ctx.src)).is_some_and(|(_, name)| ctx.project.index.is_kernel(name))
-    })
+    ctx.project.index.module_files.contains(ctx.rel)
 }

@@ -1346,16 +1346,8 @@ fn kernel_node(ctx: &mut FileCtx, view: &View, NodeFunc { value, function, kerne
 
 /// Is definition `def` inside `extern "C"` (`extern "C" __global__ void
 /// k(...) {...}`, or in an `extern "C" { ... }` block)?
-pub fn has_c_linkage<'t>(ctx: &FileCtx<'t>, def: Node<'t>) -> bool {
-    let Some(p) = ctx.parent(def) else {
-        return false;
-    };
-    let spec = match p.kind_str() {
-        "linkage_specification" => Some(p),
-        "declaration_list" => ctx.parent(p).filter(|g| g.kind_str() == "linkage_specification"),
-        _ => None,
-    };
-    spec.and_then(|s| s.field("value")).is_some_and(|v| ctx.text(v) == "\"C\"")
+fn has_c_linkage<'t>(ctx: &FileCtx<'t>, def: Node<'t>) -> bool {
+    crate::index::has_c_linkage(&*ctx.nodes_main, def, ctx.src)
 }
 
 /// A kernel declared `extern "C"` is what CUDA's driver API loads from a
