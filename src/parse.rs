@@ -339,7 +339,7 @@ fn recover(text: &str, parsed: &mut Parsed, macro_names: &BTreeSet<String>, defi
         // (the masked text's directive lines and line spans, for every region's candidates)
         let mut scan = RoundScan::new(&parsed.masked, &line_starts);
         for (r, region) in regions.iter().enumerate() {
-            let mut tries = recovery_candidates(text, &parsed.masked, &mut scan, region.clone(), macro_names, defines, [&splitting, &inner]);
+            let mut tries = recovery_candidates(text, &parsed.masked, &mut scan, region.clone(), macro_names, [&splitting, &inner]);
             // a region over most of the file, or over all that follows it (a
             // conditional group that splits braces, unread, swallows what
             // follows): its configurations first, before the macro uses in
@@ -741,13 +741,95 @@ struct ConditionalGroup {
     /// `#ifdef _WIN32` / `if (fopen_s(…))` / `#else` / `if (!(fp = fopen(…)))`
     /// / `#endif` / `{ … }`).
     decided_only: bool,
+    /// The condition's value where the known macros and the file's own
+    /// `#define`s and `#undef`s before it decide it ([`LocalDefines`]).
+    value: Option<bool>,
+}
+
+/// The `#define`s and `#undef`s of a file met so far, for the conditions of
+/// later groups: a `#define USE_X` / … / `#ifdef USE_X` group whose branches
+/// the grammar cannot read is parsed in the configuration the compiler
+/// takes. A directive counts where it is in the branch of the condition or
+/// in a branch around it (it is always seen first); one in a branch since
+/// closed makes the name unknown again.
+#[derive(Default)]
+struct LocalDefines {
+    /// Each name's directives in order: the branch they are in (0: outside
+    /// every group) and the value (None: `#undef`).
+    events: std::collections::HashMap<String, Vec<(usize, Option<String>)>>,
+    /// The branches open at this point, outermost first.
+    open: Vec<usize>,
+    /// Whether each branch (by number; 0 is outside every group) is open:
+    /// the test of [`LocalDefines::value`] in constant time, however deep
+    /// the groups nest.
+    is_open: Vec<bool>,
+}
+
+impl LocalDefines {
+    fn enter_branch(&mut self) {
+        if self.is_open.is_empty() {
+            self.is_open.push(true);
+        }
+        self.open.push(self.is_open.len());
+        self.is_open.push(true);
+    }
+
+    fn leave_branch(&mut self) {
+        if let Some(b) = self.open.pop() {
+            self.is_open[b] = false;
+        }
+    }
+
+    fn directive(&mut self, d: &str) {
+        let d = d.trim_start();
+        let (kw, rest) = d.split_once(|c: char| c.is_whitespace()).unwrap_or((d, ""));
+        let rest = rest.trim_start();
+        let name_end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        if name.is_empty() || !matches!(kw, "define" | "undef") {
+            return;
+        }
+        let value = (kw == "define").then(|| {
+            if rest[name_end..].starts_with('(') {
+                String::new()
+            } else {
+                rest[name_end..].split("//").next().unwrap_or("").split("/*").next().unwrap_or("").trim().to_string()
+            }
+        });
+        let branch = self.open.last().copied().unwrap_or(0);
+        self.events.entry(name.to_string()).or_default().push((branch, value));
+    }
+
+    /// `line`'s value (an `#if…` line) with `defines` and the directives
+    /// before it.
+    fn value(&self, line: &str, defines: &Defines) -> Option<bool> {
+        let mut local = Defines::new();
+        for (_, w) in crate::syntax::identifier_tokens(line) {
+            let seen = |b: usize| b == 0 || self.is_open.get(b).copied().unwrap_or(false);
+            match self.events.get(w).and_then(|e| e.last()) {
+                // the last directive of the name is always seen before the line
+                Some((b, v)) if seen(*b) => {
+                    local.insert(w.to_string(), v.clone());
+                }
+                // one in a closed branch: unknown
+                Some(_) => {}
+                None => {
+                    if let Some(v) = defines.get(w) {
+                        local.insert(w.to_string(), v.clone());
+                    }
+                }
+            }
+        }
+        condition_value(line, &local)
+    }
 }
 
 /// Every conditional group of `masked` (nested ones too), in order of their
 /// `#endif`.
-fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
+fn conditional_groups(masked: &str, defines: &Defines) -> Vec<ConditionalGroup> {
     let mut out = Vec::new();
     let mut open: Vec<ConditionalGroup> = Vec::new();
+    let mut local = LocalDefines::default();
     let mut pos = 0;
     while pos < masked.len() {
         let line_end = masked[pos..].find('\n').map_or(masked.len(), |x| pos + x);
@@ -762,7 +844,9 @@ fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
             let line = pos..end;
             match word {
                 "if" | "ifdef" | "ifndef" => {
-                    open.push(ConditionalGroup { head: line.clone(), branches: vec![(line, end + 1..end + 1)], end: 0..0, decided_only: false })
+                    let value = local.value(&masked[line.clone()], defines);
+                    local.enter_branch();
+                    open.push(ConditionalGroup { head: line.clone(), branches: vec![(line, end + 1..end + 1)], end: 0..0, decided_only: false, value })
                 }
                 "elif" | "else" => {
                     if let Some(g) = open.last_mut() {
@@ -770,10 +854,14 @@ fn conditional_groups(masked: &str) -> Vec<ConditionalGroup> {
                             last.1.end = pos.max(last.1.start);
                         }
                         g.branches.push((line, end + 1..end + 1));
+                        local.leave_branch();
+                        local.enter_branch();
                     }
                 }
+                "define" | "undef" => local.directive(d),
                 "endif" => {
                     if let Some(mut g) = open.pop() {
+                        local.leave_branch();
                         if let Some(last) = g.branches.last_mut() {
                             last.1.end = pos.max(last.1.start);
                         }
@@ -912,7 +1000,7 @@ fn is_include_guard(masked: &str, g: &ConditionalGroup) -> bool {
 /// list's configurations are tried before the tries that hide macro uses
 /// (which would leave their code unmigrated), the first's last.
 fn choice_groups(masked: &str, defines: &Defines) -> (Vec<ConditionalGroup>, Vec<ConditionalGroup>) {
-    let groups: Vec<ConditionalGroup> = conditional_groups(masked).into_iter().filter(|g| !is_include_guard(masked, g)).collect();
+    let groups: Vec<ConditionalGroup> = conditional_groups(masked, defines).into_iter().filter(|g| !is_include_guard(masked, g)).collect();
     let bodies: Vec<std::ops::Range<usize>> = groups.iter().flat_map(|g| g.branches.iter().map(|(_, body)| body.clone())).collect();
     let mut balances = bracket_balances(masked, &bodies).into_iter();
     let (splitting, rest): (Vec<ConditionalGroup>, Vec<ConditionalGroup>) = groups.into_iter().partition(|g| {
@@ -934,7 +1022,7 @@ fn choice_groups(masked: &str, defines: &Defines) -> (Vec<ConditionalGroup>, Vec
                 return Some(g);
             }
             g.decided_only = true;
-            condition_value(&masked[g.head.clone()], defines).is_some().then_some(g)
+            g.value.is_some().then_some(g)
         })
         .collect();
     (splitting, inner)
@@ -981,12 +1069,13 @@ fn directives_inside_constructs(s: &str, heads: &[usize]) -> Vec<bool> {
 /// `region` among `splitting` (one list of [`choice_groups`]): groups with the same
 /// condition line are decided together (`#ifdef FUSED` / `} else {` /
 /// `#endif` … `#ifdef FUSED` / `}` / `#endif`). First the configuration
-/// `defines` select where they decide every such condition (the known
-/// macros, `project::known_defines`), then the last branch of each (the
+/// the known macros (`project::known_defines`) and the file's own
+/// `#define`s before each group select where they decide every such
+/// condition ([`ConditionalGroup::value`]), then the last branch of each (the
 /// `#else`, or none: the usual default of a debugging switch), then the
 /// first. The other branches and the directive lines are hidden. `inner`:
 /// the groups are [`choice_groups`]' second list (kinds 10-12, not 7-9).
-fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &Defines, splitting: &[ConditionalGroup], inner: bool) -> Vec<(u8, Vec<Mask>)> {
+fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, splitting: &[ConditionalGroup], inner: bool) -> Vec<(u8, Vec<Mask>)> {
     let groups: Vec<&ConditionalGroup> = splitting
         .iter()
         .filter(|g| g.head.start < region.end.max(region.start + 1) && g.end.end >= region.start)
@@ -1018,7 +1107,7 @@ fn branch_candidates(masked: &str, region: &std::ops::Range<usize>, defines: &De
         };
         // the configuration the compilation database's flags select, first
         let decided = |g: &ConditionalGroup| -> Option<Option<usize>> {
-            match condition_value(&masked[g.head.clone()], defines)? {
+            match g.value? {
                 true => Some(Some(0)),
                 false if g.branches.len() == 1 => Some(None),
                 false if g.branches.len() == 2 => keep_last(g).map(Some),
@@ -1068,7 +1157,6 @@ fn recovery_candidates(
     scan: &mut RoundScan,
     region: std::ops::Range<usize>,
     macro_names: &BTreeSet<String>,
-    defines: &Defines,
     [splitting, inner]: [&[ConditionalGroup]; 2],
 ) -> Vec<(u8, Vec<Mask>)> {
     let b = masked.as_bytes();
@@ -1132,9 +1220,9 @@ fn recovery_candidates(
     // (from the line before the region's: a missing `)` is reported after
     // the `#endif` of the group that hid it)
     let near = from.min(region.start)..region.end;
-    out.extend(branch_candidates(masked, &near, defines, inner, true));
+    out.extend(branch_candidates(masked, &near, inner, true));
     out.extend(span.macro_uses[hiding..].iter().cloned());
-    out.extend(branch_candidates(masked, &near, defines, splitting, false));
+    out.extend(branch_candidates(masked, &near, splitting, false));
     out
 }
 
@@ -1362,7 +1450,7 @@ mod tests {
     #[test]
     fn bracket_balances_of_branches_are_those_of_each_branch() {
         let src = "#if A\nf(x, {\n#if B\n// {\ng(\"(\");\n#else\nh({'(');\n#endif\n#elif C\n}\n#endif\nint y;\n";
-        let groups = conditional_groups(src);
+        let groups = conditional_groups(src, &Defines::new());
         let bodies: Vec<_> = groups.iter().flat_map(|g| g.branches.iter().map(|(_, b)| b.clone())).collect();
         assert!(bodies.len() >= 4);
         let one_pass = bracket_balances(src, &bodies);
@@ -1383,7 +1471,7 @@ mod tests {
     #[test]
     fn conditional_groups_and_include_guards() {
         let src = "#ifndef H\n#define H\n#ifdef A\nfor (;;) {\n#else\nwhile (1) {\n#endif\n}\n#endif\n";
-        let groups = conditional_groups(src);
+        let groups = conditional_groups(src, &Defines::new());
         assert_eq!(groups.len(), 2);
         let inner = &groups[0];
         assert_eq!(&src[inner.head.clone()], "#ifdef A");
@@ -1393,14 +1481,14 @@ mod tests {
         assert!(!is_include_guard(src, inner));
         assert!(is_include_guard(src, &groups[1]));
         // hiding one configuration of the inner group parses
-        let cands = branch_candidates(src, &(0..src.len()), &Defines::new(), &choice_groups(src, &Defines::new()).0, false);
+        let cands = branch_candidates(src, &(0..src.len()), &choice_groups(src, &Defines::new()).0, false);
         assert_eq!(cands.len(), 2);
         assert!(cands.iter().all(|(_, m)| m.iter().all(|m| m.kind == MaskKind::InactiveBranch)));
         // a condition repeated through a file, between others: one candidate
         // per configuration over all its groups, not one per group
         let part = "void f() {\n#ifdef A\nfor (;;) {\n#else\nwhile (1) {\n#endif\n}\n#if B\nif (x) {\n#endif\n}\n}\n";
         let src = part.repeat(5);
-        let cands = branch_candidates(&src, &(0..src.len()), &Defines::new(), &choice_groups(&src, &Defines::new()).0, false);
+        let cands = branch_candidates(&src, &(0..src.len()), &choice_groups(&src, &Defines::new()).0, false);
         assert_eq!(cands.len(), 4);
         assert!(cands.iter().all(|(_, m)| m.iter().filter(|m| src[m.range.clone()].starts_with("#if")).count() == 5));
     }
@@ -1422,5 +1510,22 @@ mod condition_tests {
         assert_eq!(condition_value("#if DEBUG", &d), Some(false));
         assert_eq!(condition_value("#ifdef OTHER", &d), None);
         assert_eq!(condition_value("#if FAST && N", &d), None);
+    }
+
+    #[test]
+    fn conditions_under_the_files_own_defines() {
+        // (each group's value, in order of the `#endif`s)
+        let values = |src: &str, d: &Defines| conditional_groups(src, d).iter().map(|g| g.value).collect::<Vec<_>>();
+        let src =
+            "#define A\n#define N 3 // three\n#ifdef A\n#if N > 2\n#define B\n#endif\n#ifdef B\n#endif\n#endif\n#ifdef B\n#endif\n#undef A\n#ifdef A\n#endif\n";
+        // B is unknown once the branch that defines it closed (whichever
+        // branch was taken: not followed)
+        assert_eq!(values(src, &Defines::new()), vec![Some(true), None, Some(true), None, Some(false)]);
+        assert_eq!(values("#define B 1\n#ifdef A\n#if B\n#endif\n#endif\n", &Defines::new()), vec![Some(true), None]);
+        // a file's #undef overrides a -D of the build
+        let d: Defines = [("A".to_string(), Some("1".to_string()))].into_iter().collect();
+        assert_eq!(values("#undef A\n#if A\n#endif\n#ifdef C\n#endif\n", &d), vec![Some(false), None]);
+        // a define in the other branch of a group does not decide its own #else
+        assert_eq!(values("#ifdef X\n#define Y\n#else\n#ifdef Y\n#endif\n#endif\n", &Defines::new()), vec![None, None]);
     }
 }

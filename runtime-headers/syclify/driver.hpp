@@ -860,8 +860,26 @@ struct module {
 };
 using module_t = module *;
 // CUjit_option (cuModuleLoadDataEx's options): JIT options have no meaning
-// for a shared library and are ignored.
+// for a shared library; their inputs are ignored, and the outputs say that no
+// compile took place (module_load_data_ex).
 using jit_option = int;
+enum : jit_option {
+  jit_max_registers = 0,
+  jit_threads_per_block = 1,
+  jit_wall_time = 2,
+  jit_info_log_buffer = 3,
+  jit_info_log_buffer_size_bytes = 4,
+  jit_error_log_buffer = 5,
+  jit_error_log_buffer_size_bytes = 6,
+  jit_optimization_level = 7,
+  jit_target_from_cucontext = 8,
+  jit_target = 9,
+  jit_fallback_strategy = 10,
+  jit_generate_debug_info = 11,
+  jit_log_verbose = 12,
+  jit_generate_line_info = 13,
+  jit_cache_mode = 14,
+};
 
 namespace detail {
 // What bytes are, when they are not a host shared library: NVIDIA device code.
@@ -1040,7 +1058,40 @@ inline result_t module_load_data(module_t *m, const void *image) {
   return result_t(e);
 #endif
 }
-inline result_t module_load_data_ex(module_t *m, const void *image, unsigned = 0, jit_option * = nullptr, void ** = nullptr) { return result_t(module_load_data(m, image)); }
+namespace detail {
+// The outputs of JIT options when nothing was compiled: a wall time of 0 ms
+// (a float in the value's bits: all zero), empty logs (0 bytes written, the
+// buffer an empty string where it holds a byte).
+inline void jit_outputs(unsigned n, const jit_option *options, void **values) {
+  if (!options || !values)
+    return;
+  auto size_of = [&](jit_option which) -> std::size_t {
+    for (unsigned i = 0; i < n; i++)
+      if (options[i] == which)
+        return reinterpret_cast<std::size_t>(values[i]);
+    return 0;
+  };
+  const std::size_t info = size_of(jit_info_log_buffer_size_bytes), error = size_of(jit_error_log_buffer_size_bytes);
+  for (unsigned i = 0; i < n; i++) {
+    switch (options[i]) {
+    case jit_wall_time:
+    case jit_info_log_buffer_size_bytes:
+    case jit_error_log_buffer_size_bytes: values[i] = nullptr; break;
+    case jit_info_log_buffer:
+    case jit_error_log_buffer:
+      if (values[i] && (options[i] == jit_info_log_buffer ? info : error) > 0)
+        *static_cast<char *>(values[i]) = 0;
+      break;
+    default: break;
+    }
+  }
+}
+} // namespace detail
+inline result_t module_load_data_ex(module_t *m, const void *image, unsigned n = 0, jit_option *options = nullptr, void **values = nullptr) {
+  const result_t r = result_t(module_load_data(m, image));
+  detail::jit_outputs(n, options, values);
+  return r;
+}
 inline result_t module_load_fat_binary(module_t *m, const void *image) { return result_t(module_load_data(m, image)); }
 // cuModuleUnload: the module's functions go; the library stays loaded (its
 // kernels may still be queued, and SYCL implementations register a

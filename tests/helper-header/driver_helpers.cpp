@@ -162,6 +162,12 @@ int main() {
     ++errors;
   if (drv::module_load_data_ex(&mod, ptx, 0, nullptr, nullptr) != drv::error_invalid_image)
     ++errors;
+  // JIT options: no compile took place, so the outputs say 0 ms and empty logs
+  char log[64] = "unset";
+  drv::jit_option options[] = {drv::jit_wall_time, drv::jit_info_log_buffer, drv::jit_info_log_buffer_size_bytes, drv::jit_max_registers};
+  void *values[] = {reinterpret_cast<void *>(7), log, reinterpret_cast<void *>(sizeof log), reinterpret_cast<void *>(32)};
+  if (drv::module_load_data_ex(&mod, ptx, 4, options, values) != drv::error_invalid_image || values[0] || log[0] || values[2] || values[3] != reinterpret_cast<void *>(32))
+    ++errors;
   if (drv::module_load_fat_binary(&mod, ptx) != drv::error_invalid_image)
     ++errors;
   drv::function_t f = nullptr;
