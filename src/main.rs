@@ -1,4 +1,5 @@
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,8 +8,21 @@ use syclify::mapping::Mappings;
 use syclify::project::{self, Options};
 use syclify::{emit, report};
 
+/// `--version`: the crate's version and the commit it was built from (build.rs).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SYCLIFY_COMMIT"), ")");
+
+/// The exit codes, one table for every command (`--help`, the man page, docs/reference/cli.md).
+const EXIT_CODES: &str = "Exit codes:
+  0    done: everything migrated (migrate), nothing unsupported (check), passed (validate)
+  1    a file failed or a diagnostic of severity error was reported (migrate); something is unsupported (check); a build, run or comparison failed (validate); an unknown name (query); CUDA left (leftovers)
+  2    usage error, or an I/O error that stopped the run (a full disk, a read-only out-root, an out-root another run holds): one message naming the file
+  3    not validated: no nvcc, no SYCL compiler or no GPU for a side (validate)
+  130  interrupted by SIGINT (143: SIGTERM): every file in the out-root is whole; run again to finish
+
+Diagnostics on a terminal show the source line with a caret, in colour unless NO_COLOR is set; piped, or with --diagnostics gcc, one `file:line:col: severity: message [CODE]` line each.";
+
 #[derive(Parser)]
-#[command(name = "syclify", version, about = "Migrates CUDA C++ projects to SYCL 2020")]
+#[command(name = "syclify", version = VERSION, about = "Migrates CUDA C++ projects to SYCL 2020", after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -200,6 +214,15 @@ enum Command {
     /// Run a language server on stdin/stdout: diagnostics of the migration
     /// while CUDA sources are edited (see README "Editor integration").
     Lsp,
+    /// Print a shell completion script: `syclify completions bash > /etc/bash_completion.d/syclify`
+    /// (zsh: a file `_syclify` on $fpath; fish: ~/.config/fish/completions/syclify.fish;
+    /// PowerShell: add the output to $PROFILE).
+    Completions {
+        /// bash, zsh, fish, powershell or elvish
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `syclify man > syclify.1 && man ./syclify.1`.
+    Man,
     /// Print the syntax tree of a file (for debugging rules).
     #[command(hide = true)]
     DumpTree { path: PathBuf },
@@ -309,7 +332,13 @@ fn main() -> ExitCode {
                 DiagFormat::Github => print_each(&r, report::JsonDiagnostic::github),
                 DiagFormat::Sarif => print!("{}", syclify::sarif::to_json(&r, &m.in_root)),
             }
-            eprint!("{}", report::summary(&r, &out_root, 12));
+            // on a terminal, the source line and a caret under each (colour unless NO_COLOR)
+            let read = |file: &str| std::fs::read_to_string(m.in_root.join(file)).ok();
+            let style = match std::io::stderr().is_terminal() {
+                true => report::SummaryStyle::Rich { source: &read, color: report::color_wanted(std::env::var_os("NO_COLOR").as_deref()) },
+                false => report::SummaryStyle::Plain,
+            };
+            eprint!("{}", report::summary_styled(&r, &out_root, 12, &style));
             eprint!("{}", incremental_summary(&stats));
             if unfinished {
                 let removed = if leftovers > 0 {
@@ -432,6 +461,19 @@ fn main() -> ExitCode {
             }
             ExitCode::from(if c.errors > 0 { 1 } else { 0 })
         }
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "syclify", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man => match clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            // `syclify man | head`
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("syclify man: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Lsp => match syclify::lsp::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -539,7 +581,6 @@ struct ProgressBar {
 
 impl ProgressBar {
     fn new() -> Self {
-        use std::io::IsTerminal;
         let bar = indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::hidden());
         if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} migrating [{bar:30}] {pos}/{len} steps ({elapsed})") {
             bar.set_style(style.progress_chars("=> "));

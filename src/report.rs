@@ -245,6 +245,69 @@ impl JsonDiagnostic {
 
 /// The one-screen summary printed on stderr.
 pub fn summary(r: &JsonReport, out_root: &str, max_lines: usize) -> String {
+    summary_styled(r, out_root, max_lines, &SummaryStyle::Plain)
+}
+
+/// How [`summary_styled`] shows each diagnostic.
+pub enum SummaryStyle<'a> {
+    /// One `file:line:col: severity: message [CODE]` line each (piped output).
+    Plain,
+    /// As rustc and ruff do on a terminal: the source line with a caret under
+    /// the construct ([`rich`]); `source` reads a diagnostic's file (None:
+    /// that diagnostic is a plain line).
+    Rich { source: &'a dyn Fn(&str) -> Option<String>, color: bool },
+}
+
+/// The diagnostics `ds` rendered with their source lines and carets
+/// (codespan-reporting), in ANSI colours or none.
+pub fn rich(ds: &[&JsonDiagnostic], source: &dyn Fn(&str) -> Option<String>, color: bool) -> String {
+    use codespan_reporting::diagnostic::{Diagnostic, Label, Severity as CSeverity};
+    use codespan_reporting::term::{self, termcolor};
+    let mut files = codespan_reporting::files::SimpleFiles::new();
+    let mut ids: BTreeMap<&str, Option<usize>> = BTreeMap::new();
+    let mut buffer = if color { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+    let config = term::Config::default();
+    for d in ds {
+        let id = *ids.entry(d.file.as_str()).or_insert_with(|| source(&d.file).map(|text| files.add(d.file.clone(), text)));
+        let located = id.and_then(|id| {
+            let text = files.get(id).ok()?.source();
+            let start = byte_at(text, d.line, d.column)?;
+            let end = byte_at(text, d.end_line, d.end_column).unwrap_or(start).max(start);
+            Some((id, start..end.max(start + usize::from(start < text.len()))))
+        });
+        let Some((id, range)) = located else {
+            let _ = std::io::Write::write_all(&mut buffer, format!("{}\n", d.gcc()).as_bytes());
+            continue;
+        };
+        let severity = match d.severity {
+            Severity::Error => CSeverity::Error,
+            Severity::Warning => CSeverity::Warning,
+            Severity::Note => CSeverity::Note,
+        };
+        let diagnostic = Diagnostic::new(severity).with_code(d.code).with_message(&d.message).with_labels(vec![Label::primary(id, range)]);
+        if term::emit_to_write_style(&mut buffer, &config, &files, &diagnostic).is_err() {
+            let _ = std::io::Write::write_all(&mut buffer, format!("{}\n", d.gcc()).as_bytes());
+        }
+    }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}
+
+/// Colour on a terminal, unless the NO_COLOR environment variable (its
+/// value `no_color`) is set to anything but the empty string (no-color.org).
+pub fn color_wanted(no_color: Option<&std::ffi::OsStr>) -> bool {
+    no_color.is_none_or(|v| v.is_empty())
+}
+
+/// The byte offset of 1-based `line` and `column` (in characters) in `text`.
+fn byte_at(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = if line <= 1 { 0 } else { text.match_indices('\n').nth(line - 2)?.0 + 1 };
+    let rest = &text[start..];
+    let line_text = &rest[..rest.find('\n').unwrap_or(rest.len())];
+    Some(start + line_text.char_indices().nth(column.saturating_sub(1)).map_or(line_text.len(), |(i, _)| i))
+}
+
+/// [`summary`], each diagnostic shown as `style` says.
+pub fn summary_styled(r: &JsonReport, out_root: &str, max_lines: usize, style: &SummaryStyle) -> String {
     let t = &r.totals;
     let mut s = String::new();
     let others = if t.other_files_copied > 0 { format!(" (and {} other files: data, scripts)", t.other_files_copied) } else { String::new() };
@@ -259,8 +322,16 @@ pub fn summary(r: &JsonReport, out_root: &str, max_lines: usize) -> String {
     let important: Vec<&JsonDiagnostic> = r.files.iter().flat_map(|f| f.diagnostics.iter()).filter(|d| d.severity >= Severity::Warning).collect();
     let mut sorted = important.clone();
     sorted.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    for d in sorted.iter().take(max_lines) {
-        let _ = writeln!(s, "  {}", d.gcc());
+    match style {
+        SummaryStyle::Plain => {
+            for d in sorted.iter().take(max_lines) {
+                let _ = writeln!(s, "  {}", d.gcc());
+            }
+        }
+        SummaryStyle::Rich { source, color } => {
+            let shown: Vec<&JsonDiagnostic> = sorted.iter().take(max_lines).copied().collect();
+            s.push_str(&rich(&shown, source, *color));
+        }
     }
     if sorted.len() > max_lines {
         let _ = writeln!(s, "  … and {} more", sorted.len() - max_lines);
@@ -277,4 +348,50 @@ fn github_data(s: &str) -> String {
 /// Escapes a workflow command's property value (GitHub's `escapeProperty`).
 fn github_property(s: &str) -> String {
     github_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod rich_tests {
+    use super::*;
+
+    fn diagnostic(line: usize, column: usize, end_column: usize) -> JsonDiagnostic {
+        JsonDiagnostic {
+            code: "SY0010",
+            name: "cuda-left",
+            severity: Severity::Error,
+            message: "`cudaFoo` is left".into(),
+            file: "a.cu".into(),
+            line,
+            column,
+            end_line: line,
+            end_column,
+            rule: "leftovers",
+            fixes: vec![],
+        }
+    }
+
+    #[test]
+    fn the_source_line_with_a_caret_under_the_construct() {
+        let source = |f: &str| (f == "a.cu").then(|| "int main() {\n  // é\n  cudaFoo(1);\n}\n".to_string());
+        let d = diagnostic(3, 3, 10);
+        let out = rich(&[&d], &source, false);
+        assert!(out.contains("error[SY0010]: `cudaFoo` is left"), "{out}");
+        assert!(out.contains("a.cu:3:3"), "{out}");
+        assert!(out.contains("3 │   cudaFoo(1);"), "{out}");
+        assert!(out.contains("│   ^^^^^^^"), "{out}");
+        assert!(!out.contains('\x1b'), "no colour asked: {out}");
+        assert!(rich(&[&d], &source, true).contains('\x1b'));
+        // a file it cannot read, or a position beyond it: the plain line
+        let mut gone = diagnostic(3, 3, 10);
+        gone.file = "b.cu".into();
+        assert_eq!(rich(&[&gone], &source, false), format!("{}\n", gone.gcc()));
+        assert_eq!(rich(&[&diagnostic(40, 1, 2)], &source, false), format!("{}\n", diagnostic(40, 1, 2).gcc()));
+    }
+
+    #[test]
+    fn no_color_is_honoured() {
+        assert!(color_wanted(None));
+        assert!(color_wanted(Some(std::ffi::OsStr::new(""))));
+        assert!(!color_wanted(Some(std::ffi::OsStr::new("1"))));
+    }
 }

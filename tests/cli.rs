@@ -1289,3 +1289,42 @@ fn a_large_file_is_migrated_in_parts_to_the_same_bytes() {
     }
     assert_eq!(parted.len(), whole.len());
 }
+
+#[test]
+fn completions_man_page_version_and_exit_codes() {
+    for (shell, marker) in [("bash", "complete -F"), ("zsh", "#compdef syclify"), ("fish", "complete -c syclify"), ("powershell", "Register-ArgumentCompleter")]
+    {
+        let o = syclify(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let script = String::from_utf8_lossy(&o.stdout);
+        assert!(script.contains(marker), "{shell}: no {marker:?}");
+        // every subcommand and migrate's options are offered
+        for word in ["migrate", "check", "validate", "explain", "query", "out-root", "diagnostics"] {
+            assert!(script.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    assert_eq!(syclify(&["completions", "tcsh"]).status.code(), Some(2), "an unknown shell is a usage error");
+    let man = syclify(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&man.stdout);
+    assert!(page.contains(".TH syclify 1") && page.contains("Exit codes") && page.contains("migrate"), "{page}");
+    // --version names the commit (or says it is unknown, built outside git)
+    let v = String::from_utf8_lossy(&syclify(&["--version"]).stdout).into_owned();
+    let re = regex::Regex::new(r"^syclify \d+\.\d+\.\d+ \((commit [0-9a-f]{7,}(, modified)?|unknown commit)\)\n$").unwrap();
+    assert!(re.is_match(&v), "{v:?}");
+    let help = String::from_utf8_lossy(&syclify(&["--help"]).stdout).into_owned();
+    for code in ["  0 ", "  1 ", "  2 ", "  3 ", "  130 ", "NO_COLOR"] {
+        assert!(help.contains(code), "--help lacks {code:?}: {help}");
+    }
+}
+
+#[test]
+fn piped_diagnostics_are_one_plain_line_each() {
+    let t = tempfile::tempdir().unwrap();
+    fs::write(t.path().join("a.cu"), "__global__ void k(int *p) { cudaNoSuchCall(p); }\n").unwrap();
+    let o = syclify(&["migrate", t.path().to_str().unwrap(), "-o", t.path().join("out").to_str().unwrap()]);
+    let err = stderr(&o);
+    // (stderr is a pipe here: no source excerpt, no colour)
+    assert!(!err.contains('\x1b') && !err.contains('│'), "{err}");
+    assert!(err.lines().any(|l| l.trim_start().starts_with("a.cu:1:")), "{err}");
+}
