@@ -47,4 +47,9 @@ set -e
 # line for the tests it did not finish: counted apart)
 awk '/^test result:/ { p += $4; f += $6 } /process didn.t exit successfully.*signal/ { c += 1 }
   END { printf "all tests: %d passed, %d failed", p, f; if (c) printf ", %d test binaries crashed", c; printf "\n" }' "$log"
+# the Python wheel, built, installed into a fresh venv and run (after the
+# cargo tests: it reuses their build)
+if ! bash scripts/test-wheel.sh; then
+  status=1
+fi
 exit "$status"
