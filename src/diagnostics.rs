@@ -245,7 +245,7 @@ impl Diagnostic {
 }
 
 /// Every code as one Markdown page (`syclify explain --markdown`, kept in
-/// `docs/diagnostics.md`): a heading with an anchor per code, which the
+/// `docs/reference/diagnostics.md`): a heading with an anchor per code, which the
 /// language server's links (`codeDescription`) point at.
 pub fn markdown_page() -> String {
     let mut out = String::from(
@@ -297,10 +297,10 @@ mod tests {
     }
 
     /// The page the editor links to is the table's: regenerate it with
-    /// `cargo run -- explain --markdown > docs/diagnostics.md`.
+    /// `cargo run -- reference docs/reference`.
     #[test]
     fn diagnostics_page_is_current() {
-        let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/diagnostics.md")).unwrap_or_default();
-        assert!(page == markdown_page(), "docs/diagnostics.md is out of date: run `cargo run -- explain --markdown > docs/diagnostics.md`");
+        let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reference/diagnostics.md")).unwrap_or_default();
+        assert!(page == markdown_page(), "docs/reference/diagnostics.md is out of date: run `cargo run -- reference docs/reference`");
     }
 }

@@ -27,6 +27,7 @@ pub mod parse;
 pub mod project;
 pub mod properties;
 pub mod query;
+pub mod reference;
 pub mod report;
 pub mod rules;
 pub mod sarif;

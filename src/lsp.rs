@@ -166,7 +166,7 @@ pub struct Settings {
     pub include_dirs: Vec<PathBuf>,
     /// The address of a code's explanation, `{code}` standing for the code
     /// in lower case (`https://example.org/diagnostics.html#{code}`); by
-    /// default `docs/diagnostics.md` of the checkout syclify was built from,
+    /// default `docs/reference/diagnostics.md` of the checkout syclify was built from,
     /// where it still exists.
     pub explanation_url: Option<String>,
     /// Quiet time after a change before the diagnostics are computed again,
@@ -190,7 +190,7 @@ struct Server {
     settings: Settings,
     mappings: Mappings,
     extra: InMemory,
-    /// The `file:` URI of `docs/diagnostics.md` in the checkout syclify
+    /// The `file:` URI of `docs/reference/diagnostics.md` in the checkout syclify
     /// was built from, where it exists (looked for once).
     docs_page: Option<String>,
     /// A document changed since the diagnostics were last published.
@@ -210,7 +210,7 @@ impl Server {
             settings: Settings::default(),
             mappings: Mappings::builtin(),
             extra: InMemory::default(),
-            docs_page: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md"))
+            docs_page: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/diagnostics.md"))
                 .filter(|p| p.is_file())
                 .map(|p| format!("file://{}", crate::sarif::uri_path(&p.to_string_lossy()))),
             dirty: false,

@@ -188,6 +188,12 @@ const BUILTIN: &[(&str, &str)] = &[
     ("rules/cuda_macros.yaml", include_str!("../rules/cuda_macros.yaml")),
 ];
 
+/// The built-in tables, each as its file holds it (before merging), in the
+/// order they are merged: for the reference pages ([`crate::reference`]).
+pub fn builtin_files() -> Vec<(&'static str, RuleFile)> {
+    BUILTIN.iter().map(|(name, text)| (*name, parse(text, name).unwrap_or_else(|e| panic!("built-in rule file is valid: {e}")))).collect()
+}
+
 /// The `__names` the built-in tables map (`__shfl_down_sync`, `__half`):
 /// read from the `cuda:` keys of the embedded YAML, without parsing it.
 pub fn builtin_dunder_names() -> impl Iterator<Item = &'static str> {
@@ -200,14 +206,20 @@ pub fn builtin_dunder_names() -> impl Iterator<Item = &'static str> {
 }
 
 impl Mappings {
-    /// The built-in tables.
+    /// The built-in tables: parsed once a process (the editor and the tests
+    /// migrate many times), then copied.
     pub fn builtin() -> Self {
-        let mut m = Mappings::default();
-        for (name, text) in BUILTIN {
-            let file = parse(text, name).unwrap_or_else(|e| panic!("built-in rule file is valid: {e}"));
-            m.add(file);
-        }
-        m
+        static TABLES: std::sync::OnceLock<Mappings> = std::sync::OnceLock::new();
+        TABLES
+            .get_or_init(|| {
+                let mut m = Mappings::default();
+                for (name, text) in BUILTIN {
+                    let file = parse(text, name).unwrap_or_else(|e| panic!("built-in rule file is valid: {e}"));
+                    m.add(file);
+                }
+                m
+            })
+            .clone()
     }
 
     /// A type as written, with every mapped type name in it migrated

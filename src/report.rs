@@ -310,7 +310,11 @@ fn byte_at(text: &str, line: usize, column: usize) -> Option<usize> {
 pub fn summary_styled(r: &JsonReport, out_root: &str, max_lines: usize, style: &SummaryStyle) -> String {
     let t = &r.totals;
     let mut s = String::new();
-    let others = if t.other_files_copied > 0 { format!(" (and {} other files: data, scripts)", t.other_files_copied) } else { String::new() };
+    let others = if t.other_files_copied > 0 {
+        format!(" (and {} other file{}: data, scripts)", t.other_files_copied, if t.other_files_copied == 1 { "" } else { "s" })
+    } else {
+        String::new()
+    };
     let _ = writeln!(s, "syclify: {} migrated, {} copied unchanged{others}, {} failed → {}", t.files_migrated, t.files_copied, t.files_failed, out_root);
     if !t.rules.is_empty() {
         let mut rules: Vec<(&&str, &usize)> = t.rules.iter().collect();

@@ -58,7 +58,7 @@ fn migrates_a_tree_and_mirrors_it() {
     assert_eq!(report["out_root"].as_str(), Some(out.canonicalize().unwrap().to_str().unwrap()));
     assert!(report["totals"]["rules"]["kernel-launch"].as_u64() == Some(1));
     assert!(fs::read_to_string(out.join("syclify-report.md")).unwrap().contains("| `main.cu` | `main.dp.cpp` | migrated |"));
-    assert!(stderr(&o).contains("3 migrated, 1 copied unchanged (and 1 other files: data, scripts), 0 failed"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3 migrated, 1 copied unchanged (and 1 other file: data, scripts), 0 failed"), "{}", stderr(&o));
 }
 
 /// An out-root migrated again (a user who migrates in steps): syclify's own

@@ -270,7 +270,7 @@ fn quick_fixes_and_the_preview() {
     assert_eq!(codes(&diags), vec!["SY0301"], "{diags:?}");
     // the code links to its explanation
     let href = diags[0]["codeDescription"]["href"].as_str().unwrap_or_else(|| panic!("{diags:?}"));
-    assert!(href.ends_with("/docs/diagnostics.md#sy0301"), "{href}");
+    assert!(href.ends_with("/docs/reference/diagnostics.md#sy0301"), "{href}");
 
     // the actions on the diagnostic's line: its fix and the preview
     let r = c.request(

@@ -60,17 +60,18 @@ fn the_no_cuda_left_check_can_fail() {
 
 #[test]
 fn programs_host_compile_against_intel_sycl_headers() {
-    let mut failures = Vec::new();
-    let mut compiled = 0;
-    for dir in programs() {
-        let m = common::migrate(&[&dir]);
-        let out = tempfile::tempdir().unwrap();
-        let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
-        assert!(syclify::emit::emit(&m).is_empty());
-        // every translation unit: migrated `.cu` files and host `.cpp` files
-        for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| [".cpp", ".cc", ".cxx"].iter().any(|e| o.ends_with(e)))) {
-            let file = out.path().join(f.out_rel.as_ref().unwrap());
-            compiled += 1;
+    use rayon::prelude::*;
+    // the programs at once (each compile is a process of its own): the
+    // results are gathered in the programs' order
+    let results: Vec<(usize, Vec<String>)> = programs()
+        .par_iter()
+        .map(|dir| {
+            let mut failures = Vec::new();
+            let mut compiled = 0;
+            let m = common::migrate(&[dir]);
+            let out = tempfile::tempdir().unwrap();
+            let m = syclify::project::Migration { out_root: out.path().to_path_buf(), ..m };
+            assert!(syclify::emit::emit(&m).is_empty());
             // a program that uses oneDPL or oneMKL compiles against their headers too
             let libraries = m.files.iter().any(|f| f.output.as_deref().is_some_and(common::uses_libraries));
             // the include directories its Makefile names (`-Icommon`: a shared helper header)
@@ -78,11 +79,24 @@ fn programs_host_compile_against_intel_sycl_headers() {
             let mut includes = vec![out.path().join("include")];
             includes.extend(makefile.split_whitespace().filter_map(|w| w.strip_prefix("-I")).map(|d| out.path().join(d)));
             let includes: Vec<&Path> = includes.iter().map(|p| p.as_path()).collect();
-            if let Err(e) = common::host_compile_unit(&file, &includes, libraries) {
-                failures.push(format!("{}: {}\n{}", dir.display(), f.rel, e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n")));
+            // every translation unit: migrated `.cu` files and host `.cpp` files
+            for f in m.files.iter().filter(|f| f.out_rel.as_deref().is_some_and(|o| [".cpp", ".cc", ".cxx"].iter().any(|e| o.ends_with(e)))) {
+                let file = out.path().join(f.out_rel.as_ref().unwrap());
+                compiled += 1;
+                if let Err(e) = common::host_compile_unit(&file, &includes, libraries) {
+                    failures.push(format!(
+                        "{}: {}\n{}",
+                        dir.display(),
+                        f.rel,
+                        e.lines().filter(|l| l.contains("error")).take(10).collect::<Vec<_>>().join("\n")
+                    ));
+                }
             }
-        }
-    }
+            (compiled, failures)
+        })
+        .collect();
+    let compiled: usize = results.iter().map(|r| r.0).sum();
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
     assert!(compiled >= 10);
     assert!(failures.is_empty(), "host compile failed:\n{}", failures.join("\n\n"));
 }

@@ -247,30 +247,36 @@ fn check_cached_partial_migrations_with(cache: &syclify::project::Cache, name: &
 #[test]
 fn speculative_parses_of_a_document_being_typed_match_whole_migrations() {
     let (normal, differing) = (syclify::project::Cache::default(), syclify::project::Cache::always_differing());
-    let mut compared = 0;
-    for dir in program_dirs() {
-        let files = program_files(&dir);
-        let mut versions = vec![files.clone()];
-        for changed in (0..files.len()).filter(|&i| files[i].0.ends_with(".cu")) {
-            let text = String::from_utf8_lossy(&files[changed].1).into_owned();
-            let mut lines: Vec<&str> = text.lines().collect();
-            let middle = lines.len() / 2;
-            lines.insert(middle, "void being_typed() { if (x");
-            for edit in ["", "int edited_above = 1;", "int edited_above = 12;"] {
-                let mut l = lines.clone();
-                l.insert(1, edit);
-                let mut now = files.clone();
-                now[changed].1 = (l.join("\n") + "\n").into_bytes();
-                versions.push(now);
+    use rayon::prelude::*;
+    // the programs at once; each file's cache entries are its own
+    let compared: usize = program_dirs()
+        .par_iter()
+        .map(|dir| {
+            let files = program_files(dir);
+            let mut versions = vec![files.clone()];
+            for changed in (0..files.len()).filter(|&i| files[i].0.ends_with(".cu")) {
+                let text = String::from_utf8_lossy(&files[changed].1).into_owned();
+                let mut lines: Vec<&str> = text.lines().collect();
+                let middle = lines.len() / 2;
+                lines.insert(middle, "void being_typed() { if (x");
+                for edit in ["", "int edited_above = 1;", "int edited_above = 12;"] {
+                    let mut l = lines.clone();
+                    l.insert(1, edit);
+                    let mut now = files.clone();
+                    now[changed].1 = (l.join("\n") + "\n").into_bytes();
+                    versions.push(now);
+                }
+                versions.push(files.clone());
             }
-            versions.push(files.clone());
-        }
-        for cache in [&normal, &differing] {
-            // (a file that does not parse from the unclosed `(` on may reach
-            // SYCL only through its includes: its diagnostics are compared)
-            compared += check_cached_partial_migrations_with(cache, &dir.display().to_string(), &versions, false);
-        }
-    }
+            let mut compared = 0;
+            for cache in [&normal, &differing] {
+                // (a file that does not parse from the unclosed `(` on may reach
+                // SYCL only through its includes: its diagnostics are compared)
+                compared += check_cached_partial_migrations_with(cache, &dir.display().to_string(), &versions, false);
+            }
+            compared
+        })
+        .sum();
     assert!(compared >= 60, "too few files compared ({compared})");
     assert_eq!(normal.made_again(), 0, "a speculative parse of the fixtures differed from its whole parse (a tree-sitter case to keep as a fixture)");
     assert!(differing.made_again() >= 20, "too few migrations made again ({})", differing.made_again());
@@ -283,20 +289,23 @@ fn speculative_parses_of_a_document_being_typed_match_whole_migrations() {
 /// defines).
 #[test]
 fn cached_partial_migrations_match_whole_ones() {
-    let mut compared = 0;
-    for dir in program_dirs() {
-        let files = program_files(&dir);
-        let mut versions = vec![files.clone()];
-        for changed in 0..files.len() {
-            for edit in [&b"\nint syclify_edited_here;\n"[..], b"\n#define SYCLIFY_EDITED_MACRO 2\n"] {
-                let mut now = files.clone();
-                now[changed].1.extend_from_slice(edit);
-                versions.push(now);
-                versions.push(files.clone());
+    use rayon::prelude::*;
+    let compared: usize = program_dirs()
+        .par_iter()
+        .map(|dir| {
+            let files = program_files(dir);
+            let mut versions = vec![files.clone()];
+            for changed in 0..files.len() {
+                for edit in [&b"\nint syclify_edited_here;\n"[..], b"\n#define SYCLIFY_EDITED_MACRO 2\n"] {
+                    let mut now = files.clone();
+                    now[changed].1.extend_from_slice(edit);
+                    versions.push(now);
+                    versions.push(files.clone());
+                }
             }
-        }
-        compared += check_cached_partial_migrations(&dir.display().to_string(), &versions);
-    }
+            check_cached_partial_migrations(&dir.display().to_string(), &versions)
+        })
+        .sum();
     assert!(compared >= 30, "too few files compared ({compared})");
 }
 

@@ -210,7 +210,7 @@ fn time_without_a_timer_says_why_and_gates_as_not_validated() {
 /// the CUDA 13 toolkit's CUPTI headers (from NVIDIA's PyPI wheels, fetched by
 /// scripts/fetch-cuda-headers.sh; SYCLIFY_CUDA_INCLUDE overrides), with
 /// warnings as errors. Loading it needs a GPU; `validate --time` on the lent
-/// H100 is in the README.
+/// H100 is in docs/guide/validating.md.
 #[test]
 fn the_kernel_timer_compiles_against_cupti() {
     let inc = std::env::var_os("SYCLIFY_CUDA_INCLUDE")

@@ -13,9 +13,20 @@ pub struct CompareOptions {
     pub atol: f64,
 }
 
+/// What AdaptiveCpp prints (on stdout) at a program's exit when the CUDA
+/// driver has shut down before the runtime destroys its streams and events
+/// (`Couldn't destroy stream (error code = CUDA:4)`): the runtime's
+/// teardown, not the program's output; dropped from both sides by default.
+pub const TEARDOWN_NOISE: &str = r"\[AdaptiveCpp Error\] .*Couldn't destroy (stream|event) \(error code = CUDA:4\)";
+
 impl Default for CompareOptions {
     fn default() -> Self {
-        CompareOptions { ignore_lines: vec![], masks: vec![Regex::new(r"0x[0-9a-fA-F]{8,}").expect("valid")], rtol: 0.0, atol: 0.0 }
+        CompareOptions {
+            ignore_lines: vec![Regex::new(TEARDOWN_NOISE).expect("valid")],
+            masks: vec![Regex::new(r"0x[0-9a-fA-F]{8,}").expect("valid")],
+            rtol: 0.0,
+            atol: 0.0,
+        }
     }
 }
 
@@ -127,6 +138,11 @@ mod tests {
     #[test]
     fn ignored_lines_and_masks_are_normalised_away() {
         let o = CompareOptions { ignore_lines: vec![Regex::new("^time:").unwrap()], ..Default::default() };
+        // AdaptiveCpp's teardown messages are dropped by default, other errors are not
+        let teardown = "\x1b[1;31m[AdaptiveCpp Error] \x1b[0mfrom src/runtime/cuda/cuda_queue.cpp:201 @ ~cuda_queue(): cuda_queue: Couldn't destroy stream (error code = CUDA:4)";
+        assert!(compare("PASS\n", &format!("PASS\n{teardown}\n"), &CompareOptions::default()).is_empty());
+        let other = "[AdaptiveCpp Error] from cuda_queue.cpp:100 @ submit(): kernel launch failed (error code = CUDA:700)";
+        assert_eq!(compare("PASS\n", &format!("PASS\n{other}\n"), &CompareOptions::default()).len(), 1);
         assert!(compare("time: 3 ms\nptr 0x7ffd12345678\nPASS\n", "time: 9 ms\nptr 0x55aa00001111\nPASS\n", &o).is_empty());
     }
 

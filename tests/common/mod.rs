@@ -147,23 +147,42 @@ pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
     compile_with(&cxx, file, include_dirs)
 }
 
-/// Is `file`'s first line of code (after comments and blank lines) the
-/// include of the helper header?
-fn starts_with_helper(file: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(file) else {
-        return false;
-    };
+/// Where a unit includes the helper header: `Some(false)` where that include
+/// is its first line of code (after comments and blank lines), `Some(true)`
+/// where only includes of the C++ standard library's headers come before it
+/// (`#include <cstdio>`: the SYCL headers read those anyway, and a standard
+/// header reads the same whatever came before, so the helper read first,
+/// with `-include`, gives the same unit), `None` otherwise.
+fn helper_include_place(file: &Path) -> Option<bool> {
+    let text = std::fs::read_to_string(file).ok()?;
     let mut rest = text.as_str();
+    let mut after_standard = false;
     loop {
         rest = rest.trim_start();
         if let Some(r) = rest.strip_prefix("//") {
             rest = r.find('\n').map_or("", |i| &r[i..]);
         } else if let Some(r) = rest.strip_prefix("/*") {
             rest = r.find("*/").map_or("", |i| &r[i + 2..]);
+        } else if rest.starts_with("#include <syclify/syclify.hpp>") {
+            return Some(after_standard);
         } else {
-            return rest.starts_with("#include <syclify/syclify.hpp>");
+            let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            let name = line.strip_prefix("#include <")?.strip_suffix('>')?;
+            if !is_standard_header(name) {
+                return None;
+            }
+            after_standard = true;
+            rest = &rest[line.len()..];
         }
     }
+}
+
+/// A header of the C++ standard library (`vector`, `cstdio`) or one of the
+/// C headers it keeps (`stdio.h`).
+fn is_standard_header(name: &str) -> bool {
+    const C: &[&str] =
+        &["assert.h", "ctype.h", "errno.h", "float.h", "limits.h", "math.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "time.h"];
+    (!name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')) || C.contains(&name)
 }
 
 /// The host compile's flags (before the include directories).
@@ -178,15 +197,19 @@ const HELPER_PARTS: &[&str] = &["syclify.hpp", "texture.hpp", "graph.hpp", "driv
 /// once, under target/), for a compile whose include directories hold our
 /// helper headers byte for byte: the unit then reads the same text either
 /// way, some 1.5 s sooner. None for other compilers, for a unit whose first
-/// line of code is not `#include <syclify/syclify.hpp>` (GCC would read the
-/// text beside the .gch, and then the unit's copy as another file), or where a unit's helper copy differs
-/// or is missing (its compile must see that).
-fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<PathBuf> {
+/// line of code is not `#include <syclify/syclify.hpp>` or a standard
+/// header's include ([`helper_include_place`]: GCC would read the text
+/// beside the .gch, and then the unit's copy as another file), or where a
+/// unit's helper copy differs or is missing (its compile must see that).
+/// With the directory, whether the unit needs `-include` to read the
+/// header first (GCC uses a precompiled header only before the first token).
+fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(PathBuf, bool)> {
     static PCH: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     let gcc = Path::new(cxx).file_name().map(|n| n.to_string_lossy().into_owned()).is_some_and(|n| n == "g++" || n.starts_with("g++-") || n.ends_with("-g++"));
-    if !gcc || std::env::var_os("SYCLIFY_TEST_NO_PCH").is_some() || !starts_with_helper(file) {
+    if !gcc || std::env::var_os("SYCLIFY_TEST_NO_PCH").is_some() {
         return None;
     }
+    let forced = helper_include_place(file)?;
     let ours = root().join("runtime-headers/syclify");
     let copy = include_dirs.iter().map(|d| d.join("syclify")).find(|d| d.join("syclify.hpp").is_file())?;
     if !HELPER_PARTS.iter().all(|h| std::fs::read(copy.join(h)).ok() == std::fs::read(ours.join(h)).ok()) {
@@ -234,6 +257,7 @@ fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<PathBuf>
         Some(dir)
     })
     .clone()
+    .map(|dir| (dir, forced))
 }
 
 fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
@@ -247,8 +271,11 @@ fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), St
     cmd.args(COMPILE_FLAGS);
     // GCC reads the helper header precompiled where the unit starts with it
     // and its copy of it is ours, unchanged
-    if let Some(pch) = helper_pch(cxx, file, include_dirs) {
+    if let Some((pch, forced)) = helper_pch(cxx, file, include_dirs) {
         cmd.arg(format!("-I{}", pch.display()));
+        if forced {
+            cmd.args(["-include", "syclify/syclify.hpp"]);
+        }
     }
     cmd.arg(format!("-I{}", sycl_wrapper().display()));
     cmd.arg(format!("-I{}", inc.display()));
