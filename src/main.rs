@@ -537,7 +537,7 @@ fn main() -> ExitCode {
         }
         Command::Explain { code, .. } => match code {
             None => {
-                for c in Code::ALL {
+                for c in Code::in_order() {
                     let i = c.info();
                     println!("{}  {:<8} {:<34} {}", i.code, i.severity.as_str(), i.name, i.summary);
                 }

@@ -147,7 +147,8 @@ pub fn uri_path(s: &str) -> String {
 /// The SARIF log of a migration. File URIs are relative to `SRCROOT`, the
 /// in-root (given as an absolute `file:` URI).
 pub fn build(r: &JsonReport, in_root: &Path) -> Log {
-    let rules: Vec<Rule> = Code::ALL
+    let codes = Code::in_order();
+    let rules: Vec<Rule> = codes
         .iter()
         .map(|c| {
             let i = c.info();
@@ -161,7 +162,7 @@ pub fn build(r: &JsonReport, in_root: &Path) -> Log {
             }
         })
         .collect();
-    let index: BTreeMap<&str, usize> = Code::ALL.iter().enumerate().map(|(n, c)| (c.code(), n)).collect();
+    let index: BTreeMap<&str, usize> = codes.iter().enumerate().map(|(n, c)| (c.code(), n)).collect();
     let mut results = Vec::new();
     for f in &r.files {
         for d in &f.diagnostics {

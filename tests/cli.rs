@@ -285,7 +285,10 @@ fn explain_prints_codes() {
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("local-memory-unresolved"));
     let o = syclify(&["explain"]);
-    assert!(String::from_utf8_lossy(&o.stdout).lines().count() >= 15);
+    let listed: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().map(|l| l.split_whitespace().next().unwrap_or("").to_string()).collect();
+    assert!(listed.len() >= 15);
+    // in the order of their numbers
+    assert!(listed.windows(2).all(|w| w[0] < w[1]), "{listed:?}");
     assert_eq!(syclify(&["explain", "SY9999"]).status.code(), Some(2));
 }
 
