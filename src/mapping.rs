@@ -213,8 +213,7 @@ impl Mappings {
         TABLES
             .get_or_init(|| {
                 let mut m = Mappings::default();
-                for (name, text) in BUILTIN {
-                    let file = parse(text, name).unwrap_or_else(|e| panic!("built-in rule file is valid: {e}"));
+                for (_, file) in builtin_files() {
                     m.add(file);
                 }
                 m
