@@ -387,6 +387,14 @@ pub struct FunctionFacts {
     pub method_callees: Vec<String>,
     /// Every identifier the body uses (to find the device globals it reads).
     pub identifiers: BTreeSet<String>,
+    /// Does the definition name `item` itself (a token, not in a comment
+    /// or a string)? Its `nd_item` is then `item_ct1`, in every part of a
+    /// body cut in parts ([`crate::rules::FileCtx::is_split`]).
+    pub names_item: bool,
+    /// Its local `dim3` variables that a use may change (assigned, passed,
+    /// addressed: not only launched with or read as `v.x`): the others'
+    /// values are their initializers' ([`syntax::is_read_only_use`]).
+    pub dim3_changed: BTreeSet<String>,
     /// The template arguments of each name the body uses as a variable
     /// template (`mask<T>[j]` → `mask`: `T`), as first written.
     pub template_uses: BTreeMap<String, Vec<String>>,
@@ -475,6 +483,8 @@ impl FunctionFacts {
             shared_types.extend(o.shared_types);
             callees.extend(o.callees);
             self.identifiers.extend(o.identifiers);
+            self.names_item |= o.names_item;
+            self.dim3_changed.extend(o.dim3_changed);
             for (k, v) in o.template_uses {
                 self.template_uses.entry(k).or_insert(v);
             }
@@ -1312,7 +1322,11 @@ pub fn index_part<'t>(
     body: &std::ops::Range<usize>,
 ) -> FileFacts {
     let whole = body.start == 0 && body.end >= src.len();
-    let owned = |n: Node| whole || body.contains(&n.start_byte());
+    // (and a function whose body is cut in parts, around a part of its
+    // body: its facts from each part, merged)
+    let owned = |n: Node| {
+        whole || body.contains(&n.start_byte()) || (n.kind_str() == "function_definition" && n.start_byte() < body.start && n.end_byte() > body.start)
+    };
     let root = nodes[0];
     let mut globals = Vec::new();
     let mut shared_globals = Vec::new();
@@ -1602,14 +1616,22 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
     // local constants (`constexpr int W = 32;`), which a `__shared__` size may name
     let mut constants: BTreeMap<String, String> = BTreeMap::new();
     let mut aliases: BTreeMap<String, String> = BTreeMap::new();
+    // its `dim3` locals, and the nodes that name them where declared
+    let mut dim3_locals: BTreeSet<&str> = BTreeSet::new();
+    let mut declarator_names: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for &n in nodes.subtree(i) {
         if matches!(n.kind_str(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
+            let is_dim3 = n.kind_str() == "declaration" && n.field("type").is_some_and(|t| text(t, src) == "dim3");
             let constant = n.kind_str() == "declaration"
                 && syntax::children(n)
                     .iter()
                     .any(|c| matches!(c.kind_str(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
             let mut c = n.walk();
             for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
+                if is_dim3 && let Some((at, name)) = declarator_name(d, src) {
+                    dim3_locals.insert(name);
+                    declarator_names.insert(at.id());
+                }
                 if syntax::function_declarator(d).is_none()
                     && let Some((_, name)) = declarator_name(d, src)
                 {
@@ -1638,6 +1660,7 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
     let initializers = syntax::children(def).into_iter().filter(|c| c.kind_str() == "field_initializer_list").flat_map(descendants);
     let body_nodes = nodes.subtree_of(body).map(|b| b.to_vec()).unwrap_or_else(|| descendants(body));
     for n in initializers.chain(body_nodes) {
+        f.names_item |= n.child_count() == 0 && !matches!(n.kind_str(), "comment" | "string_content") && text(n, src) == "item";
         match n.kind_str() {
             "field_expression" => {
                 if let Some(a) = n.field("argument")
@@ -1650,6 +1673,9 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
             }
             "identifier" => {
                 let t = text(n, src);
+                if dim3_locals.contains(t) && !declarator_names.contains(&n.id()) && !syntax::is_read_only_use(n) {
+                    f.dim3_changed.insert(t.to_string());
+                }
                 if !declared.contains(t) {
                     f.identifiers.insert(t.to_string());
                 }

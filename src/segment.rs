@@ -70,10 +70,16 @@ pub struct Compact {
 
 impl Compact {
     pub fn of(file: &str, s: &Segment) -> Compact {
-        let mut text = String::with_capacity(s.pieces.iter().map(|p| p.len()).sum());
+        let mut text = String::with_capacity(s.pieces.iter().map(|p| p.len() + 1).sum());
         let mut pieces = Vec::with_capacity(s.pieces.len());
         let mut body = 0..0;
         for p in &s.pieces {
+            // (a piece that starts a line of the file, after one that ends
+            // inside a line: on a line of its own, as in the file, for its
+            // directives and its indentation)
+            if !text.is_empty() && !text.ends_with('\n') && file.as_bytes().get(p.start.wrapping_sub(1)) == Some(&b'\n') {
+                text.push('\n');
+            }
             if *p == s.body {
                 body = text.len()..text.len() + p.len();
             }
@@ -92,9 +98,10 @@ impl Compact {
             let (f, c) = &self.pieces[i];
             (r.end <= c + f.len()).then(|| f.start + (r.start - c)..f.start + (r.end - c))
         };
-        // an empty range at a boundary: the body's start, else the end of
-        // the piece before (the body's end)
-        if r.is_empty() && i > 0 && self.pieces[i].1 == r.start && self.pieces[i].1 != self.body.start {
+        // an empty range at a boundary: the body's start, or the end of
+        // the body before it, else the piece's own start (the head of a
+        // function whose body is cut: what goes before the function)
+        if r.is_empty() && i > 0 && self.pieces[i].1 == r.start && self.pieces[i - 1].1 == self.body.start {
             return at(i - 1);
         }
         at(i)
@@ -136,9 +143,24 @@ struct Entry {
 
 /// The parts of `text` of about `size` bytes each, or None where the file
 /// is not cut (too small to need it, or a structure the scan cannot follow).
+/// A function whose body is larger than [`function_part_size`] is cut
+/// inside its body too.
 pub fn segments(text: &str, size: usize) -> Option<Vec<Segment>> {
-    let Scan { cuts, chunks, entries, head_chunks } = scan(text)?;
-    if cuts.len() < 3 {
+    segments_with(text, size, function_part_size(size))
+}
+
+/// The size of the parts a function's body larger than it is cut in:
+/// `SYCLIFY_FUNCTION_PART_BYTES`, else [`SEGMENT_BYTES`] (or the parts'
+/// size where larger).
+pub fn function_part_size(size: usize) -> usize {
+    std::env::var("SYCLIFY_FUNCTION_PART_BYTES").ok().and_then(|v| v.parse::<usize>().ok()).map_or(size.max(SEGMENT_BYTES), |n| n.max(1))
+}
+
+/// [`segments`], with functions' bodies larger than `fn_size` cut inside
+/// in parts of about `fn_size`.
+pub fn segments_with(text: &str, size: usize, fn_size: usize) -> Option<Vec<Segment>> {
+    let Scan { cuts, chunks, entries, head_chunks, functions } = scan(text, fn_size)?;
+    if cuts.len() < 3 && functions.is_empty() {
         return None;
     }
     // group the chunks between cuts into bodies of about `size`
@@ -151,7 +173,7 @@ pub fn segments(text: &str, size: usize) -> Option<Vec<Segment>> {
             start = k;
         }
     }
-    if bodies.len() < 2 {
+    if bodies.len() < 2 && functions.is_empty() {
         return None;
     }
     let open_at = |top: Option<usize>| {
@@ -171,6 +193,10 @@ pub fn segments(text: &str, size: usize) -> Option<Vec<Segment>> {
     // file-level rules place things by and names are looked up through)
     let mut nameless: Vec<usize> = Vec::new();
     let mut next_chunk = 0;
+    let mut next_function = 0;
+    let ranges: Vec<Range<usize>> = chunks.iter().map(|c| c.0.clone()).collect();
+    // the declarations read so far of the function a part starts in
+    let mut locals: Option<(usize, Locals)> = None;
     for (a, b) in bodies {
         let body = cuts[a].0..cuts[b].0;
         while next_chunk < chunks.len() && chunks[next_chunk].0.end <= body.start {
@@ -186,70 +212,278 @@ pub fn segments(text: &str, size: usize) -> Option<Vec<Segment>> {
             }
             next_chunk += 1;
         }
-        let mut chosen: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
-        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let mut wanted: Vec<&str> = identifiers(&text[body.clone()]).filter(|w| seen.insert(w)).collect();
-        wanted.reverse();
-        let mut bytes = 0;
-        // (the first of them, up to a quarter of the prelude)
-        for &k in &nameless {
-            if bytes + chunks[k].0.len() > PRELUDE_BYTES / 4 {
-                break;
-            }
-            bytes += chunks[k].0.len();
-            chosen.insert(k);
-        }
-        'fill: while let Some(w) = wanted.pop() {
-            for &k in declaring.get(w).map_or(&[][..], Vec::as_slice) {
-                let r = &chunks[k].0;
-                if chosen.contains(&k) {
-                    continue;
-                }
-                if bytes + r.len() > PRELUDE_BYTES {
-                    break 'fill;
-                }
-                bytes += r.len();
-                chosen.insert(k);
-                let more: Vec<&str> = identifiers(&text[r.clone()]).filter(|w| seen.insert(w)).collect();
-                wanted.extend(more.into_iter().rev());
-            }
-        }
-        let mut pieces: Vec<Range<usize>> = chosen.into_iter().map(|k| chunks[k].0.clone()).collect();
+        let mut chosen = prelude(text, &text[body.clone()], &ranges, &declaring, &nameless, true);
+        let mut before: Vec<Range<usize>> = Vec::new();
         for e in open_at(cuts[a].1) {
             match &entries[e].open {
-                Open::Block { opener } => pieces.push(opener.clone()),
+                Open::Block { opener } => before.push(opener.clone()),
                 // (an `#else` read after the body's start is not an opener)
-                Open::Cond { lines } => pieces.extend(lines.iter().filter(|l| l.start < body.start).cloned()),
+                Open::Cond { lines } => before.extend(lines.iter().filter(|l| l.start < body.start).cloned()),
                 Open::Brace { .. } => return None,
             }
         }
-        pieces.push(body.clone());
+        let mut after: Vec<Range<usize>> = Vec::new();
         for e in open_at(cuts[b].1) {
             match &entries[e].open {
                 Open::Brace { .. } => return None,
                 // (its `#else`/`#elif` lines after the body too: the group
                 // keeps its shape, `#ifndef X` / `#else` / `#endif`)
-                Open::Cond { lines } => pieces.extend(lines.iter().filter(|l| l.start >= body.end).cloned()),
+                Open::Cond { lines } => after.extend(lines.iter().filter(|l| l.start >= body.end).cloned()),
                 Open::Block { .. } => {}
             }
-            pieces.push(entries[e].closer.clone());
+            after.push(entries[e].closer.clone());
         }
-        // in file order, whole lines: equal or apart, or inside the body
-        pieces.sort_by_key(|r| (r.start, r.end));
-        let mut merged: Vec<Range<usize>> = Vec::with_capacity(pieces.len());
-        for p in pieces {
-            match merged.last_mut() {
-                Some(l) if p.start < l.end || (p.is_empty() && p.start == l.end) => l.end = l.end.max(p.end),
-                _ => merged.push(p),
+        before.extend(chosen.drain(..).map(|k| ranges[k].clone()));
+        // the functions in the body whose bodies are cut inside: where each
+        // part of the body starts and ends, and in which function
+        while next_function < functions.len() && functions[next_function].close.end <= body.start {
+            next_function += 1;
+        }
+        let mut inner: Vec<(usize, Option<usize>)> = vec![(body.start, None)];
+        let mut k = next_function;
+        while k < functions.len() && functions[k].open.start < body.end {
+            let f = &functions[k];
+            let mut last = f.open.end;
+            for &e in &f.ends {
+                if e - last >= fn_size && e < f.close.start {
+                    inner.push((e, Some(k)));
+                    last = e;
+                }
             }
+            k += 1;
         }
-        // the body stays one piece of its own
-        if !merged.contains(&body) {
-            return None;
+        inner.push((body.end, None));
+        for w in inner.windows(2) {
+            let ((from, in_f), (to, out_f)) = (w[0], w[1]);
+            let part = from..to;
+            let mut pieces = before.clone();
+            if let Some(f) = in_f {
+                pieces.push(functions[f].open.clone());
+                if locals.as_ref().is_none_or(|(k, _)| *k != f) {
+                    locals = Some((f, Locals::default()));
+                }
+                let (_, l) = locals.as_mut().unwrap();
+                pieces.extend(l.prelude(text, &functions[f], from, &text[part.clone()]));
+            }
+            pieces.push(part.clone());
+            if let Some(f) = out_f {
+                pieces.push(functions[f].close.clone());
+            }
+            pieces.extend(after.iter().cloned());
+            // in file order: equal or apart, or inside the body
+            pieces.sort_by_key(|r| (r.start, r.end));
+            let mut merged: Vec<Range<usize>> = Vec::with_capacity(pieces.len());
+            for p in pieces {
+                match merged.last_mut() {
+                    Some(l) if p.start < l.end || (p.is_empty() && p.start == l.end) => l.end = l.end.max(p.end),
+                    _ => merged.push(p),
+                }
+            }
+            // the body stays one piece of its own
+            if !merged.contains(&part) {
+                return None;
+            }
+            out.push(Segment { body: part, pieces: merged });
         }
-        out.push(Segment { body, pieces: merged });
     }
-    Some(out)
+    (out.len() >= 2).then_some(out)
+}
+
+/// The declarations among `ranges` (through `declaring`, by the names they
+/// declare) that declare a name `body` uses, and those that declare the
+/// names these use, up to [`PRELUDE_BYTES`]; with `nameless` first (up to
+/// a quarter of it). Indices into `ranges`, in order.
+fn prelude(
+    text: &str,
+    body: &str,
+    ranges: &[Range<usize>],
+    declaring: &std::collections::HashMap<&str, Vec<usize>>,
+    nameless: &[usize],
+    with_nameless: bool,
+) -> Vec<usize> {
+    let mut chosen: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut wanted: Vec<&str> = identifiers(body).filter(|w| seen.insert(w)).collect();
+    wanted.reverse();
+    let mut bytes = 0;
+    // (the first of them, up to a quarter of the prelude)
+    for &k in nameless.iter().filter(|_| with_nameless) {
+        if bytes + ranges[k].len() > PRELUDE_BYTES / 4 {
+            break;
+        }
+        bytes += ranges[k].len();
+        chosen.insert(k);
+    }
+    'fill: while let Some(w) = wanted.pop() {
+        for &k in declaring.get(w).map_or(&[][..], Vec::as_slice) {
+            let r = &ranges[k];
+            if chosen.contains(&k) {
+                continue;
+            }
+            if bytes + r.len() > PRELUDE_BYTES {
+                break 'fill;
+            }
+            bytes += r.len();
+            chosen.insert(k);
+            let more: Vec<&str> = identifiers(&text[r.clone()]).filter(|w| seen.insert(w)).collect();
+            wanted.extend(more.into_iter().rev());
+        }
+    }
+    chosen.into_iter().collect()
+}
+
+/// The declarations of a function's body read so far: what the parts of
+/// it after the first are parsed with ([`Locals::prelude`]).
+#[derive(Default)]
+struct Locals<'t> {
+    ranges: Vec<Range<usize>>,
+    declaring: std::collections::HashMap<&'t str, Vec<usize>>,
+    /// how many of the function's statements are read, and where the next starts
+    read: usize,
+    start: Option<usize>,
+}
+
+impl<'t> Locals<'t> {
+    /// The statements of `f`'s body before `from` (a part of it starts
+    /// there) that declare a name `part` uses, and those that declare the
+    /// names these use: local variables, types, macros ([`prelude`]).
+    fn prelude(&mut self, text: &'t str, f: &Function, from: usize, part: &str) -> Vec<Range<usize>> {
+        let mut start = self.start.unwrap_or(f.open.end);
+        while let Some(&e) = f.ends.get(self.read).filter(|&&e| e <= from) {
+            let s = &text[start..e];
+            if is_local_declaration(s) || s.contains("#define") {
+                let pointer = s.find('(').and_then(|p| pointer_declarator(&s[p..]));
+                for name in declared_names(s).into_iter().chain(pointer) {
+                    self.declaring.entry(name).or_default().push(self.ranges.len());
+                }
+                self.ranges.push(start..e);
+            }
+            start = e;
+            self.read += 1;
+        }
+        self.start = Some(start);
+        prelude(text, part, &self.ranges, &self.declaring, &[], false).into_iter().map(|k| self.ranges[k].clone()).collect()
+    }
+}
+
+/// The name in `(*name)` or `(&name)` at the start of `s` (a declarator of
+/// a pointer or a reference to a function or an array).
+fn pointer_declarator(s: &str) -> Option<&str> {
+    let r = s.strip_prefix('(')?.trim_start().strip_prefix(['*', '&'])?.trim_start();
+    let end = r.bytes().position(|b| !is_word(b)).unwrap_or(r.len());
+    (end > 0 && !r.as_bytes()[0].is_ascii_digit() && r[end..].trim_start().starts_with(')')).then(|| &r[..end])
+}
+
+/// Does the statement `s` (of a function's body, with what precedes it
+/// since the last: blanks, comments, directives) read as a declaration, by
+/// its first tokens: type words (`const`, `unsigned`, `std::vector<int>`,
+/// `*`, `&`) and then a name before `=`, `;`, `(`, `[`, `{` or `,`
+/// (`int i = 0;`, `__shared__ float t[32];`, `dim3 b(16);`, `using U = T;`,
+/// `auto [a, b] = p;`)? Not `a = b;`, `f(x);`, `a.b = c;`, `return x;`.
+fn is_local_declaration(s: &str) -> bool {
+    const STATEMENTS: &[&str] = &[
+        "return",
+        "if",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "break",
+        "continue",
+        "goto",
+        "case",
+        "default",
+        "else",
+        "throw",
+        "delete",
+        "try",
+        "co_return",
+        "co_yield",
+        "co_await",
+        "asm",
+        "__asm__",
+        "__asm",
+        "new",
+        "this",
+        "sizeof",
+    ];
+    let t = s.as_bytes();
+    let mut i = 0;
+    let mut line_start = true;
+    // words at the top, and whether the last token joins the next (`::`)
+    let mut words = 0;
+    let mut angle = 0i32;
+    let mut joined = false;
+    while i < t.len() {
+        let c = t[i];
+        if line_start && c == b'#' {
+            i = directive_end(t, i);
+            continue;
+        }
+        match c {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'/' if t.get(i + 1) == Some(&b'/') => {
+                i = line_end(t, i);
+                line_start = true;
+                continue;
+            }
+            b'/' if t.get(i + 1) == Some(&b'*') => {
+                i = s[i + 2..].find("*/").map_or(t.len(), |p| i + 2 + p + 2);
+                continue;
+            }
+            _ => line_start = false,
+        }
+        if angle > 0 {
+            match c {
+                b'<' => angle += 1,
+                b'>' => angle -= 1,
+                b';' | b'{' | b'}' => return false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            _ if c.is_ascii_alphabetic() || c == b'_' => {
+                let end = word_end(t, i);
+                let w = &s[i..end];
+                if words == 0 && STATEMENTS.contains(&w) {
+                    return false;
+                }
+                if !joined {
+                    words += 1;
+                }
+                joined = false;
+                i = end;
+                // `auto [a, b] = …`
+                if w == "auto" && t[crate::mask::skip_blanks(t, i).min(t.len() - 1)..].first() == Some(&b'[') {
+                    return true;
+                }
+            }
+            b':' if t.get(i + 1) == Some(&b':') => {
+                joined = true;
+                i += 2;
+            }
+            b'<' if words > 0 => {
+                angle = 1;
+                i += 1;
+            }
+            b'*' | b'&' => i += 1,
+            // `void (*k)(float *) = …;`
+            b'(' if words >= 1 && pointer_declarator(&s[i..]).is_some() => return true,
+            b'=' | b';' | b'(' | b'[' | b'{' | b',' => return words >= 2,
+            _ => return false,
+        }
+    }
+    false
 }
 
 struct Scan {
@@ -266,6 +500,37 @@ struct Scan {
     /// and what comes before them).
     head_chunks: usize,
     entries: Vec<Entry>,
+    /// The top-level functions whose bodies are larger than a part, in
+    /// file order: cut inside ([`segments`]).
+    functions: Vec<Function>,
+}
+
+/// A top-level function's definition, as the scan reads it.
+struct FnScan {
+    start: usize,
+    /// its body's `{`
+    brace: usize,
+    /// after each `;` or block `}` that ends a statement of its body (not
+    /// inside a bracket or a conditional group, not before `else`)
+    ends: Vec<usize>,
+    /// the last such `;`, until the next token says whether it ends one
+    candidate: Option<usize>,
+    /// whether the statement being read starts with `if`, `for`, `while`,
+    /// `switch`, `do`, `try` or `{` (its block's `}` may end it; not a
+    /// class's or an initializer's); None between statements
+    block_statement: Option<bool>,
+}
+
+/// A function whose body is cut in parts: each part after the first is
+/// parsed inside its head (`open`, from the declaration's start through
+/// the `{`), after the body's earlier declarations that declare a name it
+/// uses, and each part but the last is closed by its `}` (`close`).
+#[derive(Debug, Clone)]
+struct Function {
+    open: Range<usize>,
+    close: Range<usize>,
+    /// where its body's statements end (after their `;`)
+    ends: Vec<usize>,
 }
 
 fn is_word(b: u8) -> bool {
@@ -315,7 +580,7 @@ fn defines_function(head: &str) -> bool {
         && (h.ends_with(')') || ["const", "override", "final", "noexcept", "mutable"].iter().any(|k| h.ends_with(k)) || h.contains("->"))
 }
 
-fn scan(text: &str) -> Option<Scan> {
+fn scan(text: &str, fn_size: usize) -> Option<Scan> {
     let t = text.as_bytes();
     let n = t.len();
     let mut entries: Vec<Entry> = Vec::new();
@@ -349,6 +614,10 @@ fn scan(text: &str) -> Option<Scan> {
     let mut directives = 0;
     let mut guard_open = false;
     let mut want_code = false;
+    // the top-level function whose body is open, and those large enough
+    // to be cut inside
+    let mut open_fn: Option<FnScan> = None;
+    let mut functions: Vec<Function> = Vec::new();
     let mut i = 0;
     let mut cut = |at: usize, top: Option<usize>, chunk_decl: &mut bool, chunk_empty: &mut bool| {
         let prev = cuts.last().map_or(0, |c| c.0);
@@ -497,6 +766,30 @@ fn scan(text: &str) -> Option<Scan> {
                 {
                     cut(p, top, &mut chunk_decl, &mut chunk_empty);
                 }
+                // a statement of a function's body ended at its `;` (or a
+                // block's `}`): a part may start after it, but not before
+                // `else` (nor `while`, `catch`: a `do` or `try` goes on)
+                let word = if is_word(b) { &text[i..word_end(t, i)] } else { "" };
+                if let Some(f) = open_fn.as_mut()
+                    && let Some(end) = f.candidate.take()
+                    && !matches!(word, "else" | "while" | "catch")
+                {
+                    f.block_statement = None;
+                    // (through the end of its line, where only blanks or a
+                    // comment follow: a rewrite that drops the statement's
+                    // line finds its newline in its part)
+                    let j = end + t[end..i].iter().take_while(|&&c| c == b' ' || c == b'\t' || c == b'\r').count();
+                    let j = if t[j..i].starts_with(b"//") { j + t[j..i].iter().position(|&c| c == b'\n').unwrap_or(i - j) } else { j };
+                    f.ends.push(if t.get(j) == Some(&b'\n') && j < i { j + 1 } else { end });
+                }
+                // a statement of its body starts: one that a block's `}` may end?
+                if let Some(f) = open_fn.as_mut()
+                    && braces == 1
+                    && parens == 0
+                    && f.block_statement.is_none()
+                {
+                    f.block_statement = Some(b == b'{' || matches!(word, "if" | "for" | "while" | "switch" | "do" | "try"));
+                }
                 chunk_empty = false;
                 if want_code {
                     head_end = head_end.max(i + 1);
@@ -537,7 +830,11 @@ fn scan(text: &str) -> Option<Scan> {
                             item_start = None;
                             chunk_decl = false;
                         } else {
-                            entries.push(Entry { open: Open::Brace { function: at_top && defines_function(head) }, outer: top, closer: 0..0 });
+                            let function = at_top && defines_function(head);
+                            if function {
+                                open_fn = Some(FnScan { start: item_start.unwrap_or(i), brace: i, ends: Vec::new(), candidate: None, block_statement: None });
+                            }
+                            entries.push(Entry { open: Open::Brace { function }, outer: top, closer: 0..0 });
                             braces += 1;
                             last = b'x';
                         }
@@ -559,10 +856,24 @@ fn scan(text: &str) -> Option<Scan> {
                             }
                             Open::Brace { function } => {
                                 braces -= 1;
+                                // (a block statement of a function's body ends here)
+                                if braces == 1
+                                    && parens == 0
+                                    && inner == 0
+                                    && let Some(f) = open_fn.as_mut().filter(|f| f.block_statement == Some(true))
+                                {
+                                    f.candidate = Some(i + 1);
+                                }
                                 // a function's definition is not prelude material
                                 if function {
                                     chunk_decl = false;
                                     in_head = false;
+                                    if let Some(f) = open_fn.take()
+                                        && i - f.brace > fn_size
+                                        && !f.ends.is_empty()
+                                    {
+                                        functions.push(Function { open: f.start..f.brace + 1, close: i..i + 1, ends: f.ends });
+                                    }
                                 }
                             }
                             Open::Cond { .. } => return None,
@@ -585,6 +896,13 @@ fn scan(text: &str) -> Option<Scan> {
                         last = b';';
                         if at_top {
                             item_start = None;
+                        }
+                        if braces == 1
+                            && parens == 0
+                            && inner == 0
+                            && let Some(f) = open_fn.as_mut()
+                        {
+                            f.candidate = Some(i + 1);
                         }
                         i += 1;
                     }
@@ -614,7 +932,7 @@ fn scan(text: &str) -> Option<Scan> {
         cuts.push((n, None));
     }
     let head_chunks = chunks.partition_point(|(r, _)| r.start < head_end);
-    Some(Scan { cuts, chunks, entries, head_chunks })
+    Some(Scan { cuts, chunks, entries, head_chunks, functions })
 }
 
 /// The identifiers of `s` outside its comments and strings
@@ -870,5 +1188,34 @@ mod tests {
         // qualifiers split from their function by a conditional group
         let t = "int a;\n#ifdef X\n__device__\n#endif\nvoid f() {}\nint b;\n";
         assert!(bodies(t, 1).iter().any(|b| b.contains("__device__\n#endif\nvoid f()")));
+    }
+
+    #[test]
+    fn a_large_function_is_cut_between_its_statements() {
+        // after a `;` at the body's top (not before `else`, not inside a
+        // bracket or a conditional group), each part after the first inside
+        // the function's head, with the earlier local declarations it uses
+        let t = "int g;\n__global__ void k(float *a) { int i = threadIdx.x; float s = 2.f; a[i] = s; if (i) a[0] = 1; else a[1] = 2; for (int j = 0; j < 2; j++) { a[j] = i; }\n#ifdef X\na[2] = 3; a[3] = 4;\n#endif\n a[4] = i; }\nint h;\n";
+        let s = segments_with(t, 1 << 20, 1).unwrap();
+        let texts: Vec<String> = s.iter().map(|p| Compact::of(t, p).text).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "int g;\n__global__ void k(float *a) { int i = threadIdx.x;}",
+                "__global__ void k(float *a) { float s = 2.f;}",
+                "__global__ void k(float *a) { int i = threadIdx.x; float s = 2.f; a[i] = s;}",
+                "__global__ void k(float *a) { int i = threadIdx.x; if (i) a[0] = 1; else a[1] = 2;}",
+                "__global__ void k(float *a) { int i = threadIdx.x; for (int j = 0; j < 2; j++) { a[j] = i; }\n}",
+                "__global__ void k(float *a) { int i = threadIdx.x;\n#ifdef X\na[2] = 3; a[3] = 4;\n#endif\n a[4] = i;}",
+                "__global__ void k(float *a) { }\nint h;\n",
+            ]
+        );
+        assert!(is_local_declaration(" const std::vector<int> *v = 0;") && is_local_declaration("\n#pragma x\n __shared__ float t[32];"));
+        assert!(is_local_declaration(" void (*k)(float *) = &f;") && pointer_declarator("( *k)(float *)") == Some("k"));
+        assert!(is_local_declaration(" auto [a, b] = p;") && is_local_declaration(" dim3 b(16, 16);") && is_local_declaration(" using U = T;"));
+        assert!(
+            !is_local_declaration(" a = b;") && !is_local_declaration(" f(x);") && !is_local_declaration(" a.b = c;") && !is_local_declaration(" return x;")
+        );
+        assert!(!is_local_declaration(" ns::f(x);") && !is_local_declaration(" *p = 1;") && !is_local_declaration(" i++;"));
     }
 }

@@ -421,6 +421,30 @@ pub fn declarator_name<'a>(mut d: Node<'a>, src: &'a str) -> Option<(Node<'a>, &
     }
 }
 
+/// Is this use of a `dim3` variable one that cannot change it: the block or
+/// grid of a launch, or a member read (`v.x` not assigned, incremented or
+/// addressed)? Anything else (passed to a function, assigned, copied) may.
+pub fn is_read_only_use(n: Node) -> bool {
+    let Some(parent) = n.parent() else {
+        return false;
+    };
+    match parent.kind_str() {
+        "kernel_call_syntax" => true,
+        "field_expression" if parent.field("argument").is_some_and(|a| a.id() == n.id()) => {
+            let Some(user) = parent.parent() else {
+                return true;
+            };
+            match user.kind_str() {
+                "assignment_expression" => user.field("left").is_none_or(|l| l.id() != parent.id()),
+                "update_expression" => false,
+                "pointer_expression" => user.field("operator").is_none_or(|o| o.kind_str() != "&"),
+                _ => true,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// Is function `name`, declared by `decl` (a definition or declaration), a
 /// constructor or destructor: named like the class whose body holds it, or
 /// defined out of class as `X::X` / `X::~X`?

@@ -1202,9 +1202,16 @@ fn a_group_over_the_tree_budget_is_migrated_to_the_same_bytes() {
 /// `syclify migrate DIR -o OUT` with `SYCLIFY_SEGMENT_BYTES` set to `parts`
 /// ("" for the default), its outputs and reports.
 fn migrated_with_parts(dir: &Path, out: &Path, parts: &str) -> (std::collections::BTreeMap<String, Vec<u8>>, String) {
+    migrated_with_function_parts(dir, out, parts, "")
+}
+
+/// [`migrated_with_parts`], with `SYCLIFY_FUNCTION_PART_BYTES` set to
+/// `function_parts` ("" for the default).
+fn migrated_with_function_parts(dir: &Path, out: &Path, parts: &str, function_parts: &str) -> (std::collections::BTreeMap<String, Vec<u8>>, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_syclify"))
         .args(["migrate", dir.to_str().unwrap(), "-o", out.to_str().unwrap()])
         .env("SYCLIFY_SEGMENT_BYTES", parts)
+        .env("SYCLIFY_FUNCTION_PART_BYTES", function_parts)
         .env("SYCLIFY_TIMING", "1")
         .output()
         .unwrap();
@@ -1231,9 +1238,26 @@ fn files_migrated_in_parts_are_migrated_to_the_same_bytes() {
     let mut announced = 0;
     // (a file of one declaration, or one the scan cannot follow, stays whole)
     let mut parted_dirs = 0;
+    // and every function's body cut after every statement too
+    // (SYCLIFY_FUNCTION_PART_BYTES=1): the same bytes as in parts at the
+    // top only, but where a rule must read the whole body, which the
+    // output says (SY0205, SY0404: "so large that its body is migrated in
+    // parts")
+    let (mut cut_compared, mut cut_announced) = (0, 0);
     for (k, dir) in dirs.iter().enumerate() {
         let (parted, said) = migrated_with_parts(dir, &t.path().join(format!("parts{k}")), "1");
         let (whole, _) = migrated_with_parts(dir, &t.path().join(format!("whole{k}")), "");
+        let (cut, _) = migrated_with_function_parts(dir, &t.path().join(format!("cut{k}")), "1", "1");
+        assert_eq!(cut.keys().collect::<Vec<_>>(), parted.keys().collect::<Vec<_>>(), "{}", dir.display());
+        let large = cut.values().any(|b| String::from_utf8_lossy(b).contains("so large that its body is migrated in parts"));
+        for (rel, bytes) in &cut {
+            if String::from_utf8_lossy(bytes).contains("so large that its body is migrated in parts") || (large && rel.starts_with("syclify-report.")) {
+                cut_announced += 1;
+                continue;
+            }
+            assert!(parted.get(rel) == Some(bytes), "{}/{rel} differs when its functions are cut in parts", dir.display());
+            cut_compared += 1;
+        }
         parted_dirs += usize::from(said.contains(" parts"));
         assert_eq!(parted.keys().collect::<Vec<_>>(), whole.keys().collect::<Vec<_>>(), "{}", dir.display());
         // (a file whose launch macros' uses are read only in their own part
@@ -1255,6 +1279,7 @@ fn files_migrated_in_parts_are_migrated_to_the_same_bytes() {
         "{compared} files compared, {announced} announced, {parted_dirs} of {} directories in parts",
         dirs.len()
     );
+    assert!(cut_compared > 100 && cut_announced > 0, "{cut_compared} files compared with functions cut, {cut_announced} announced");
 }
 
 #[test]

@@ -465,6 +465,16 @@ fn array_reference_parameter(ctx: &mut FileCtx, param: Node) {
         return;
     }
     let name_text = ctx.text(name).to_string();
+    // (a body cut in parts: whether it takes the size is not known here)
+    if ctx.is_split(def) {
+        ctx.diag(
+            Code::MappingWarning,
+            param.byte_range(),
+            RULE,
+            format!("this function is so large that its body is migrated in parts (of some {} KB): reference-to-array parameter `{name_text}` is left as is; a `__shared__` array cannot bind to it in SYCL: make it a pointer (`T *{name_text}`) unless the function takes the array's size", ctx.body.len().div_ceil(1024)),
+        );
+        return;
+    }
     let body = def.field("body").map(|b| ctx.text(b)).unwrap_or("");
     let takes_size = body.contains("sizeof") && syntax::contains_word(body, &name_text) || body.contains(&format!(": {name_text})"));
     // the function's template parameters and those of the class templates

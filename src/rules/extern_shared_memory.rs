@@ -171,7 +171,12 @@ fn namespace_scope_uses(ctx: &mut FileCtx) {
             continue;
         }
         let mut used: Vec<&str> = Vec::new();
-        for d in syntax::descendants(body) {
+        // (a body cut in parts: the names all its parts use, from the index)
+        if ctx.is_split(n) {
+            let facts = index.functions.get(&scope.name);
+            used.extend(index.extern_shared_globals.keys().map(String::as_str).filter(|g| facts.is_some_and(|f| f.identifiers.contains(*g))));
+        }
+        for d in syntax::descendants(body).into_iter().filter(|_| !ctx.is_split(n)) {
             let t = ctx.text(d);
             if d.kind_str() == "identifier" && index.extern_shared_globals.contains_key(t) && !used.contains(&t)
                 // not a parameter or local of the same name

@@ -480,6 +480,16 @@ fn pointer_launch(ctx: &mut FileCtx, view: &View, call: Node, function: Node, va
 /// reported) when it assigns none.
 fn pointer_targets(ctx: &mut FileCtx, call: Node, var: &str) -> Option<Vec<String>> {
     let body = syntax::ancestor_of_kind(call, &["function_definition"]);
+    // (a body cut in parts: its assignments elsewhere are not here)
+    if body.is_some_and(|d| ctx.is_split(d)) {
+        ctx.diag(
+            Code::KernelPointerLaunch,
+            call.byte_range(),
+            RULE,
+            format!("`{var}` is a pointer to a kernel, in a function so large that its body is migrated in parts (of some {} KB): the kernels it is assigned are not read, and a launch through it is not migrated; launch each kernel by name", ctx.body.len().div_ceil(1024)),
+        );
+        return None;
+    }
     let mut refs: Vec<Node> = Vec::new();
     if let Some(body) = body {
         for n in syntax::descendants(body) {

@@ -357,6 +357,13 @@ impl<'a> FileCtx<'a> {
         !self.in_parts
     }
 
+    /// Is `def` (a function's definition) a function whose body is cut in
+    /// parts ([`crate::segment`]): is only some of it here? What a rule
+    /// reads of the whole body is then read from the index, or not known.
+    pub fn is_split(&self, def: Node) -> bool {
+        self.in_parts && def.kind_str() == "function_definition" && !(self.body.start <= def.start_byte() && def.end_byte() <= self.body.end)
+    }
+
     /// Do the rules visit `n` here ([`FileCtx::body`])?
     pub fn in_body(&self, n: Node) -> bool {
         self.owns(n.start_byte())
@@ -741,8 +748,10 @@ impl<'a> FileCtx<'a> {
                         .subtree(i)
                         .iter()
                         .any(|&d| d.child_count() == 0 && !matches!(d.kind_str(), "comment" | "string_content") && text(d, src) == "item");
-                    let item = if names_item { "item_ct1" } else { "item" }.to_string();
                     let facts = self.project.index.functions.get(name);
+                    // (a body cut in parts: whether any part names it)
+                    let names_item = names_item || (self.is_split(n) && facts.is_some_and(|f| f.names_item));
+                    let item = if names_item { "item_ct1" } else { "item" }.to_string();
                     let device = facts.is_some_and(|f| f.is_kernel || f.is_device);
                     // a constructor (or destructor) that receives no nd_item
                     let constructor = syntax::is_constructor(&*nodes, n, name, src) && self.project.index.needs_of(name).is_none_or(|x| !x.item);

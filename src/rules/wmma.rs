@@ -78,7 +78,10 @@ pub fn run(ctx: &mut FileCtx) {
         return;
     };
     let mut fragments: Vec<&str> = Vec::new();
-    for n in ctx.all_of(&["declaration", "parameter_declaration"]) {
+    // (read where the rules do not visit too: in a function whose body is
+    // cut in parts, the locals declared in an earlier part)
+    let kinds = ["declaration", "parameter_declaration"];
+    for n in ctx.read_of(&kinds).into_iter().chain(ctx.all_of(&kinds).into_iter().filter(|n| ctx.in_macro(n.start_byte()))) {
         // locals and parameters (`fragment<...> &acc` of a __device__ function)
         if matches!(n.kind_str(), "declaration" | "parameter_declaration") && !ctx.in_error(n) && declares_fragment(n, ctx.src) {
             let mut c = n.walk();

@@ -126,34 +126,17 @@ fn constant_dim3_var(ctx: &FileCtx, var: Node) -> Option<Vec<String>> {
         _ => return None,
     };
     let declared_at = syntax::declarator_name(declarator, ctx.src)?.0.id();
+    // (a body cut in parts: its uses in every part, from the index)
+    if ctx.is_split(function) {
+        let scope = ctx.scope_at(var.start_byte())?;
+        let facts = ctx.project.index.functions.get(&scope.name)?;
+        return (!facts.dim3_changed.contains(name)).then_some(dims);
+    }
     let nodes = ctx.main_nodes();
     let body = nodes.subtree_of(function)?;
-    let only_read = body.iter().filter(|n| n.kind_str() == "identifier" && n.id() != declared_at && ctx.text(**n) == name).all(|n| is_read(*n));
+    let only_read =
+        body.iter().filter(|n| n.kind_str() == "identifier" && n.id() != declared_at && ctx.text(**n) == name).all(|n| syntax::is_read_only_use(*n));
     only_read.then_some(dims)
-}
-
-/// Is this use of a `dim3` variable one that cannot change it: the block or
-/// grid of a launch, or a member read (`v.x` not assigned, incremented or
-/// addressed)? Anything else (passed to a function, assigned, copied) may.
-fn is_read(n: Node) -> bool {
-    let Some(parent) = n.parent() else {
-        return false;
-    };
-    match parent.kind_str() {
-        "kernel_call_syntax" => true,
-        "field_expression" if parent.field("argument").is_some_and(|a| a.id() == n.id()) => {
-            let Some(user) = parent.parent() else {
-                return true;
-            };
-            match user.kind_str() {
-                "assignment_expression" => user.field("left").is_none_or(|l| l.id() != parent.id()),
-                "update_expression" => false,
-                "pointer_expression" => user.field("operator").is_none_or(|o| o.kind_str() != "&"),
-                _ => true,
-            }
-        }
-        _ => false,
-    }
 }
 
 /// Is `n` a compile-time integer constant expression?
