@@ -7,7 +7,7 @@
 # release wheel). Prints one closing line; exit status non-zero on a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools=$PWD/target/tools/maturin
+tools=${SYCLIFY_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/syclify-tools}/maturin
 maturin=$(command -v maturin || true)
 if [ -z "$maturin" ]; then
   [ -x "$tools/bin/maturin" ] || python3 -m pip install --quiet --target "$tools" 'maturin>=1.5,<2'

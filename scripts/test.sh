@@ -45,10 +45,12 @@ if [ -z "${SYCLIFY_LIBRARY_CXX:-}" ]; then
   fi
 fi
 export SYCLIFY_LIBRARY_CXX SYCLIFY_LIBRARY_INCLUDE="$PWD/target/library-headers/include"
-# the CMake build-file tests configure with cmake: PyPI's when none is installed
+# the CMake build-file tests configure with cmake: PyPI's when none is
+# installed, into the tools directory every clone shares (once a machine)
 if ! command -v cmake >/dev/null; then
-  python3 -m pip install --quiet --target target/tools/cmake 'cmake>=3.18,<4'
-  export PATH="$PWD/target/tools/cmake/bin:$PATH" PYTHONPATH="$PWD/target/tools/cmake${PYTHONPATH:+:$PYTHONPATH}"
+  cmake_tools=${SYCLIFY_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/syclify-tools}/cmake
+  [ -x "$cmake_tools/bin/cmake" ] || python3 -m pip install --quiet --target "$cmake_tools" 'cmake>=3.18,<4'
+  export PATH="$cmake_tools/bin:$PATH" PYTHONPATH="$cmake_tools${PYTHONPATH:+:$PYTHONPATH}"
 fi
 step_done "find or install clang++ and cmake"
 export SYCLIFY_SYCL_INCLUDE="$PWD/target/sycl-headers/include" SYCLIFY_CUDA_INCLUDE="$PWD/target/cuda-headers/include"

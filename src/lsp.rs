@@ -274,25 +274,26 @@ impl Server {
 
     fn request(&mut self, conn: &Connection, req: Request) -> Response {
         use lt::request::Request as _;
-        fn parsed<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, Response> {
+        // (the error response boxed: a Response is large)
+        fn parsed<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, Box<Response>> {
             serde_json::from_value(req.params.clone())
-                .map_err(|e| Response::new_err(req.id.clone(), ErrorCode::InvalidParams as i32, format!("{}: {e}", req.method)))
+                .map_err(|e| Box::new(Response::new_err(req.id.clone(), ErrorCode::InvalidParams as i32, format!("{}: {e}", req.method))))
         }
         let id = req.id.clone();
         let result = match req.method.as_str() {
-            lt::request::HoverRequest::METHOD => parsed::<lt::HoverParams>(&req).map(|p| serde_json::to_value(self.hover(&p))),
-            lt::request::CodeActionRequest::METHOD => parsed::<lt::CodeActionParams>(&req).map(|p| serde_json::to_value(self.code_actions(&p))),
+            lt::request::HoverRequest::METHOD => parsed::<lt::HoverParams>(&req).map(|p| serde_json::to_value(self.hover(&p))).map_err(|e| *e),
+            lt::request::CodeActionRequest::METHOD => parsed::<lt::CodeActionParams>(&req).map(|p| serde_json::to_value(self.code_actions(&p))).map_err(|e| *e),
             lt::request::ExecuteCommand::METHOD => match parsed::<lt::ExecuteCommandParams>(&req) {
                 Ok(p) if p.command == PREVIEW_COMMAND => match p.arguments.first().and_then(|a| a.as_str()) {
                     Some(uri) => return self.preview(conn, id, uri),
                     None => Err(Response::new_err(id.clone(), ErrorCode::InvalidParams as i32, format!("{PREVIEW_COMMAND}: the argument is a document URI"))),
                 },
                 Ok(p) => Err(Response::new_err(id.clone(), ErrorCode::InvalidParams as i32, format!("unknown command `{}`", p.command))),
-                Err(e) => Err(e),
+                Err(e) => Err(*e),
             },
             PREVIEW_REQUEST => match parsed::<lt::TextDocumentIdentifier>(&req).or_else(|_| parsed::<PreviewParams>(&req).map(|p| p.text_document)) {
                 Ok(d) => return self.preview(conn, id, d.uri.as_str()),
-                Err(e) => Err(e),
+                Err(e) => Err(*e),
             },
             _ => Err(Response::new_err(id.clone(), ErrorCode::MethodNotFound as i32, format!("syclify lsp does not answer `{}`", req.method))),
         };
