@@ -8,7 +8,8 @@
 //! chains, templates, `<<` chains, parentheses, `#if`, lambdas, blocks). Prints
 //! seconds and MiB per size and the growth from 1 to 10 and 10 to 50 MB
 //! (linear: 10× and 5×). Run with `cargo bench --bench scale`;
-//! SYCLIFY_SCALE_SIZES (MB, comma-separated; default `1,10,50`) and
+//! SYCLIFY_SCALE_SIZES (MB, comma-separated; default `1,10,50`),
+//! SYCLIFY_SCALE_RULE_SIZES (the rules' shapes' sizes; default `1,4`) and
 //! SYCLIFY_SCALE_ONLY (a shape's name) narrow it; SYCLIFY_SCALE_KEEP=DIR
 //! keeps each input as DIR/<shape>-<MB>.cu (to profile the slow ones).
 
@@ -187,6 +188,10 @@ fn main() {
     let sizes: Vec<usize> =
         std::env::var("SYCLIFY_SCALE_SIZES").ok().map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect()).unwrap_or(vec![1, 10, 50]);
     let only = std::env::var("SYCLIFY_SCALE_ONLY").ok();
+    // (the rules' shapes and the one-line shapes at other sizes: 4,10 shows
+    // the bytes per input byte of files migrated in parts)
+    let rule_sizes: Vec<usize> =
+        std::env::var("SYCLIFY_SCALE_RULE_SIZES").ok().map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect()).unwrap_or(RULE_SIZES.to_vec());
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rules");
     let read_cu = |dir: &Path| -> String {
         let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "cu")).collect();
@@ -202,12 +207,12 @@ fn main() {
     programs.sort();
     let programs: String = programs.iter().map(|r| read_cu(r)).collect::<Vec<_>>().join("\n");
     shapes.push(("programs' fixtures".into(), Box::new(move |mb| repeated(&programs, mb)), sizes.clone()));
-    shapes.push(("ordinary kernels".into(), Box::new(ordinary_kernels), RULE_SIZES.to_vec()));
+    shapes.push(("ordinary kernels".into(), Box::new(ordinary_kernels), rule_sizes.clone()));
     shapes.push(("a table on one line".into(), Box::new(table_line), sizes.clone()));
     // (dense code holds a node every byte or so: 10 MB take some 1.4 GB)
     shapes.push(("code on one line".into(), Box::new(code_line), sizes.iter().copied().take(2).collect()));
-    shapes.push(("broken code on one line".into(), Box::new(broken_line), RULE_SIZES.to_vec()));
-    shapes.push(("__shared__ arrays on one line".into(), Box::new(shared_line), RULE_SIZES.to_vec()));
+    shapes.push(("broken code on one line".into(), Box::new(broken_line), rule_sizes.clone()));
+    shapes.push(("__shared__ arrays on one line".into(), Box::new(shared_line), rule_sizes.clone()));
     // depth: 1 and 2 MB (the bound: at most 2.3× the time for 2× the input)
     for (name, generate) in depth_shapes() {
         shapes.push((name.into(), Box::new(generate), DEPTH_SIZES.to_vec()));
@@ -218,7 +223,7 @@ fn main() {
             continue;
         }
         let name = r.file_name().unwrap().to_string_lossy().into_owned();
-        shapes.push((name, Box::new(move |mb| repeated(&unit, mb)), RULE_SIZES.to_vec()));
+        shapes.push((name, Box::new(move |mb| repeated(&unit, mb)), rule_sizes.clone()));
     }
     let tmp = tempfile::tempdir().unwrap();
     println!("{:<28} {:>8} {:>9} {:>10} {:>14} {:>14}", "shape", "MB", "seconds", "peak MiB", "time growth", "memory growth");

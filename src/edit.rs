@@ -122,8 +122,11 @@ pub struct EditSet {
     edits: Vec<Edit>,
     /// The edits of each range (positions in `edits`): whether a range is
     /// already rewritten is a lookup, not a scan (a scan per node is
-    /// quadratic in a large file).
-    at: std::collections::HashMap<Range<usize>, Vec<usize>>,
+    /// quadratic in a large file). Made the first time a range is looked
+    /// up ([`EditSet::at`]) and kept up to date from then on: a set that
+    /// only collects edits (a large file's, from its parts) never pays
+    /// for it (some 90 bytes an edit).
+    at: std::cell::OnceCell<std::collections::HashMap<Range<usize>, Vec<usize>>>,
 }
 
 impl EditSet {
@@ -141,18 +144,25 @@ impl EditSet {
     }
     /// Adds an edit as it is (one made elsewhere: a part of a large file's).
     pub fn push(&mut self, e: Edit) {
-        self.at.entry(e.range.clone()).or_default().push(self.edits.len());
+        if let Some(at) = self.at.get_mut() {
+            at.entry(e.range.clone()).or_default().push(self.edits.len());
+        }
         self.edits.push(e);
     }
     /// The edits whose range is exactly `range`.
     pub fn at(&self, range: &Range<usize>) -> impl Iterator<Item = &Edit> {
-        self.at.get(range).into_iter().flatten().map(|&i| &self.edits[i])
+        let at = self.at.get_or_init(|| {
+            let mut at: std::collections::HashMap<Range<usize>, Vec<usize>> = std::collections::HashMap::new();
+            for (i, e) in self.edits.iter().enumerate() {
+                at.entry(e.range.clone()).or_default().push(i);
+            }
+            at
+        });
+        at.get(range).into_iter().flatten().map(|&i| &self.edits[i])
     }
+    /// The index of ranges is made again when next looked up.
     fn reindex(&mut self) {
-        self.at.clear();
-        for (i, e) in self.edits.iter().enumerate() {
-            self.at.entry(e.range.clone()).or_default().push(i);
-        }
+        self.at = std::cell::OnceCell::new();
     }
     pub fn replace_text(&mut self, rule: &'static str, range: Range<usize>, text: impl AsRef<str>) {
         self.replace(rule, range, Replacement::new().text(text));
@@ -323,6 +333,24 @@ mod tests {
     fn untouched_text_is_kept() {
         let set = EditSet::new();
         assert_eq!(set.apply("a /* c */ b").0, "a /* c */ b");
+    }
+
+    #[test]
+    fn ranges_are_looked_up_before_and_after_the_index_is_made() {
+        let mut set = EditSet::new();
+        set.replace_text("a", 0..1, "x");
+        set.insert("b", 2, "y");
+        // the index is made at the first lookup, from the edits so far
+        assert_eq!(set.at(&(0..1)).map(|e| e.rule).collect::<Vec<_>>(), ["a"]);
+        // and kept up to date by later edits
+        set.replace_text("c", 0..1, "z");
+        set.insert("d", 3, "w");
+        assert_eq!(set.at(&(0..1)).map(|e| e.rule).collect::<Vec<_>>(), ["a", "c"]);
+        assert_eq!(set.at(&(3..3)).map(|e| e.rule).collect::<Vec<_>>(), ["d"]);
+        // and made again after edits are taken out
+        set.remove_rule("a");
+        assert_eq!(set.at(&(0..1)).map(|e| e.rule).collect::<Vec<_>>(), ["c"]);
+        assert_eq!(set.at(&(2..2)).map(|e| e.rule).collect::<Vec<_>>(), ["b"]);
     }
 
     #[test]

@@ -47,6 +47,22 @@ pub fn part_size(len: usize) -> Option<usize> {
     (len > threshold).then_some(size)
 }
 
+/// The parts `text` is migrated in ([`segments`]), or None where it is
+/// migrated whole: a file over [`SEGMENT_THRESHOLD`] is cut where the scan
+/// can follow it, unless one part would hold more than half of the file
+/// (a single statement or initializer that holds most of it, which no cut
+/// can make smaller: cut, its tree would be as large, and it would be
+/// parsed twice, for the index and for the rewrite). Under
+/// `SYCLIFY_SEGMENT_BYTES` every part is kept (the tests cut fixtures at
+/// every declaration).
+pub fn parts_of(text: &str) -> Option<Vec<Segment>> {
+    let size = part_size(text.len())?;
+    let parts = segments(text, size)?;
+    let forced = std::env::var_os("SYCLIFY_SEGMENT_BYTES").is_some();
+    let largest = parts.iter().map(|s| s.body.len()).max().unwrap_or(0);
+    (forced || largest <= text.len() / 2).then_some(parts)
+}
+
 /// One part of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segment {
@@ -1111,6 +1127,24 @@ mod tests {
 
     fn bodies(text: &str, size: usize) -> Vec<String> {
         segments(text, size).unwrap_or_default().iter().map(|s| text[s.body.clone()].to_string()).collect()
+    }
+
+    #[test]
+    fn a_file_held_by_one_construct_stays_whole() {
+        if std::env::var_os("SYCLIFY_SEGMENT_BYTES").is_some() {
+            return;
+        }
+        // over the threshold, many kernels: cut
+        let kernel = "__global__ void k(float *a) { a[0] = 1.0f; }\n";
+        let many = kernel.repeat(SEGMENT_THRESHOLD / kernel.len() + 1);
+        assert!(parts_of(&many).is_some_and(|p| p.len() > 2));
+        // over the threshold, one statement holding most of it: whole (a
+        // part would be as large as the file, and parsed twice)
+        let one = format!("int a;\nint b;\n__global__ void k(float *a) {{\n  a[0] = {}1.0f;\n}}\nint c;\n", "1.0f+".repeat(SEGMENT_THRESHOLD / 5));
+        assert!(segments(&one, SEGMENT_BYTES).is_some());
+        assert!(parts_of(&one).is_none());
+        // under it: whole
+        assert!(parts_of(&many[..SEGMENT_THRESHOLD / 2]).is_none());
     }
 
     #[test]
