@@ -1813,7 +1813,7 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
             }
             diags.push(d);
         }
-        bring_edits(&c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, &part.body, k == 0);
+        bring_edits(&c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, &part.body);
         for (r, what) in &ctx.inactive {
             // (a conditional group's range reaches through the parts it holds)
             if let Some(r) = c.span_to_file(r)
@@ -1846,7 +1846,7 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
         ctx.using_helpers = using_helpers;
         let found = rules::includes::includes(&mut ctx, false);
         rules::includes::add_sycl_includes(&mut ctx, &found);
-        bring_edits(c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, &parts[0].body, true);
+        bring_edits(c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, &parts[0].body);
     }
     drop(head);
     inactive.sort_by_key(|(r, _)| (r.start, r.end));
@@ -1857,12 +1857,9 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
 /// A part's edits ([`rewrite_in_parts`]) at the file's offsets, into
 /// `edits`; one whose range or pieces span the part's pieces cannot be
 /// (it would hold other parts' text): a diagnostic instead. An insertion
-/// that several parts make (a file-level `#define`) is made once: the
-/// insertions outside the part's `body` (a range of the file) are
-/// remembered in `inserted`, and all of the first part's (`all`), which
-/// the file's SYCL includes are added to last; one strictly inside
-/// another part's body is that part's alone (bodies do not overlap), and
-/// is not remembered (a file of 10 MB makes some million insertions).
+/// that several parts make (a file-level `#define`) is made once (every
+/// insertion is remembered: a part may insert into an earlier part's
+/// body, which its prelude holds).
 fn bring_edits(
     c: &crate::segment::Compact,
     from: &[crate::edit::Edit],
@@ -1870,7 +1867,6 @@ fn bring_edits(
     inserted: &mut BTreeSet<(usize, &'static str, String)>,
     diags: &mut Vec<Diagnostic>,
     body: &std::ops::Range<usize>,
-    all: bool,
 ) {
     let part_len = body.len();
     let at_body = c.to_file(&(c.body.start..c.body.start)).unwrap_or(0..0);
@@ -1895,8 +1891,7 @@ fn bring_edits(
             diags.push(Diagnostic::new(Code::SyntaxError, at, "edit", msg));
             continue;
         };
-        let remembered = all || !(body.start < range.start && range.start < body.end);
-        if range.is_empty() && remembered && !inserted.insert((range.start, e.rule, format!("{pieces:?}"))) {
+        if range.is_empty() && !inserted.insert((range.start, e.rule, format!("{pieces:?}"))) {
             continue;
         }
         edits.push(crate::edit::Edit { range, pieces, rule: e.rule, priority: e.priority });
