@@ -160,8 +160,9 @@ impl EditSet {
         });
         at.get(range).into_iter().flatten().map(|&i| &self.edits[i])
     }
-    /// The index of ranges is made again when next looked up.
-    fn reindex(&mut self) {
+    /// Forgets the index of ranges (after edits were taken out): it is
+    /// made again when next looked up.
+    fn forget_index(&mut self) {
         self.at = std::cell::OnceCell::new();
     }
     pub fn replace_text(&mut self, rule: &'static str, range: Range<usize>, text: impl AsRef<str>) {
@@ -181,7 +182,7 @@ impl EditSet {
     /// Drops every edit a rule made (e.g. comments to be laid out again).
     pub fn remove_rule(&mut self, rule: &str) {
         self.edits.retain(|e| e.rule != rule);
-        self.reindex();
+        self.forget_index();
     }
     pub fn edits(&self) -> &[Edit] {
         &self.edits
@@ -190,7 +191,7 @@ impl EditSet {
     pub fn take_where(&mut self, f: impl Fn(&Edit) -> bool) -> Vec<Edit> {
         let (out, keep) = std::mem::take(&mut self.edits).into_iter().partition(f);
         self.edits = keep;
-        self.reindex();
+        self.forget_index();
         out
     }
 

@@ -1813,7 +1813,7 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
             }
             diags.push(d);
         }
-        bring_edits(&c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, &part.body);
+        bring_edits(&c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, part.body.len());
         for (r, what) in &ctx.inactive {
             // (a conditional group's range reaches through the parts it holds)
             if let Some(r) = c.span_to_file(r)
@@ -1846,7 +1846,7 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
         ctx.using_helpers = using_helpers;
         let found = rules::includes::includes(&mut ctx, false);
         rules::includes::add_sycl_includes(&mut ctx, &found);
-        bring_edits(c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, &parts[0].body);
+        bring_edits(c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, c.body.len());
     }
     drop(head);
     inactive.sort_by_key(|(r, _)| (r.start, r.end));
@@ -1866,9 +1866,8 @@ fn bring_edits(
     edits: &mut EditSet,
     inserted: &mut BTreeSet<(usize, &'static str, String)>,
     diags: &mut Vec<Diagnostic>,
-    body: &std::ops::Range<usize>,
+    part_len: usize,
 ) {
-    let part_len = body.len();
     let at_body = c.to_file(&(c.body.start..c.body.start)).unwrap_or(0..0);
     for e in from {
         let range = c.to_file(&e.range);

@@ -36,15 +36,16 @@ pub const SEGMENT_BYTES: usize = 256 << 10;
 pub const PRELUDE_BYTES: usize = 256 << 10;
 
 /// The size of the parts a file of `len` bytes is cut in, or None where it
-/// is migrated whole. `SYCLIFY_SEGMENT_BYTES=N` cuts every file longer
-/// than N in parts of N (tests: a whole corpus in tiny parts must migrate
-/// as it does whole, but for what the parts cannot see of each other).
-pub fn part_size(len: usize) -> Option<usize> {
-    let (threshold, size) = match std::env::var("SYCLIFY_SEGMENT_BYTES").ok().and_then(|v| v.parse::<usize>().ok()) {
-        Some(n) => (n, n.max(1)),
-        None => (SEGMENT_THRESHOLD, SEGMENT_BYTES),
+/// is migrated whole, and whether `SYCLIFY_SEGMENT_BYTES=N` set it: that
+/// cuts every file longer than N in parts of N (tests: a whole corpus in
+/// tiny parts must migrate as it does whole, but for what the parts
+/// cannot see of each other).
+fn part_size(len: usize) -> Option<(usize, bool)> {
+    let (threshold, size, forced) = match std::env::var("SYCLIFY_SEGMENT_BYTES").ok().and_then(|v| v.parse::<usize>().ok()) {
+        Some(n) => (n, n.max(1), true),
+        None => (SEGMENT_THRESHOLD, SEGMENT_BYTES, false),
     };
-    (len > threshold).then_some(size)
+    (len > threshold).then_some((size, forced))
 }
 
 /// The parts `text` is migrated in ([`segments`]), or None where it is
@@ -56,9 +57,8 @@ pub fn part_size(len: usize) -> Option<usize> {
 /// `SYCLIFY_SEGMENT_BYTES` every part is kept (the tests cut fixtures at
 /// every declaration).
 pub fn parts_of(text: &str) -> Option<Vec<Segment>> {
-    let size = part_size(text.len())?;
+    let (size, forced) = part_size(text.len())?;
     let parts = segments(text, size)?;
-    let forced = std::env::var_os("SYCLIFY_SEGMENT_BYTES").is_some();
     let largest = parts.iter().map(|s| s.body.len()).max().unwrap_or(0);
     (forced || largest <= text.len() / 2).then_some(parts)
 }
