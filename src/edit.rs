@@ -13,6 +13,13 @@
 //!   reported, never dropped silently);
 //! - insertions (empty ranges) at the same offset keep the order in which the
 //!   rules added them, so output is deterministic.
+//!
+//! An [`EditSet`] keeps its edits packed: offsets as 32 bits (tree-sitter's
+//! own limit on a file), every piece of every edit in one vector and every
+//! literal text in one string, the rule's name as an index. A large file
+//! holds one edit every 17 bytes or so (`dim3` declarations, launches): an
+//! edit of five pieces takes some 100 bytes this way, where a vector of
+//! pieces with a string each took some 350.
 
 use std::ops::Range;
 
@@ -29,7 +36,16 @@ pub enum Piece {
     Discard(Range<usize>),
 }
 
-/// A replacement of `range` in the original text.
+/// A piece of an edit of a set, as the set holds it ([`EditRef::pieces`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PieceRef<'a> {
+    Text(&'a str),
+    Source(Range<usize>),
+    Discard(Range<usize>),
+}
+
+/// A replacement of `range` in the original text, on its own (one taken
+/// out of a set, [`EditSet::take_where`], or made to be added to one).
 #[derive(Debug, Clone)]
 pub struct Edit {
     pub range: Range<usize>,
@@ -40,17 +56,97 @@ pub struct Edit {
     pub priority: i8,
 }
 
-impl Edit {
-    pub fn is_insertion(&self) -> bool {
-        self.range.is_empty()
-    }
+/// An edit as a set holds it: read through [`EditRef`].
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    start: u32,
+    end: u32,
+    /// Its pieces: `pieces[first..first + len]` of the set.
+    first: u32,
+    len: u32,
+    /// Its rule: `rules[rule]` of the set.
+    rule: u16,
+    priority: i8,
+}
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `texts[a..b]` of the set.
+    Text,
+    Source,
+    Discard,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct PackedPiece {
+    kind: Kind,
+    a: u32,
+    b: u32,
+}
+
+/// An offset of a file, packed: tree-sitter reads no file of 4 GiB or more,
+/// so none reaches an edit.
+fn packed(x: usize) -> u32 {
+    u32::try_from(x).expect("a file's offsets fit in 32 bits (tree-sitter reads no larger file)")
+}
+
+/// One edit of a set.
+#[derive(Clone, Copy)]
+pub struct EditRef<'a> {
+    set: &'a EditSet,
+    e: &'a Packed,
+}
+
+impl<'a> EditRef<'a> {
+    pub fn range(&self) -> Range<usize> {
+        self.e.start as usize..self.e.end as usize
+    }
+    /// Which rule made it.
+    pub fn rule(&self) -> &'static str {
+        self.set.rules[self.e.rule as usize]
+    }
+    pub fn priority(&self) -> i8 {
+        self.e.priority
+    }
+    pub fn is_insertion(&self) -> bool {
+        self.e.start == self.e.end
+    }
+    pub fn pieces(&self) -> impl Iterator<Item = PieceRef<'a>> + 'a {
+        let set = self.set;
+        set.pieces[self.e.first as usize..(self.e.first + self.e.len) as usize].iter().map(move |p| {
+            let r = p.a as usize..p.b as usize;
+            match p.kind {
+                Kind::Text => PieceRef::Text(&set.texts[r]),
+                Kind::Source => PieceRef::Source(r),
+                Kind::Discard => PieceRef::Discard(r),
+            }
+        })
+    }
     /// Would this edit drop some of the text of `r` (a range of the
     /// original)? It does when the two overlap and that part is not inside
     /// one of its source pieces.
     pub fn drops(&self, r: &Range<usize>) -> bool {
-        let (start, end) = (self.range.start.max(r.start), self.range.end.min(r.end));
-        start < end && !self.pieces.iter().any(|p| matches!(p, Piece::Source(x) if x.start <= start && end <= x.end))
+        let range = self.range();
+        let (start, end) = (range.start.max(r.start), range.end.min(r.end));
+        start < end && !self.pieces().any(|p| matches!(p, PieceRef::Source(x) if x.start <= start && end <= x.end))
+    }
+    /// The edit on its own.
+    pub fn to_edit(&self) -> Edit {
+        let pieces = self
+            .pieces()
+            .map(|p| match p {
+                PieceRef::Text(t) => Piece::Text(t.to_string()),
+                PieceRef::Source(r) => Piece::Source(r),
+                PieceRef::Discard(r) => Piece::Discard(r),
+            })
+            .collect();
+        Edit { range: self.range(), pieces, rule: self.rule(), priority: self.priority() }
+    }
+}
+
+impl std::fmt::Debug for EditRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} {} {:?}", self.range(), self.rule(), self.pieces().collect::<Vec<_>>())
     }
 }
 
@@ -119,14 +215,18 @@ impl Replacement {
 /// The edits of one file.
 #[derive(Debug, Default)]
 pub struct EditSet {
-    edits: Vec<Edit>,
+    edits: Vec<Packed>,
+    pieces: Vec<PackedPiece>,
+    texts: String,
+    /// The rules' names (a handful), which edits name by position.
+    rules: Vec<&'static str>,
     /// The edits of each range (positions in `edits`): whether a range is
     /// already rewritten is a lookup, not a scan (a scan per node is
     /// quadratic in a large file). Made the first time a range is looked
     /// up ([`EditSet::at`]) and kept up to date from then on: a set that
     /// only collects edits (a large file's, from its parts) never pays
-    /// for it (some 90 bytes an edit).
-    at: std::cell::OnceCell<std::collections::HashMap<Range<usize>, Vec<usize>>>,
+    /// for it.
+    at: std::cell::OnceCell<std::collections::HashMap<(u32, u32), Vec<u32>>>,
 }
 
 impl EditSet {
@@ -142,31 +242,73 @@ impl EditSet {
     pub fn replace(&mut self, rule: &'static str, range: Range<usize>, with: Replacement) {
         self.push(Edit { range, pieces: with.into_pieces(), rule, priority: 0 });
     }
-    /// Adds an edit as it is (one made elsewhere: a part of a large file's).
+    /// Adds an edit as it is (one made elsewhere).
     pub fn push(&mut self, e: Edit) {
+        let pieces = e.pieces.iter().map(|p| match p {
+            Piece::Text(t) => PieceRef::Text(t),
+            Piece::Source(r) => PieceRef::Source(r.clone()),
+            Piece::Discard(r) => PieceRef::Discard(r.clone()),
+        });
+        self.push_pieces(e.rule, e.range, e.priority, pieces);
+    }
+    /// Adds an edit from its parts (one of another set's, moved to other
+    /// offsets: a part of a large file's).
+    pub fn push_pieces<'p>(&mut self, rule: &'static str, range: Range<usize>, priority: i8, pieces: impl IntoIterator<Item = PieceRef<'p>>) {
+        let first = packed(self.pieces.len());
+        for p in pieces {
+            let (kind, r) = match p {
+                PieceRef::Text(t) => {
+                    let at = self.texts.len();
+                    self.texts.push_str(t);
+                    (Kind::Text, at..self.texts.len())
+                }
+                PieceRef::Source(r) => (Kind::Source, r),
+                PieceRef::Discard(r) => (Kind::Discard, r),
+            };
+            self.pieces.push(PackedPiece { kind, a: packed(r.start), b: packed(r.end) });
+        }
+        let rule = match self.rules.iter().rposition(|r| *r == rule) {
+            Some(i) => i,
+            None => {
+                self.rules.push(rule);
+                self.rules.len() - 1
+            }
+        };
+        let e = Packed {
+            start: packed(range.start),
+            end: packed(range.end),
+            first,
+            len: packed(self.pieces.len()) - first,
+            rule: u16::try_from(rule).expect("fewer than 65536 rules"),
+            priority,
+        };
         if let Some(at) = self.at.get_mut() {
-            at.entry(e.range.clone()).or_default().push(self.edits.len());
+            at.entry((e.start, e.end)).or_default().push(packed(self.edits.len()));
         }
         self.edits.push(e);
     }
+    /// The `i`th edit (in the order they were added).
+    pub fn get(&self, i: usize) -> EditRef<'_> {
+        EditRef { set: self, e: &self.edits[i] }
+    }
+    /// Every edit, in the order they were added.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = EditRef<'_>> + '_ {
+        self.edits.iter().map(move |e| EditRef { set: self, e })
+    }
     /// The edits whose range is exactly `range`.
-    pub fn at(&self, range: &Range<usize>) -> impl Iterator<Item = &Edit> {
+    pub fn at(&self, range: &Range<usize>) -> impl Iterator<Item = EditRef<'_>> {
         let at = self.at.get_or_init(|| {
-            let mut at: std::collections::HashMap<Range<usize>, Vec<usize>> = std::collections::HashMap::new();
+            let mut at: std::collections::HashMap<(u32, u32), Vec<u32>> = std::collections::HashMap::new();
             for (i, e) in self.edits.iter().enumerate() {
-                at.entry(e.range.clone()).or_default().push(i);
+                at.entry((e.start, e.end)).or_default().push(packed(i));
             }
             at
         });
-        at.get(range).into_iter().flatten().map(|&i| &self.edits[i])
-    }
-    /// Forgets the index of ranges (after edits were taken out): it is
-    /// made again when next looked up.
-    fn forget_index(&mut self) {
-        self.at = std::cell::OnceCell::new();
+        let key = u32::try_from(range.start).ok().zip(u32::try_from(range.end).ok());
+        key.and_then(|k| at.get(&k)).into_iter().flatten().map(|&i| self.get(i as usize))
     }
     pub fn replace_text(&mut self, rule: &'static str, range: Range<usize>, text: impl AsRef<str>) {
-        self.replace(rule, range, Replacement::new().text(text));
+        self.push_pieces(rule, range, 0, [PieceRef::Text(text.as_ref())].into_iter().filter(|p| !matches!(p, PieceRef::Text(""))));
     }
     pub fn insert(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
         self.replace_text(rule, at..at, text);
@@ -174,154 +316,253 @@ impl EditSet {
     /// An insertion that goes before every other insertion at the same offset
     /// (e.g. `#include` lines, which must precede code inserted there).
     pub fn insert_first(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
-        self.push(Edit { range: at..at, pieces: Replacement::new().text(text).into_pieces(), rule, priority: -1 });
+        self.push_pieces(rule, at..at, -1, [PieceRef::Text(text.as_ref())].into_iter().filter(|p| !matches!(p, PieceRef::Text(""))));
     }
     pub fn delete(&mut self, rule: &'static str, range: Range<usize>) {
         self.replace(rule, range, Replacement::new());
     }
     /// Drops every edit a rule made (e.g. comments to be laid out again).
+    /// (Where they are the last edits added, as a file's comments are,
+    /// their pieces and texts are given back too: laid out again, they
+    /// would be held twice.)
     pub fn remove_rule(&mut self, rule: &str) {
-        self.edits.retain(|e| e.rule != rule);
+        let Some(gone) = self.rules.iter().position(|r| *r == rule).map(|g| g as u16) else { return };
+        let Some(first) = self.edits.iter().position(|e| e.rule == gone) else { return };
+        if self.edits[first..].iter().all(|e| e.rule == gone) {
+            let from = self.edits[first].first as usize;
+            let text = self.pieces[from..].iter().find(|p| p.kind == Kind::Text).map_or(self.texts.len(), |p| p.a as usize);
+            self.edits.truncate(first);
+            self.pieces.truncate(from);
+            self.texts.truncate(text);
+        } else {
+            self.edits.retain(|e| e.rule != gone);
+        }
         self.forget_index();
     }
-    pub fn edits(&self) -> &[Edit] {
-        &self.edits
-    }
-    /// Takes out the edits for which `f` holds, returning them.
-    pub fn take_where(&mut self, f: impl Fn(&Edit) -> bool) -> Vec<Edit> {
-        let (out, keep) = std::mem::take(&mut self.edits).into_iter().partition(f);
-        self.edits = keep;
+    /// Takes out the edits for which `f` holds, returning them. (Their
+    /// pieces' room in the set is not given back: the set is a file's or a
+    /// part's, and this runs once or twice.)
+    pub fn take_where(&mut self, f: impl Fn(EditRef) -> bool) -> Vec<Edit> {
+        let taken: Vec<bool> = self.iter().map(&f).collect();
+        let out = taken.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| self.get(i).to_edit()).collect();
+        let mut k = 0;
+        self.edits.retain(|_| {
+            k += 1;
+            !taken[k - 1]
+        });
         self.forget_index();
         out
+    }
+    /// Drops an insertion that repeats an earlier one (the same offset,
+    /// rule and pieces: a file-level `#define` that several parts of a
+    /// large file make), keeping the first.
+    pub fn dedup_insertions(&mut self) {
+        fn key<'a>(p: PieceRef<'a>) -> (u8, &'a str, usize, usize) {
+            match p {
+                PieceRef::Text(t) => (0, t, 0, 0),
+                PieceRef::Source(r) => (1, "", r.start, r.end),
+                PieceRef::Discard(r) => (2, "", r.start, r.end),
+            }
+        }
+        let same_place = |a: &Packed, b: &Packed| (a.start, a.rule).cmp(&(b.start, b.rule));
+        let order = |a: u32, b: u32| {
+            let (ea, eb) = (self.get(a as usize), self.get(b as usize));
+            same_place(ea.e, eb.e).then_with(|| ea.pieces().map(key).cmp(eb.pieces().map(key)))
+        };
+        let mut ins: Vec<u32> = (0..self.edits.len()).filter(|&i| self.edits[i].start == self.edits[i].end).map(packed).collect();
+        // (stable: among equal insertions the first added comes first)
+        ins.sort_by(|&a, &b| order(a, b));
+        let mut repeated = vec![false; self.edits.len()];
+        for w in ins.windows(2) {
+            if order(w[0], w[1]).is_eq() {
+                repeated[w[1] as usize] = true;
+            }
+        }
+        if repeated.contains(&true) {
+            let mut k = 0;
+            self.edits.retain(|_| {
+                k += 1;
+                !repeated[k - 1]
+            });
+            self.forget_index();
+        }
+    }
+    /// Forgets the index of ranges (after edits were taken out): it is
+    /// made again when next looked up.
+    fn forget_index(&mut self) {
+        self.at = std::cell::OnceCell::new();
     }
 
     /// Applies all edits to `src`, returning the new text and the edits that
     /// could not be composed.
     pub fn apply(&self, src: &str) -> (String, Vec<Conflict>) {
-        apply(src, &self.edits)
+        apply(src, self)
     }
 }
 
-fn contains_edit(outer: &Range<usize>, inner: &Edit) -> bool {
-    if inner.range.is_empty() {
-        outer.start < inner.range.start && inner.range.start < outer.end
+fn contains_edit(outer: &Range<usize>, inner: &Range<usize>) -> bool {
+    if inner.is_empty() {
+        outer.start < inner.start && inner.start < outer.end
     } else {
-        outer.start <= inner.range.start && inner.range.end <= outer.end && outer.len() > inner.range.len()
+        outer.start <= inner.start && inner.end <= outer.end && outer.len() > inner.len()
     }
 }
 
-fn piece_holds(r: &Range<usize>, e: &Edit) -> bool {
-    if e.range.is_empty() { r.start <= e.range.start && e.range.start <= r.end } else { r.start <= e.range.start && e.range.end <= r.end }
+fn piece_holds(r: &Range<usize>, e: &Range<usize>) -> bool {
+    if e.is_empty() { r.start <= e.start && e.start <= r.end } else { r.start <= e.start && e.end <= r.end }
 }
 
-pub fn apply(src: &str, edits: &[Edit]) -> (String, Vec<Conflict>) {
+/// The edits' nesting, as [`apply`] finds it: each accepted edit's
+/// children (those inside its source and discarded pieces), in the order
+/// they render. 32-bit positions, one list for every edit's children.
+struct Nesting {
+    /// `children[starts[i]..starts[i + 1]]`: edit `i`'s; the last edit's
+    /// end is where the top level's begin.
+    starts: Vec<u32>,
+    children: Vec<u32>,
+}
+
+impl Nesting {
+    fn of(&self, i: usize) -> &[u32] {
+        &self.children[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+fn apply(src: &str, set: &EditSet) -> (String, Vec<Conflict>) {
+    let n = set.edits.len();
+    let edits = &set.edits;
+    let range = |i: u32| {
+        let e = &edits[i as usize];
+        e.start as usize..e.end as usize
+    };
     // Sort: by start, longer first, insertions before replacements at the same
     // start; stable so that insertion order is kept for equal keys.
-    let mut order: Vec<usize> = (0..edits.len()).collect();
+    let mut order: Vec<u32> = (0..n).map(packed).collect();
     order.sort_by(|&a, &b| {
-        let (ea, eb) = (&edits[a], &edits[b]);
-        ea.range
-            .start
-            .cmp(&eb.range.start)
-            .then(ea.is_insertion().cmp(&eb.is_insertion()).reverse())
-            .then(eb.range.end.cmp(&ea.range.end))
-            .then(ea.priority.cmp(&eb.priority))
+        let (ea, eb) = (&edits[a as usize], &edits[b as usize]);
+        ea.start.cmp(&eb.start).then((ea.start == ea.end).cmp(&(eb.start == eb.end)).reverse()).then(eb.end.cmp(&ea.end)).then(ea.priority.cmp(&eb.priority))
     });
     let mut conflicts = Vec::new();
-    // Find each edit's parent: the innermost accepted edit that contains it.
-    let mut parent: Vec<Option<usize>> = vec![None; edits.len()];
-    let mut accepted: Vec<bool> = vec![true; edits.len()];
+    // Find each edit's parent: the innermost accepted edit that contains it
+    // (`NONE`: the file; `REFUSED`: not accepted).
+    const NONE: u32 = u32::MAX;
+    const REFUSED: u32 = u32::MAX - 1;
+    let mut parent: Vec<u32> = vec![NONE; n];
     // Stack of open (accepted, non-empty) edits.
-    let mut stack: Vec<usize> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
     for &i in &order {
-        let e = &edits[i];
+        let e = range(i);
         while let Some(&top) = stack.last() {
-            let t = &edits[top];
-            if contains_edit(&t.range, e) {
+            let t = range(top);
+            if contains_edit(&t, &e) {
                 break;
             }
             // `e` is not inside `top`; does it overlap it?
-            if e.range.start < t.range.end && !e.range.is_empty() || (e.range.is_empty() && e.range.start < t.range.end && e.range.start > t.range.start) {
+            if e.start < t.end && !e.is_empty() || (e.is_empty() && e.start < t.end && e.start > t.start) {
                 break;
             }
             stack.pop();
         }
         if let Some(&top) = stack.last() {
-            let t = &edits[top];
-            if !contains_edit(&t.range, e) {
-                // Partial overlap, or the very same range twice.
-                conflicts.push(Conflict { kept: (t.range.clone(), t.rule), dropped: (e.range.clone(), e.rule) });
-                accepted[i] = false;
+            let t = set.get(top as usize);
+            let refuse = !contains_edit(&t.range(), &e)
+                // (partial overlap, or the very same range twice)
+                || !t.pieces().any(|p| matches!(p, PieceRef::Source(r) | PieceRef::Discard(r) if piece_holds(&r, &e)));
+            if refuse {
+                conflicts.push(Conflict { kept: (t.range(), t.rule()), dropped: (e.clone(), set.get(i as usize).rule()) });
+                parent[i as usize] = REFUSED;
                 continue;
             }
-            let held = t.pieces.iter().any(|p| matches!(p, Piece::Source(r) | Piece::Discard(r) if piece_holds(r, e)));
-            if !held {
-                conflicts.push(Conflict { kept: (t.range.clone(), t.rule), dropped: (e.range.clone(), e.rule) });
-                accepted[i] = false;
-                continue;
-            }
-            parent[i] = Some(top);
+            parent[i as usize] = top;
         }
-        if !e.range.is_empty() {
+        if !e.is_empty() {
             stack.push(i);
         }
     }
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); edits.len()];
-    let mut top_level = Vec::new();
-    for &i in &order {
-        if !accepted[i] {
-            continue;
-        }
-        match parent[i] {
-            Some(p) => children[p].push(i),
-            None => top_level.push(i),
+    drop(stack);
+    // every edit's children, in order, then the top level's
+    let mut starts: Vec<u32> = vec![0; n + 2];
+    for &p in &parent {
+        match p {
+            REFUSED => {}
+            NONE => starts[n + 1] += 1,
+            p => starts[p as usize + 1] += 1,
         }
     }
-    let mut out = String::with_capacity(src.len() + src.len() / 8);
-    let mut done = vec![false; edits.len()];
-    render(src, edits, &children, &top_level, 0..src.len(), &mut out, &mut done);
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut fill = starts.clone();
+    let mut children: Vec<u32> = vec![0; starts[n + 1] as usize];
+    for &i in &order {
+        let slot = match parent[i as usize] {
+            REFUSED => continue,
+            NONE => n,
+            p => p as usize,
+        };
+        children[fill[slot] as usize] = i;
+        fill[slot] += 1;
+    }
+    drop(fill);
+    let nesting = Nesting { starts, children };
+    // (room for the source and every text: no more unless a source piece
+    // is rendered twice; what is left over is given back)
+    let texts: usize = set.pieces.iter().filter(|p| p.kind == Kind::Text).map(|p| (p.b - p.a) as usize).sum();
+    let mut out = String::with_capacity(src.len() + texts);
+    let mut done = vec![false; n];
+    render(src, set, &nesting, nesting.of(n), 0..src.len(), &mut out, &mut done);
     // An accepted edit that was neither rendered nor dropped on purpose (in
     // a `Discard` piece) would be lost silently: reported as a conflict
     // with the edit it lies in (never expected; the fuzz targets look for it).
     for &i in &order {
-        if accepted[i] && !done[i] {
-            let kept = parent[i].map_or((0..src.len(), "(file)"), |p| (edits[p].range.clone(), edits[p].rule));
-            conflicts.push(Conflict { kept, dropped: (edits[i].range.clone(), edits[i].rule) });
+        let i = i as usize;
+        if parent[i] != REFUSED && !done[i] {
+            let kept = if parent[i] == NONE { (0..src.len(), "(file)") } else { (range(parent[i]), set.get(parent[i] as usize).rule()) };
+            conflicts.push(Conflict { kept, dropped: (range(i as u32), set.get(i).rule()) });
         }
     }
+    out.shrink_to_fit();
     (out, conflicts)
 }
 
 /// Renders `range` of the source with the edits among `candidates` that lie
-/// in it, marking in `done` each edit rendered or discarded.
-fn render(src: &str, edits: &[Edit], children: &[Vec<usize>], candidates: &[usize], range: Range<usize>, out: &mut String, done: &mut [bool]) {
+/// in it, marking in `done` each edit rendered or discarded. (`candidates`
+/// are sorted by start: those before `range` are skipped by a binary
+/// search, so an edit of many source pieces over many children is not
+/// quadratic.)
+fn render(src: &str, set: &EditSet, nesting: &Nesting, candidates: &[u32], range: Range<usize>, out: &mut String, done: &mut [bool]) {
     let mut cursor = range.start;
-    for &i in candidates {
-        let e = &edits[i];
-        if !piece_holds(&range, e) || e.range.start < cursor {
+    let from = candidates.partition_point(|&i| (set.edits[i as usize].start as usize) < range.start);
+    for &i in &candidates[from..] {
+        let e = set.get(i as usize);
+        let r = e.range();
+        if r.start > range.end {
+            break;
+        }
+        if !piece_holds(&range, &r) || r.start < cursor {
             continue;
         }
-        done[i] = true;
-        out.push_str(&src[cursor..e.range.start]);
-        for p in &e.pieces {
+        done[i as usize] = true;
+        out.push_str(&src[cursor..r.start]);
+        for p in e.pieces() {
             match p {
-                Piece::Text(t) => out.push_str(t),
-                Piece::Source(r) => render(src, edits, children, &children[i], r.clone(), out, done),
-                Piece::Discard(r) => discard(edits, children, &children[i], r, done),
+                PieceRef::Text(t) => out.push_str(t),
+                PieceRef::Source(s) => render(src, set, nesting, nesting.of(i as usize), s, out, done),
+                PieceRef::Discard(s) => discard(set, nesting, nesting.of(i as usize), &s, done),
             }
         }
-        cursor = e.range.end;
+        cursor = r.end;
     }
     out.push_str(&src[cursor..range.end]);
 }
 
 /// Marks the edits among `candidates` inside a discarded range, and theirs, as done.
-fn discard(edits: &[Edit], children: &[Vec<usize>], candidates: &[usize], range: &Range<usize>, done: &mut [bool]) {
+fn discard(set: &EditSet, nesting: &Nesting, candidates: &[u32], range: &Range<usize>, done: &mut [bool]) {
     for &i in candidates {
-        if piece_holds(range, &edits[i]) {
-            done[i] = true;
-            let inner = edits[i].range.clone();
-            discard(edits, children, &children[i], &inner, done);
+        let inner = set.get(i as usize).range();
+        if piece_holds(range, &inner) {
+            done[i as usize] = true;
+            discard(set, nesting, nesting.of(i as usize), &inner, done);
         }
     }
 }
@@ -342,16 +583,39 @@ mod tests {
         set.replace_text("a", 0..1, "x");
         set.insert("b", 2, "y");
         // the index is made at the first lookup, from the edits so far
-        assert_eq!(set.at(&(0..1)).map(|e| e.rule).collect::<Vec<_>>(), ["a"]);
+        assert_eq!(set.at(&(0..1)).map(|e| e.rule()).collect::<Vec<_>>(), ["a"]);
         // and kept up to date by later edits
         set.replace_text("c", 0..1, "z");
         set.insert("d", 3, "w");
-        assert_eq!(set.at(&(0..1)).map(|e| e.rule).collect::<Vec<_>>(), ["a", "c"]);
-        assert_eq!(set.at(&(3..3)).map(|e| e.rule).collect::<Vec<_>>(), ["d"]);
+        assert_eq!(set.at(&(0..1)).map(|e| e.rule()).collect::<Vec<_>>(), ["a", "c"]);
+        assert_eq!(set.at(&(3..3)).map(|e| e.rule()).collect::<Vec<_>>(), ["d"]);
         // and made again after edits are taken out
         set.remove_rule("a");
-        assert_eq!(set.at(&(0..1)).map(|e| e.rule).collect::<Vec<_>>(), ["c"]);
-        assert_eq!(set.at(&(2..2)).map(|e| e.rule).collect::<Vec<_>>(), ["b"]);
+        assert_eq!(set.at(&(0..1)).map(|e| e.rule()).collect::<Vec<_>>(), ["c"]);
+        assert_eq!(set.at(&(2..2)).map(|e| e.rule()).collect::<Vec<_>>(), ["b"]);
+    }
+
+    #[test]
+    fn edits_removed_and_added_again_render_as_new() {
+        let src = "ab\ncd\n";
+        let mut set = EditSet::new();
+        set.replace_text("r", 1..2, "X");
+        set.insert("note", 0, "// one\n");
+        set.insert("note", 3, "// two\n");
+        assert_eq!(set.apply(src).0, "// one\naX\n// two\ncd\n");
+        // the last edits added (a file's comments): taken back whole
+        set.remove_rule("note");
+        assert_eq!((set.len(), set.pieces.len(), set.texts.as_str()), (1, 1, "X"));
+        set.insert("note", 3, "// three\n");
+        assert_eq!(set.apply(src).0, "aX\n// three\ncd\n");
+        // a rule whose edits are not the last: the others stay
+        set.remove_rule("r");
+        assert_eq!(set.apply(src).0, "ab\n// three\ncd\n");
+        // and edits that repeat an earlier insertion are made once
+        set.insert("note", 3, "// three\n");
+        set.insert("note", 3, "// four\n");
+        set.dedup_insertions();
+        assert_eq!(set.apply(src).0, "ab\n// three\n// four\ncd\n");
     }
 
     #[test]

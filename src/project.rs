@@ -1137,6 +1137,14 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             // be rewritten once the index is built (the editor's files whole)
             let parts: BTreeMap<usize, Vec<crate::segment::Segment>> =
                 files.par_iter().filter(|_| cache.is_none()).filter_map(|&i| Some((i, crate::segment::parts_of(&sources[i].text)?))).collect();
+            if std::env::var_os("SYCLIFY_TIMING").is_some() {
+                for &i in files.iter().filter(|&&i| !parts.contains_key(&i) && sources[i].text.len() > crate::segment::SEGMENT_THRESHOLD) {
+                    if let Some(why) = crate::segment::not_cut(&sources[i].text) {
+                        let line = sources[i].text[..why.at].matches('\n').count() + 1;
+                        eprintln!("[timing] {}: migrated whole, not cut in parts: {} (line {line})", sources[i].rel, why.why);
+                    }
+                }
+            }
             let parse_part = |i: usize| {
                 let defines = unit_defines.get(&sources[i].rel).unwrap_or(&no_defines);
                 let macros = &macro_tables[&include_group[i]];
@@ -1722,7 +1730,9 @@ pub fn rewrite_file<'a>(
     ctx.diags.extend(parse::syntax_diagnostics(&p.tree, &s.text));
     ctx.diags.extend(parse::inactive_branch_diagnostics(&p.masks, &s.text));
     run_rules(&mut ctx);
-    let diags = std::mem::take(&mut ctx.diags);
+    let mut errors = SyntaxErrors::default();
+    let mut diags: Vec<Diagnostic> = std::mem::take(&mut ctx.diags).into_iter().filter(|d| errors.keep(d)).collect();
+    errors.finish(&mut diags);
     let root = ctx.root();
     let tree_anchor = |at: usize| directive_around(root, at);
     finish_file(s, project, ctx.edits, diags, ctx.counts, &ctx.inactive, &tree_anchor)
@@ -1770,9 +1780,8 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
     // where a comment about a diagnostic inside a directive goes (read from
     // each part's tree, which is dropped before the comments are laid out)
     let mut anchors: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    // an insertion several parts make (a file-level `#define`): once
-    let mut inserted: BTreeSet<(usize, &'static str, String)> = BTreeSet::new();
     let file = rules::WholeFile::new(&s.text);
+    let mut errors = SyntaxErrors::default();
     let timing = std::env::var_os("SYCLIFY_TIMING").is_some();
     if timing {
         eprintln!("[timing] {}: migrated in {} parts", s.rel, parts.len());
@@ -1808,12 +1817,15 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
             // (a range across the part's pieces, a conditional group that
             // holds other parts: from its start to its end in the file)
             d.range = range.or_else(|| c.span_to_file(&d.range)).unwrap_or(at_body.clone());
+            if !errors.keep(&d) {
+                continue;
+            }
             if let Some(a) = anchor.and_then(|a| c.to_file(&(a..a))) {
                 anchors.insert(d.range.start, a.start);
             }
             diags.push(d);
         }
-        bring_edits(&c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, part.body.len());
+        bring_edits(&c, &ctx.edits, &mut edits, &mut diags, part.body.len());
         for (r, what) in &ctx.inactive {
             // (a conditional group's range reaches through the parts it holds)
             if let Some(r) = c.span_to_file(r)
@@ -1846,54 +1858,97 @@ pub fn rewrite_in_parts(s: &SourceFile, parts: &[crate::segment::Segment], parse
         ctx.using_helpers = using_helpers;
         let found = rules::includes::includes(&mut ctx, false);
         rules::includes::add_sycl_includes(&mut ctx, &found);
-        bring_edits(c, ctx.edits.edits(), &mut edits, &mut inserted, &mut diags, c.body.len());
+        bring_edits(c, &ctx.edits, &mut edits, &mut diags, c.body.len());
     }
     drop(head);
+    errors.finish(&mut diags);
+    // an insertion several parts make (a file-level `#define`): once (a
+    // part may insert into an earlier part's body, which its prelude holds)
+    edits.dedup_insertions();
     inactive.sort_by_key(|(r, _)| (r.start, r.end));
     let tree_anchor = |at: usize| anchors.get(&at).copied();
     finish_file(s, project, edits, diags, counts, &inactive, &tree_anchor)
 }
 
+/// How many regions that did not parse a file's diagnostics name, at
+/// most (as compilers stop at an error limit): a file of mangled or
+/// generated code may hold one every few bytes, and hundreds of thousands
+/// of warnings (and a report many times the file's size, held in memory)
+/// help no one. The others are counted in one more warning.
+pub const SYNTAX_ERRORS_SHOWN: usize = 100;
+
+/// The regions that did not parse (SY0001 of the parse) of one file so far:
+/// [`SYNTAX_ERRORS_SHOWN`] kept, then counted, the first of those kept for
+/// the warning that counts them.
+#[derive(Default)]
+struct SyntaxErrors {
+    shown: usize,
+    more: usize,
+    first_more: Option<std::ops::Range<usize>>,
+}
+
+impl SyntaxErrors {
+    /// Whether `d` is kept (a region that did not parse beyond the limit is
+    /// counted instead; in file order).
+    fn keep(&mut self, d: &Diagnostic) -> bool {
+        if d.code != Code::SyntaxError || d.rule != "parse" {
+            return true;
+        }
+        if self.shown < SYNTAX_ERRORS_SHOWN {
+            self.shown += 1;
+            return true;
+        }
+        self.more += 1;
+        self.first_more.get_or_insert(d.range.clone());
+        false
+    }
+    fn finish(self, diags: &mut Vec<Diagnostic>) {
+        if let Some(first) = self.first_more {
+            let msg = format!(
+                "{} more regions of this file did not parse, from here on (the first {SYNTAX_ERRORS_SHOWN} are reported); each was left as is",
+                self.more
+            );
+            diags.push(Diagnostic::new(Code::SyntaxError, first, "parse", msg));
+        }
+    }
+}
+
 /// A part's edits ([`rewrite_in_parts`]) at the file's offsets, into
 /// `edits`; one whose range or pieces span the part's pieces cannot be
-/// (it would hold other parts' text): a diagnostic instead. An insertion
-/// that several parts make (a file-level `#define`) is made once (every
-/// insertion is remembered: a part may insert into an earlier part's
-/// body, which its prelude holds).
-fn bring_edits(
-    c: &crate::segment::Compact,
-    from: &[crate::edit::Edit],
-    edits: &mut EditSet,
-    inserted: &mut BTreeSet<(usize, &'static str, String)>,
-    diags: &mut Vec<Diagnostic>,
-    part_len: usize,
-) {
+/// (it would hold other parts' text): a diagnostic instead.
+fn bring_edits(c: &crate::segment::Compact, from: &EditSet, edits: &mut EditSet, diags: &mut Vec<Diagnostic>, part_len: usize) {
+    use crate::edit::PieceRef;
     let at_body = c.to_file(&(c.body.start..c.body.start)).unwrap_or(0..0);
-    for e in from {
-        let range = c.to_file(&e.range);
-        let pieces: Option<Vec<crate::edit::Piece>> = e
-            .pieces
-            .iter()
-            .map(|p| match p {
-                crate::edit::Piece::Text(t) => Some(crate::edit::Piece::Text(t.clone())),
-                crate::edit::Piece::Source(r) => c.to_file(r).map(crate::edit::Piece::Source),
-                crate::edit::Piece::Discard(r) => c.to_file(r).map(crate::edit::Piece::Discard),
-            })
-            .collect();
-        let (Some(range), Some(pieces)) = (range, pieces) else {
-            let at = c.to_file(&(e.range.start..e.range.start)).unwrap_or(at_body.clone());
+    let mut pieces: Vec<PieceRef> = Vec::new();
+    for e in from.iter() {
+        let range = c.to_file(&e.range());
+        pieces.clear();
+        let mut all = true;
+        for p in e.pieces() {
+            let moved = match p {
+                PieceRef::Text(t) => Some(PieceRef::Text(t)),
+                PieceRef::Source(r) => c.to_file(&r).map(PieceRef::Source),
+                PieceRef::Discard(r) => c.to_file(&r).map(PieceRef::Discard),
+            };
+            match moved {
+                Some(p) => pieces.push(p),
+                None => {
+                    all = false;
+                    break;
+                }
+            }
+        }
+        let Some(range) = range.filter(|_| all) else {
+            let at = c.to_file(&(e.range().start..e.range().start)).unwrap_or(at_body.clone());
             let msg = format!(
                 "not rewritten by rule `{}`: the rewrite spans declarations this large file's parts do not share (it is migrated in parts of some {} KB); left as is",
-                e.rule,
+                e.rule(),
                 part_len.div_ceil(1024)
             );
             diags.push(Diagnostic::new(Code::SyntaxError, at, "edit", msg));
             continue;
         };
-        if range.is_empty() && !inserted.insert((range.start, e.rule, format!("{pieces:?}"))) {
-            continue;
-        }
-        edits.push(crate::edit::Edit { range, pieces, rule: e.rule, priority: e.priority });
+        edits.push_pieces(e.rule(), range, e.priority(), pieces.drain(..));
     }
 }
 
@@ -1910,8 +1965,8 @@ fn finish_file(
     tree_anchor: &dyn Fn(usize) -> Option<usize>,
 ) -> Rewritten {
     if std::env::var_os("SYCLIFY_DEBUG_EDITS").is_some() {
-        for e in edits.edits() {
-            eprintln!("edit {:?} {} {:?}", e.range, e.rule, e.pieces);
+        for e in edits.iter() {
+            eprintln!("edit {e:?}");
         }
     }
     // comments for humans, then the edits; conflicts and CUDA left over are
@@ -1929,12 +1984,14 @@ fn finish_file(
             format!("edit of rule `{}` overlaps edit of rule `{}` and was not applied", c.dropped.1, c.kept.1),
         )
     }));
-    report_leftovers(&out, s, project, edits.edits(), inactive, &mut diags);
+    report_leftovers(&out, s, project, &edits, inactive, &mut diags);
     let late_needs_human = diags[before..].iter().any(Diagnostic::needs_human);
     diags.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(a.code.cmp(&b.code)));
     if late_needs_human {
         edits.remove_rule(COMMENT_RULE);
         add_comments(&mut edits, s, &diags, tree_anchor);
+        // (the first output is not held while the second is made)
+        drop(std::mem::take(&mut out));
         out = edits.apply(&s.text).0;
     }
     (out, counts, diags)
@@ -1951,7 +2008,7 @@ fn report_leftovers(
     out: &str,
     s: &SourceFile,
     project: &ProjectCtx,
-    edits: &[crate::edit::Edit],
+    edits: &EditSet,
     inactive: &[(std::ops::Range<usize>, String)],
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -1981,10 +2038,25 @@ fn report_leftovers(
     let covered: Vec<std::ops::Range<usize>> = diags.iter().filter(|d| d.needs_human()).map(|d| d.range.clone()).collect();
     // a source occurrence that reaches the output: not rewritten by an edit
     // (or kept inside one of its source pieces)
+    // (the edits that hold a range: those starting at or before it, back to
+    // the first whose prefix-largest end is before its end; not a scan of
+    // every edit per occurrence)
+    let mut spans: Vec<(usize, usize, usize)> =
+        edits.iter().enumerate().filter(|(_, e)| !e.is_insertion()).map(|(i, e)| (e.range().start, e.range().end, i)).collect();
+    spans.sort_unstable();
+    let ends: Vec<usize> = spans
+        .iter()
+        .scan(0, |m, s| {
+            *m = (*m).max(s.1);
+            Some(*m)
+        })
+        .collect();
     let kept = |r: &std::ops::Range<usize>| {
-        edits.iter().all(|e| {
-            !(e.range.start <= r.start && r.end <= e.range.end && !e.range.is_empty())
-                || e.pieces.iter().any(|p| matches!(p, crate::edit::Piece::Source(x) if x.start <= r.start && r.end <= x.end))
+        let upto = spans.partition_point(|s| s.0 <= r.start);
+        (0..upto).rev().take_while(|&k| ends[k] >= r.end).all(|k| {
+            let (start, end, i) = spans[k];
+            !(start <= r.start && r.end <= end)
+                || edits.get(i).pieces().any(|p| matches!(p, crate::edit::PieceRef::Source(x) if x.start <= r.start && r.end <= x.end))
         })
     };
     let in_source = crate::leftovers::cuda_left(&s.text, &own);
@@ -2052,7 +2124,7 @@ fn add_comments(edits: &mut EditSet, s: &SourceFile, diags: &[Diagnostic], tree_
     // the edits' ranges by start, with the largest end so far: the first
     // edit that holds a point is a binary search (the comments inserted
     // below hold nothing)
-    let mut ranges: Vec<(usize, usize)> = edits.edits().iter().map(|e| (e.range.start, e.range.end)).collect();
+    let mut ranges: Vec<(usize, usize)> = edits.iter().map(|e| (e.range().start, e.range().end)).collect();
     ranges.sort_unstable();
     let ends_so_far: Vec<usize> = ranges
         .iter()

@@ -175,7 +175,7 @@ pub fn function_part_size(size: usize) -> usize {
 /// [`segments`], with functions' bodies larger than `fn_size` cut inside
 /// in parts of about `fn_size`.
 pub fn segments_with(text: &str, size: usize, fn_size: usize) -> Option<Vec<Segment>> {
-    let Scan { cuts, chunks, entries, head_chunks, functions } = scan(text, fn_size)?;
+    let Scan { cuts, chunks, entries, head_chunks, functions } = scan(text, fn_size).ok()?;
     if cuts.len() < 3 && functions.is_empty() {
         return None;
     }
@@ -502,6 +502,20 @@ fn is_local_declaration(s: &str) -> bool {
     false
 }
 
+/// Why the scan gave up on a file ([`not_cut`]), and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotCut {
+    pub at: usize,
+    pub why: &'static str,
+}
+
+/// Why `text` is not cut in parts, where the scan cannot follow it
+/// (`SYCLIFY_TIMING` says it: a large file migrated whole costs its whole
+/// tree's memory).
+pub fn not_cut(text: &str) -> Option<NotCut> {
+    scan(text, function_part_size(SEGMENT_BYTES)).err()
+}
+
 struct Scan {
     /// Where parts may start (offsets of lines, the file's start first and
     /// its end last), each with the innermost entry open there.
@@ -596,7 +610,7 @@ fn defines_function(head: &str) -> bool {
         && (h.ends_with(')') || ["const", "override", "final", "noexcept", "mutable"].iter().any(|k| h.ends_with(k)) || h.contains("->"))
 }
 
-fn scan(text: &str, fn_size: usize) -> Option<Scan> {
+fn scan(text: &str, fn_size: usize) -> Result<Scan, NotCut> {
     let t = text.as_bytes();
     let n = t.len();
     let mut entries: Vec<Entry> = Vec::new();
@@ -652,13 +666,40 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
             if pending.is_none() && braces == 0 && parens == 0 && matches!(last, 0 | b';' | b'}' | b'{') && item_start.is_none() && inner == 0 {
                 pending = Some(i);
             }
-            // a directive line (after blanks)
+            // a directive line (after blanks, and a byte-order mark: files
+            // joined together keep theirs)
             let j = crate::mask::skip_blanks(t, i);
+            let j = if t[j..].starts_with(BOM) { crate::mask::skip_blanks(t, j + BOM.len()) } else { j };
             if j < n && t[j] == b'#' {
                 if let Some(p) = pending.take() {
                     cut(p, top, &mut chunk_decl, &mut chunk_empty);
                 }
                 let end = directive_end(t, j);
+                // `extern "C" {` and its `}` each in a group of its own
+                // (`#ifdef __cplusplus` / `extern "C" {` / `#endif`): the three
+                // lines open or close the block as its one line would
+                if braces == 0 && parens == 0 && inner == 0 {
+                    match linkage_lines(text, j, end) {
+                        Some((Linkage::Opens, to)) => {
+                            entries.push(Entry { open: Open::Block { opener: i..to }, outer: top, closer: 0..0 });
+                            top = Some(entries.len() - 1);
+                            (last, item_start, chunk_decl, chunk_empty) = (b'{', None, false, false);
+                            (i, at_line_start) = (to, true);
+                            directives += 1;
+                            continue;
+                        }
+                        Some((Linkage::Closes, to)) if top.is_some_and(|e| matches!(entries[e].open, Open::Block { .. })) => {
+                            let e = top.unwrap_or_default();
+                            entries[e].closer = i..to;
+                            top = entries[e].outer;
+                            (last, item_start, chunk_decl, chunk_empty) = (b'}', None, false, false);
+                            (i, at_line_start) = (to, true);
+                            directives += 1;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
                 let mut k = crate::mask::skip_blanks(t, j + 1).min(end);
                 let w0 = k;
                 while k < end && t[k].is_ascii_alphabetic() {
@@ -687,7 +728,7 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                                 lines.push(line);
                                 chunk_decl = false;
                             }
-                            _ => return None,
+                            _ => return Err(NotCut { at: i, why: "an `#else` or `#elif` outside a conditional group it opened" }),
                         },
                         Some(Some((tops, bs, ps, ended))) => {
                             if !*ended {
@@ -695,7 +736,9 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                             }
                             (top, braces, parens) = (tops[0], bs[0], ps[0]);
                         }
-                        None => return None,
+                        // (without its `#if`: no compiler takes it; the
+                        // parse reports it, the scan reads past it)
+                        None => {}
                     },
                     "endif" => match conds.pop() {
                         Some(None) => match top {
@@ -704,7 +747,7 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                                 top = entries[e].outer;
                                 chunk_decl = false;
                             }
-                            _ => return None,
+                            _ => return Err(NotCut { at: i, why: "an `#endif` that closes a group opened inside a block" }),
                         },
                         Some(Some((tops, bs, ps, ended))) => {
                             inner -= 1;
@@ -712,7 +755,7 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                                 (top, braces, parens) = (tops[1], bs[1], ps[1]);
                             }
                         }
-                        None => return None,
+                        None => {}
                     },
                     "include" if in_head => head_end = end,
                     _ => {}
@@ -826,10 +869,9 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                         i += 1;
                     }
                     b')' | b']' => {
-                        parens -= 1;
-                        if parens < 0 {
-                            return None;
-                        }
+                        // (one without its `(` or `[`: the parse reports it,
+                        // the scan reads past it)
+                        parens = (parens - 1).max(0);
                         last = b'x';
                         i += 1;
                     }
@@ -858,14 +900,20 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                         i += 1;
                     }
                     b'}' => {
-                        let e = top?;
+                        // (one without its `{`: the parse reports it, the
+                        // scan reads past it)
+                        let Some(e) = top else {
+                            (last, item_start) = (b'}', None);
+                            i += 1;
+                            continue;
+                        };
                         match entries[e].open {
                             Open::Block { .. } => {
                                 // its line closes it (a `}` alone, or with a comment)
                                 let ls = text[..i].rfind('\n').map_or(0, |p| p + 1);
                                 let end = line_end(t, i);
                                 if !text[ls..i].trim().is_empty() || !rest_is_blank(&text[i + 1..end]) {
-                                    return None;
+                                    return Err(NotCut { at: i, why: "a namespace's or `extern \"C\"` block's `}` with code on its line" });
                                 }
                                 entries[e].closer = ls..end;
                                 chunk_decl = false;
@@ -892,7 +940,7 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
                                     }
                                 }
                             }
-                            Open::Cond { .. } => return None,
+                            Open::Cond { .. } => return Err(NotCut { at: i, why: "a `}` that closes a `{` opened before a conditional group it stands in" }),
                         }
                         top = entries[e].outer;
                         last = b'}';
@@ -940,7 +988,7 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
         }
     }
     if top.is_some() || parens != 0 || !conds.is_empty() {
-        return None;
+        return Err(NotCut { at: n, why: "a bracket or conditional group open at the end of the file" });
     }
     let prev = cuts.last().map_or(0, |c| c.0);
     if n > prev {
@@ -948,7 +996,52 @@ fn scan(text: &str, fn_size: usize) -> Option<Scan> {
         cuts.push((n, None));
     }
     let head_chunks = chunks.partition_point(|(r, _)| r.start < head_end);
-    Some(Scan { cuts, chunks, entries, head_chunks, functions })
+    Ok(Scan { cuts, chunks, entries, head_chunks, functions })
+}
+
+/// A UTF-8 byte-order mark.
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
+/// What a group of [`linkage_lines`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Linkage {
+    Opens,
+    Closes,
+}
+
+/// The directive at `j` (its `#`, its line ending at `end`) and the two
+/// lines after it, where they are the C headers' idiom for C linkage:
+/// `#ifdef __cplusplus` (or `#if defined(__cplusplus)`, `#if __cplusplus`),
+/// then `extern "C" {` or `}` alone on its line (a comment may follow),
+/// then `#endif`. Where the third line ends.
+fn linkage_lines(text: &str, j: usize, end: usize) -> Option<(Linkage, usize)> {
+    let t = text.as_bytes();
+    let cond: String = text[j + 1..end].split("//").next().unwrap_or("").chars().filter(|c| !c.is_whitespace()).collect();
+    if !matches!(cond.as_str(), "ifdef__cplusplus" | "ifdefined(__cplusplus)" | "ifdefined__cplusplus" | "if__cplusplus") {
+        return None;
+    }
+    if end >= t.len() {
+        return None;
+    }
+    let second_end = line_end(t, end);
+    let second = &text[end..second_end];
+    let (what, rest) = if let Some(rest) = second.trim_start().strip_prefix('}') {
+        (Linkage::Closes, rest)
+    } else {
+        let rest = second.trim_start().strip_prefix("extern")?.trim_start().strip_prefix("\"C\"")?.trim_start().strip_prefix('{')?;
+        (Linkage::Opens, rest)
+    };
+    if !rest_is_blank(rest) {
+        return None;
+    }
+    let k = crate::mask::skip_blanks(t, second_end);
+    if !t[k..].starts_with(b"#") {
+        return None;
+    }
+    let to = directive_end(t, k);
+    let word = text[k + 1..to].trim_start();
+    let w = word.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    (w == "endif").then_some((what, to))
 }
 
 /// The identifiers of `s` outside its comments and strings
@@ -1213,6 +1306,39 @@ mod tests {
         // a conditional group that splits braces
         assert!(segments("#ifdef X\nvoid f() {\n#else\nvoid f(int) {\n#endif\n}\nint a;\n", 1).is_none());
         assert!(segments("int a = (1;\nint b;\n", 1).is_none());
+        // and it says why, and where
+        assert_eq!(not_cut("int a = (1;\nint b;\n").map(|n| n.why), Some("a bracket or conditional group open at the end of the file"));
+    }
+
+    #[test]
+    fn c_linkage_split_over_two_groups_is_a_block() {
+        // the C headers' idiom: a part inside it gets both groups
+        let t = "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint a;\nvoid f() {}\nvoid g() { a = 1; }\n#ifdef __cplusplus\n}  // extern\n#endif\nint b;\n";
+        let s = segments(t, 1).unwrap();
+        let g = s.iter().find(|s| &t[s.body.clone()] == "void g() { a = 1; }\n").unwrap();
+        let c = Compact::of(t, g);
+        assert_eq!(c.text, "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint a;\nvoid g() { a = 1; }\n#ifdef __cplusplus\n}  // extern\n#endif\n");
+        // the last part, after it, stands outside it
+        let b = s.iter().find(|s| &t[s.body.clone()] == "int b;\n").unwrap();
+        assert_eq!(Compact::of(t, b).text, "int b;\n");
+        // `#if defined(__cplusplus)` too; not another condition
+        assert_eq!(linkage_lines("#if defined(__cplusplus)\nextern \"C\" {\n#endif\n", 0, 25), Some((Linkage::Opens, 45)));
+        assert_eq!(linkage_lines("#ifdef C_LINKAGE\nextern \"C\" {\n#endif\n", 0, 17), None);
+        // a declaration inside the group: not the idiom, not followed
+        assert!(segments("#ifdef __cplusplus\nextern \"C\" {\nint a;\n#endif\nint b;\n#ifdef __cplusplus\n}\n#endif\n", 1).is_none());
+    }
+
+    #[test]
+    fn closers_without_openers_are_read_past() {
+        // a `)`, `]` or `}` too many (code that does not parse: the parse
+        // reports it in its part), an `#endif` or `#else` without its `#if`
+        let t = "void f() { g(x]); }\nint a;\n}\nint b = c);\n#endif\nvoid h() {}\n";
+        assert_eq!(bodies(t, 1), vec!["void f() { g(x]); }\n", "int a;\n", "}\n", "int b = c);\n", "#endif\n", "void h() {}\n"]);
+        assert_eq!(not_cut(t), None);
+        // a byte-order mark before a directive (files joined together):
+        // a group a part may stand in
+        let t = "int a;\n\u{feff}#ifdef X\nint b;\n#endif\nint c;\n";
+        assert_eq!(bodies(t, 1), vec!["int a;\n", "\u{feff}#ifdef X\n", "int b;\n", "#endif\n", "int c;\n"]);
     }
 
     #[test]

@@ -190,6 +190,38 @@ fn a_10_mb_line_a_50_mb_file_and_100k_deep_nesting() {
 }
 
 #[test]
+fn thousands_of_regions_that_do_not_parse_are_counted_past_a_limit() {
+    // mangled code: a `)` too many in every statement, in a small file
+    // (migrated whole) and in one over the size migrated in parts
+    let c = Case::new();
+    let mangled = |n: usize| {
+        let mut s = String::from("__global__ void k(int *p) {\n");
+        for j in 0..n {
+            s.push_str(&format!("  int a{j} = ) p[{j}];\n"));
+        }
+        s + "  p[threadIdx.x] = 1;\n}\n"
+    };
+    c.write("small.cu", mangled(500));
+    c.write("large.cu", mangled(120_000));
+    let r = c.migrate();
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(c.out().join("syclify-report.json")).unwrap()).unwrap();
+    for (name, n) in [("small.cu", 500), ("large.cu", 120_000)] {
+        let file = report["files"].as_array().unwrap().iter().find(|f| f["path"] == name).unwrap();
+        let errors: Vec<&serde_json::Value> = file["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "SY0001").collect();
+        // the first 100, each at its line, then one that counts the rest
+        assert_eq!(errors.len(), 101, "{name}");
+        assert_eq!(errors[0]["line"], 2, "{name}");
+        let last = errors.iter().find(|d| d["message"].as_str().unwrap().contains("more regions")).unwrap();
+        assert_eq!(last["line"], 102, "{name}");
+        assert!(last["message"].as_str().unwrap().starts_with(&format!("{} more regions of this file did not parse", n - 100)), "{name}: {last}");
+        // the rest of the file still migrated
+        assert!(String::from_utf8(c.output(&name.replace(".cu", ".dp.cpp"))).unwrap().contains("p[item.get_local_id(2)] = 1;"), "{name}");
+    }
+    c.good_migrated();
+}
+
+#[test]
 fn unreadable_files_directories_named_like_sources_and_fifos() {
     let c = Case::new();
     let locked = c.write("locked.cu", GOOD.replace("good", "locked"));

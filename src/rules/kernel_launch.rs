@@ -533,7 +533,7 @@ fn pointer_targets(ctx: &mut FileCtx, call: Node, var: &str) -> Option<Vec<Strin
     // the kernels, where the pointer takes them: cast to its type
     for (r, name) in refs {
         let range = r.byte_range();
-        if ctx.edits.at(&range).any(|e| e.rule == RULE) {
+        if ctx.edits.at(&range).any(|e| e.rule() == RULE) {
             continue; // another launch through the same pointer did it
         }
         // `auto k = kernel<T>;` deduces the kernel's own type (and cannot

@@ -522,19 +522,19 @@ impl<'a> FileCtx<'a> {
         // the regions an edit overlaps: those starting before its end, back
         // to the first whose prefix-largest end is at or before its start
         // (`error_ranges` is sorted by start; not a scan of every region)
-        let overlapping = |e: &crate::edit::Edit| {
-            let upto = unparsed.partition_point(|r| r.start < e.range.end);
-            (0..upto).rev().take_while(|&i| ends[i] > e.range.start).map(|i| &unparsed[i]).filter(|r| r.end > e.range.start).collect::<Vec<_>>()
+        let overlapping = |e: &Range<usize>| {
+            let upto = unparsed.partition_point(|r| r.start < e.end);
+            (0..upto).rev().take_while(|&i| ends[i] > e.start).map(|i| &unparsed[i]).filter(|r| r.end > e.start).collect::<Vec<_>>()
         };
         // (a rule that rebuilds the region, writing its text again, keeps it)
-        let rewritten = |e: &crate::edit::Edit, r: &Range<usize>| {
+        let rewritten = |e: &crate::edit::EditRef, r: &Range<usize>| {
             let text = src[r.clone()].trim();
-            e.pieces.iter().any(|p| matches!(p, crate::edit::Piece::Text(t) if t.contains(text)))
+            e.pieces().any(|p| matches!(p, crate::edit::PieceRef::Text(t) if t.contains(text)))
         };
         // (an edit inside the region changes a token the rule read there: a
         // directive between parameters)
-        let inside = |e: &crate::edit::Edit, r: &Range<usize>| r.start <= e.range.start && e.range.end <= r.end;
-        self.edits.take_where(|e| !e.is_insertion() && overlapping(e).into_iter().any(|r| !inside(e, r) && e.drops(r) && !rewritten(e, r)))
+        let inside = |e: &Range<usize>, r: &Range<usize>| r.start <= e.start && e.end <= r.end;
+        self.edits.take_where(|e| !e.is_insertion() && overlapping(&e.range()).into_iter().any(|r| !inside(&e.range(), r) && e.drops(r) && !rewritten(&e, r)))
     }
 
     /// Does `range` hold text of a conditional group that error recovery
@@ -581,11 +581,12 @@ impl<'a> FileCtx<'a> {
             if e.is_insertion() {
                 return false;
             }
-            let first = hidden.partition_point(|r| r.end <= e.range.start);
+            let range = e.range();
+            let first = hidden.partition_point(|r| r.end <= range.start);
             let dropped: Vec<&Range<usize>> = hidden[first..]
                 .iter()
-                .take_while(|r| r.start < e.range.end)
-                .filter(|r| !(r.is_empty() || (r.start <= e.range.start && e.range.end <= r.end)) && e.drops(r))
+                .take_while(|r| r.start < range.end)
+                .filter(|r| !(r.is_empty() || (r.start <= range.start && range.end <= r.end)) && e.drops(r))
                 .collect();
             // dropping whole groups whose other branches are empty (`f(a` /
             // `#if CUDART_VERSION >= 4000` / `| b` / `#endif` / `)` rewritten
