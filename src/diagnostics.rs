@@ -53,7 +53,7 @@ macro_rules! codes {
 codes! {
     SyntaxError = "SY0001", "syntax-error", Warning,
         "a region could not be parsed and was left as is",
-        "The CUDA grammar could not parse this region (tree-sitter produced an ERROR node).\nsyclify leaves such a region byte-for-byte as it was and goes on with the rest of the\nfile; the region still needs a human. Common causes: an `#if` that splits a declaration\n(move the conditional outside the declaration or duplicate the declaration in each\nbranch), or a macro that expands to syntax the grammar cannot see.";
+        "The CUDA grammar could not parse this region (tree-sitter produced an ERROR node).\nsyclify leaves such a region byte-for-byte as it was and goes on with the rest of the\nfile; the region still needs a human. Common causes: an `#if` that splits a declaration\n(move the conditional outside the declaration or duplicate the declaration in each\nbranch), or a macro that expands to syntax the grammar cannot see. At most 100 such\nregions are reported per file (as compilers stop at an error limit); one more warning, at\nthe first of the others, counts them.";
     UnreadableFile = "SY0002", "unreadable-file", Error,
         "the file could not be read",
         "The file could not be opened or read (a broken link, missing permission, an I/O error).\nIt is not migrated; every other file still is, and the run exits with code 1.";

@@ -18,9 +18,11 @@
 //! The scan is lexical (comments, strings, raw strings, character literals
 //! and digit separators, directive lines with their continuations, bracket
 //! depth, the conditional groups; inside a declaration a group's first
-//! branch is followed): anything it cannot follow (a file-level conditional
-//! group that splits braces, an unbalanced bracket) and the file is not
-//! segmented. Text-level, linear, one pass.
+//! branch is followed; closers without openers are read past, as code that
+//! does not parse, which each part's parse reports): anything it cannot
+//! follow (a file-level conditional group that splits braces, a bracket
+//! left open) and the file is not segmented ([`not_cut`] says why).
+//! Text-level, linear, one pass.
 
 use std::ops::Range;
 
