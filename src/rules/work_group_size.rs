@@ -3,7 +3,8 @@
 //! What it does: a launch whose block size is a compile-time constant —
 //! integer literals, `sizeof`, object-like macros that stand for such
 //! expressions, `const`/`constexpr` integer variables initialized by them,
-//! arithmetic of these, or a `dim3` variable declared from them in the same
+//! integer parameters of a template around the launch (`template <int
+//! TILE>`), arithmetic of these, or a `dim3` variable declared from them in the same
 //! function and never written afterwards — gets
 //! `SYCLIFY_REQD_WORK_GROUP_SIZE(z, y, x)` on its kernel lambda: SYCL 2020's
 //! `[[sycl::reqd_work_group_size(z, y, x)]]` where the compiler knows the
@@ -157,15 +158,41 @@ fn constant(ctx: &FileCtx, n: Node, depth: usize) -> bool {
 }
 
 /// A name in a constant expression: a `const`/`constexpr` integer variable
-/// with a constant initializer, or (declared nowhere around) an object-like
-/// macro of the project whose body is a constant expression.
+/// with a constant initializer, an integer template parameter of a
+/// template around it (`template <int TILE>`: a constant in each
+/// instantiation, which the attribute names as the launch does), or
+/// (declared nowhere around) an object-like macro of the project whose
+/// body is a constant expression.
 fn constant_name(ctx: &FileCtx, n: Node, name: &str, depth: usize) -> bool {
     if let Some((decl, declarator)) = ctx.declaration_in_scope(n, name) {
         let is_const = syntax::children(decl).iter().any(|c| c.kind_str() == "type_qualifier" && matches!(ctx.text(*c), "const" | "constexpr"));
         let integral = decl.field("type").is_some_and(|t| is_integer_type(ctx.text(t)));
         return is_const && integral && declarator.kind_str() == "init_declarator" && declarator.field("value").is_some_and(|v| constant(ctx, v, depth + 1));
     }
-    constant_macro(ctx, name, depth)
+    template_parameter(ctx, n.byte_range(), name) || constant_macro(ctx, name, depth)
+}
+
+/// Is `name` an integer non-type parameter of a template around the node
+/// at `at`? (Its ancestors from the walk's links: a launch inside a
+/// template is a few levels below it.)
+fn template_parameter(ctx: &FileCtx, at: std::ops::Range<usize>, name: &str) -> bool {
+    let mut up = ctx.root().descendant_for_byte_range(at.start, at.end);
+    while let Some(p) = up {
+        if p.kind_str() == "template_declaration"
+            && let Some(params) = p.field("parameters")
+        {
+            let declares = syntax::named_children(params).into_iter().any(|d| {
+                matches!(d.kind_str(), "parameter_declaration" | "optional_parameter_declaration")
+                    && d.field("declarator").is_some_and(|x| ctx.text(x) == name)
+                    && d.field("type").is_some_and(|t| is_integer_type(ctx.text(t)))
+            });
+            if declares {
+                return true;
+            }
+        }
+        up = ctx.parent(p);
+    }
+    false
 }
 
 /// An integer type (`int`, `unsigned long`, `size_t`, `std::uint32_t`, …),
