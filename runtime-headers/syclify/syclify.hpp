@@ -1047,9 +1047,13 @@ template <class T> T *local_ptr(const sycl::local_accessor<T, 1> &acc) {
 struct alignas(16) local_chunk {
   unsigned char bytes[16];
 };
+// (a kernel says it of each `__shared__` array where it was declared: an
+// assumption made only at the launch may be lost before the kernel's loops)
 template <class T> T *assume_local_aligned(T *p) {
 #if defined(__clang__) || defined(__GNUC__)
-  return static_cast<T *>(__builtin_assume_aligned(p, alignof(local_chunk)));
+  // (through `const void *`: a `volatile` array's pointer too)
+  const void *raw = const_cast<const void *>(static_cast<const volatile void *>(p));
+  return static_cast<T *>(__builtin_assume_aligned(raw, alignof(local_chunk)));
 #else
   return p;
 #endif
