@@ -308,7 +308,7 @@ impl EditSet {
         key.and_then(|k| at.get(&k)).into_iter().flatten().map(|&i| self.get(i as usize))
     }
     pub fn replace_text(&mut self, rule: &'static str, range: Range<usize>, text: impl AsRef<str>) {
-        self.push_pieces(rule, range, 0, [PieceRef::Text(text.as_ref())].into_iter().filter(|p| !matches!(p, PieceRef::Text(""))));
+        self.push_pieces(rule, range, 0, text_piece(text.as_ref()));
     }
     pub fn insert(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
         self.replace_text(rule, at..at, text);
@@ -316,7 +316,7 @@ impl EditSet {
     /// An insertion that goes before every other insertion at the same offset
     /// (e.g. `#include` lines, which must precede code inserted there).
     pub fn insert_first(&mut self, rule: &'static str, at: usize, text: impl AsRef<str>) {
-        self.push_pieces(rule, at..at, -1, [PieceRef::Text(text.as_ref())].into_iter().filter(|p| !matches!(p, PieceRef::Text(""))));
+        self.push_pieces(rule, at..at, -1, text_piece(text.as_ref()));
     }
     pub fn delete(&mut self, rule: &'static str, range: Range<usize>) {
         self.replace(rule, range, Replacement::new());
@@ -345,13 +345,17 @@ impl EditSet {
     pub fn take_where(&mut self, f: impl Fn(EditRef) -> bool) -> Vec<Edit> {
         let taken: Vec<bool> = self.iter().map(&f).collect();
         let out = taken.iter().enumerate().filter(|(_, t)| **t).map(|(i, _)| self.get(i).to_edit()).collect();
+        self.drop_marked(&taken);
+        out
+    }
+    /// Drops the edits marked (by position), keeping the others' order.
+    fn drop_marked(&mut self, marked: &[bool]) {
         let mut k = 0;
         self.edits.retain(|_| {
             k += 1;
-            !taken[k - 1]
+            !marked[k - 1]
         });
         self.forget_index();
-        out
     }
     /// Drops an insertion that repeats an earlier one (the same offset,
     /// rule and pieces: a file-level `#define` that several parts of a
@@ -379,13 +383,22 @@ impl EditSet {
             }
         }
         if repeated.contains(&true) {
-            let mut k = 0;
-            self.edits.retain(|_| {
-                k += 1;
-                !repeated[k - 1]
-            });
-            self.forget_index();
+            self.drop_marked(&repeated);
         }
+    }
+    /// The edits that replace text, by start ([`Spans`]).
+    pub fn spans(&self) -> Spans {
+        let mut spans: Vec<(usize, usize, usize)> =
+            self.iter().enumerate().filter(|(_, e)| !e.is_insertion()).map(|(i, e)| (e.range().start, e.range().end, i)).collect();
+        spans.sort_unstable();
+        let ends = spans
+            .iter()
+            .scan(0, |m, s| {
+                *m = (*m).max(s.1);
+                Some(*m)
+            })
+            .collect();
+        Spans { spans, ends }
     }
     /// Forgets the index of ranges (after edits were taken out): it is
     /// made again when next looked up.
@@ -397,6 +410,40 @@ impl EditSet {
     /// could not be composed.
     pub fn apply(&self, src: &str) -> (String, Vec<Conflict>) {
         apply(src, self)
+    }
+}
+
+/// One literal text as an edit's pieces: none where it is empty.
+fn text_piece(t: &str) -> Option<PieceRef<'_>> {
+    (!t.is_empty()).then_some(PieceRef::Text(t))
+}
+
+/// The edits of a set that replace text (not insertions), by start, with
+/// the largest end so far ([`EditSet::spans`]): the edits that hold a range
+/// or a point are a binary search away, not a scan of every edit. Made
+/// once, for the edits the set holds then.
+pub struct Spans {
+    /// (start, end, position in the set), sorted.
+    spans: Vec<(usize, usize, usize)>,
+    /// `ends[k]`: the largest end of `spans[..=k]`.
+    ends: Vec<usize>,
+}
+
+impl Spans {
+    /// The edits (positions in the set) whose range holds `r`: those
+    /// starting at or before it, back to the first whose largest end so
+    /// far is before its end.
+    pub fn holding(&self, r: &Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        let upto = self.spans.partition_point(|s| s.0 <= r.start);
+        let (start, end) = (r.start, r.end);
+        (0..upto).rev().take_while(move |&k| self.ends[k] >= end).map(|k| self.spans[k]).filter(move |s| s.0 <= start && end <= s.1).map(|s| s.2)
+    }
+    /// The start of the first edit, by start, that starts before `at` and
+    /// ends after it (the outermost around it).
+    pub fn outermost_around(&self, at: usize) -> Option<usize> {
+        let before = self.spans.partition_point(|s| s.0 < at);
+        let i = self.ends[..before].partition_point(|&e| e <= at);
+        (i < before).then(|| self.spans[i].0)
     }
 }
 

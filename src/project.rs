@@ -2038,26 +2038,9 @@ fn report_leftovers(
     let covered: Vec<std::ops::Range<usize>> = diags.iter().filter(|d| d.needs_human()).map(|d| d.range.clone()).collect();
     // a source occurrence that reaches the output: not rewritten by an edit
     // (or kept inside one of its source pieces)
-    // (the edits that hold a range: those starting at or before it, back to
-    // the first whose prefix-largest end is before its end; not a scan of
-    // every edit per occurrence)
-    let mut spans: Vec<(usize, usize, usize)> =
-        edits.iter().enumerate().filter(|(_, e)| !e.is_insertion()).map(|(i, e)| (e.range().start, e.range().end, i)).collect();
-    spans.sort_unstable();
-    let ends: Vec<usize> = spans
-        .iter()
-        .scan(0, |m, s| {
-            *m = (*m).max(s.1);
-            Some(*m)
-        })
-        .collect();
+    let spans = edits.spans();
     let kept = |r: &std::ops::Range<usize>| {
-        let upto = spans.partition_point(|s| s.0 <= r.start);
-        (0..upto).rev().take_while(|&k| ends[k] >= r.end).all(|k| {
-            let (start, end, i) = spans[k];
-            !(start <= r.start && r.end <= end)
-                || edits.get(i).pieces().any(|p| matches!(p, crate::edit::PieceRef::Source(x) if x.start <= r.start && r.end <= x.end))
-        })
+        spans.holding(r).all(|i| edits.get(i).pieces().any(|p| matches!(p, crate::edit::PieceRef::Source(x) if x.start <= r.start && r.end <= x.end)))
     };
     let in_source = crate::leftovers::cuda_left(&s.text, &own);
     let mut in_branches: Vec<Vec<&str>> = vec![Vec::new(); inactive.len()];
@@ -2121,23 +2104,9 @@ const COMMENT_RULE: &str = "diagnostic-comment";
 /// Leaves a `// syclify: ...` comment above each diagnostic that needs a human.
 fn add_comments(edits: &mut EditSet, s: &SourceFile, diags: &[Diagnostic], tree_anchor: &dyn Fn(usize) -> Option<usize>) {
     let mut seen = BTreeSet::new();
-    // the edits' ranges by start, with the largest end so far: the first
-    // edit that holds a point is a binary search (the comments inserted
+    // the edits around a point: a binary search (the comments inserted
     // below hold nothing)
-    let mut ranges: Vec<(usize, usize)> = edits.iter().map(|e| (e.range().start, e.range().end)).collect();
-    ranges.sort_unstable();
-    let ends_so_far: Vec<usize> = ranges
-        .iter()
-        .scan(0, |m, r| {
-            *m = r.1.max(*m);
-            Some(*m)
-        })
-        .collect();
-    let outer_start = |at: usize| {
-        let before = ranges.partition_point(|r| r.0 < at);
-        let i = ends_so_far[..before].partition_point(|&e| e <= at);
-        (i < before).then(|| ranges[i].0)
-    };
+    let spans = edits.spans();
     // (read once, for a long line's thousands of diagnostics)
     let mut directives = None;
     for d in diags.iter().filter(|d| d.needs_human()) {
@@ -2150,7 +2119,7 @@ fn add_comments(edits: &mut EditSet, s: &SourceFile, diags: &[Diagnostic], tree_
             anchor = s.line_start(dir);
         }
         // inside a replaced range: above the replacement
-        while let Some(st) = outer_start(anchor) {
+        while let Some(st) = spans.outermost_around(anchor) {
             anchor = s.line_start(st);
         }
         let text = format!("{}// syclify: {} {}: {}\n", s.indent_at(anchor), d.severity.as_str(), d.code.code(), d.message.replace('\n', " "));

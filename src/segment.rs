@@ -680,27 +680,25 @@ fn scan(text: &str, fn_size: usize) -> Result<Scan, NotCut> {
                 // `extern "C" {` and its `}` each in a group of its own
                 // (`#ifdef __cplusplus` / `extern "C" {` / `#endif`): the three
                 // lines open or close the block as its one line would
-                if braces == 0 && parens == 0 && inner == 0 {
-                    match linkage_lines(text, j, end) {
-                        Some((Linkage::Opens, to)) => {
-                            entries.push(Entry { open: Open::Block { opener: i..to }, outer: top, closer: 0..0 });
-                            top = Some(entries.len() - 1);
-                            (last, item_start, chunk_decl, chunk_empty) = (b'{', None, false, false);
-                            (i, at_line_start) = (to, true);
-                            directives += 1;
-                            continue;
-                        }
-                        Some((Linkage::Closes, to)) if top.is_some_and(|e| matches!(entries[e].open, Open::Block { .. })) => {
-                            let e = top.unwrap_or_default();
-                            entries[e].closer = i..to;
-                            top = entries[e].outer;
-                            (last, item_start, chunk_decl, chunk_empty) = (b'}', None, false, false);
-                            (i, at_line_start) = (to, true);
-                            directives += 1;
-                            continue;
-                        }
-                        _ => {}
+                let linkage = if braces == 0 && parens == 0 && inner == 0 { linkage_lines(text, j, end) } else { None };
+                let block = match linkage {
+                    Some((Linkage::Opens, to)) => {
+                        entries.push(Entry { open: Open::Block { opener: i..to }, outer: top, closer: 0..0 });
+                        top = Some(entries.len() - 1);
+                        Some((b'{', to))
                     }
+                    Some((Linkage::Closes, to)) if let Some(e) = top.filter(|&e| matches!(entries[e].open, Open::Block { .. })) => {
+                        entries[e].closer = i..to;
+                        top = entries[e].outer;
+                        Some((b'}', to))
+                    }
+                    _ => None,
+                };
+                if let Some((brace, to)) = block {
+                    (last, item_start, chunk_decl, chunk_empty) = (brace, None, false, false);
+                    (i, at_line_start) = (to, true);
+                    directives += 1;
+                    continue;
                 }
                 let mut k = crate::mask::skip_blanks(t, j + 1).min(end);
                 let w0 = k;

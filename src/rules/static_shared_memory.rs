@@ -94,15 +94,16 @@ pub fn run(ctx: &mut FileCtx) {
         // elements at once (PTX `ld.shared.v4`); said only at the launch,
         // the assumption was lost where the kernel's loop bound is a
         // parameter (a templated tiled SGEMM: 1.25-1.29x nvcc's time)
-        if ctx.scope_at(n.start_byte()).is_some() && !in_lambda(ctx, n) {
-            let indent = ctx.src[range.start..n.start_byte()].to_string();
-            let line = range != n.byte_range();
+        // (not in a lambda's body, which may capture the kernel's pointer
+        // by copy, and could not assign it)
+        let in_lambda = crate::syntax::ancestor_of_kind_in(ctx.parents(), n, &["function_definition", "lambda_expression"])
+            .is_some_and(|a| a.kind_str() == "lambda_expression");
+        if ctx.scope_at(n.start_byte()).is_some() && !in_lambda {
+            // (a line of its own where the declaration had one, with its indentation)
+            let src = ctx.src;
+            let (lead, end) = if range != n.byte_range() { (&src[range.start..n.start_byte()], "\n") } else { ("", " ") };
             for name in array_names(ctx, n) {
-                with.push_text(&format!(
-                    "{}{name} = syclify::assume_local_aligned({name});{}",
-                    if line { indent.as_str() } else { "" },
-                    if line { "\n" } else { " " }
-                ));
+                with.push_text(&format!("{lead}{name} = syclify::assume_local_aligned({name});{end}"));
             }
         }
         with.push_discard(n.byte_range());
@@ -110,20 +111,6 @@ pub fn run(ctx: &mut FileCtx) {
         ctx.count(RULE);
         ctx.needs_sycl = true;
     }
-}
-
-/// Is `n` inside a lambda's body (which may capture the kernel's pointer
-/// by copy, and could not assign it)? Its ancestors up to its function.
-fn in_lambda<'a>(ctx: &FileCtx<'a>, n: tree_sitter::Node<'a>) -> bool {
-    let mut up = ctx.parent(n);
-    while let Some(p) = up {
-        match p.kind_str() {
-            "lambda_expression" => return true,
-            "function_definition" => return false,
-            _ => up = ctx.parent(p),
-        }
-    }
-    false
 }
 
 /// The names of the arrays a `__shared__` declaration declares (not its

@@ -177,10 +177,8 @@ fn constant_name(ctx: &FileCtx, n: Node, name: &str, depth: usize) -> bool {
 /// template is a few levels below it.)
 fn template_parameter(ctx: &FileCtx, at: std::ops::Range<usize>, name: &str) -> bool {
     let mut up = ctx.root().descendant_for_byte_range(at.start, at.end);
-    while let Some(p) = up {
-        if p.kind_str() == "template_declaration"
-            && let Some(params) = p.field("parameters")
-        {
+    while let Some(p) = up.and_then(|n| syntax::ancestor_of_kind_in(ctx.parents(), n, &["template_declaration"])) {
+        if let Some(params) = p.field("parameters") {
             let declares = syntax::named_children(params).into_iter().any(|d| {
                 matches!(d.kind_str(), "parameter_declaration" | "optional_parameter_declaration")
                     && d.field("declarator").is_some_and(|x| ctx.text(x) == name)
@@ -190,7 +188,7 @@ fn template_parameter(ctx: &FileCtx, at: std::ops::Range<usize>, name: &str) -> 
                 return true;
             }
         }
-        up = ctx.parent(p);
+        up = Some(p);
     }
     false
 }
