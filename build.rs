@@ -1,6 +1,9 @@
 //! The commit syclify is built from, for `--version`: `git rev-parse` where
 //! the source is a git checkout, else SYCLIFY_COMMIT from the environment
-//! (a wheel or tarball build), else "unknown commit".
+//! (a wheel or tarball build), else "unknown commit". And SYCLIFY_SOURCE_HASH,
+//! a hash of every source, rule table and helper header and of the locked
+//! dependencies: what a migration's output depends on besides its inputs
+//! (the key of what `reuse` keeps in an out-root for the next run).
 
 use std::process::Command;
 
@@ -25,4 +28,25 @@ fn main() {
         println!("cargo:rerun-if-changed=.git/{}", r.trim());
     }
     println!("cargo:rerun-if-changed=.git/packed-refs");
+    let mut h = std::hash::DefaultHasher::new();
+    for root in ["src", "rules", "runtime-headers", "Cargo.toml", "Cargo.lock"] {
+        hash_tree(std::path::Path::new(root), &mut h);
+        println!("cargo:rerun-if-changed={root}");
+    }
+    println!("cargo:rustc-env=SYCLIFY_SOURCE_HASH={:016x}", std::hash::Hasher::finish(&h));
+}
+
+/// Hashes the files under `path` (or the file itself), in name order, with their paths.
+fn hash_tree(path: &std::path::Path, h: &mut std::hash::DefaultHasher) {
+    use std::hash::Hash;
+    if path.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(path).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for e in entries {
+            hash_tree(&e, h);
+        }
+    } else if let Ok(bytes) = std::fs::read(path) {
+        path.to_string_lossy().hash(h);
+        bytes.hash(h);
+    }
 }

@@ -1,10 +1,10 @@
 //! Diagnostics: the table of codes (one row per code, with its long
 //! explanation for `syclify explain`), and the diagnostic value itself.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Done, for the record (e.g. `__launch_bounds__` dropped).

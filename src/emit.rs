@@ -162,6 +162,14 @@ pub fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
     }
     // the library helper headers a migrated file includes, and those they
     // include (`blas.hpp` includes `"blas_types.hpp"`)
+    let included: std::collections::BTreeSet<&str> = {
+        use rayon::prelude::*;
+        m.files
+            .par_iter()
+            .filter_map(|f| f.output.as_deref())
+            .flat_map_iter(|o| crate::source::includes(o).map(|i| i.name).filter(|n| n.starts_with("syclify/")))
+            .collect()
+    };
     let mut chosen = vec![false; LIBRARY_HEADERS.len()];
     let mut changed = true;
     while changed {
@@ -169,8 +177,8 @@ pub fn outputs(m: &Migration) -> Vec<(String, std::borrow::Cow<'_, [u8]>)> {
         for (i, (rel, _)) in LIBRARY_HEADERS.iter().enumerate() {
             let include = &rel["include/".len()..];
             let file = &include["syclify/".len()..];
-            let needed = m.files.iter().any(|f| f.output.as_deref().is_some_and(|o| o.contains(include)))
-                || LIBRARY_HEADERS.iter().zip(&chosen).any(|((_, text), c)| *c && text.contains(&format!("#include \"{file}\"")));
+            let needed =
+                included.contains(include) || LIBRARY_HEADERS.iter().zip(&chosen).any(|((_, text), c)| *c && text.contains(&format!("#include \"{file}\"")));
             if needed && !chosen[i] {
                 chosen[i] = true;
                 changed = true;

@@ -29,6 +29,7 @@ pub mod properties;
 pub mod query;
 pub mod reference;
 pub mod report;
+pub mod reuse;
 pub mod rules;
 pub mod sarif;
 pub mod segment;

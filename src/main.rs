@@ -95,6 +95,10 @@ enum Command {
         /// so the migrated tree builds and runs where the original did.
         #[arg(long)]
         no_copy_others: bool,
+        /// Migrate every file again: do not take the groups of files whose inputs did not change
+        /// from what the last migration into the out-root kept (its `.syclify-cache`).
+        #[arg(long)]
+        fresh: bool,
     },
     /// How much work a migration is, writing nothing: per file and per CUDA name, what migrates
     /// automatically, what needs review and what is unsupported, with an effort estimate.
@@ -271,7 +275,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs, compile_commands, no_copy_others } => {
+        Command::Migrate { paths, out_root, in_root, rule_files, diagnostics, jobs, include_dirs, compile_commands, no_copy_others, fresh } => {
             if let Some(j) = jobs {
                 let _ = rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global();
             }
@@ -279,18 +283,23 @@ fn main() -> ExitCode {
                 Ok(m) => m,
                 Err(code) => return code,
             };
+            // what the last migration into the out-root kept (the rule files' texts are part of its keys)
+            let rule_texts: Vec<String> = rule_files.iter().map(|f| format!("{}:{}", f.display(), emit::hash(&std::fs::read(f).unwrap_or_default()))).collect();
+            let store = if fresh { None } else { syclify::reuse::Store::open(&out_root, &rule_texts.join(" ")) };
             let opts = Options { inputs: paths, in_root, out_root, mappings, include_dirs, unit_defines: Default::default(), copy_others: !no_copy_others };
-            let (opts, m) = match migrate_in_memory(opts, compile_commands.as_deref()) {
+            let (opts, m) = match migrate_in_memory(opts, compile_commands.as_deref(), store.as_ref()) {
                 Ok(done) => done,
                 Err(code) => return code,
             };
+            let timing = Timing::start();
             let r = report::build(&m);
+            timing.phase("report");
             let out_root = m.out_root.display().to_string();
             let mut code = m.exit_code();
             // what the outputs depend on besides the inputs: the options and the rule files' text
             let mut options = format!("in-root={} include-dirs={:?}", m.in_root.display(), opts.include_dirs);
-            for f in &rule_files {
-                options.push_str(&format!(" rule-file={}:{}", f.display(), emit::hash(&std::fs::read(f).unwrap_or_default())));
+            for f in &rule_texts {
+                options.push_str(&format!(" rule-file={f}"));
             }
             let reports = vec![("syclify-report.json".to_string(), report::to_json(&r)), ("syclify-report.md".to_string(), report::to_markdown(&r))];
             // SIGINT/SIGTERM from here on (before, nothing is written): the files being written are
@@ -324,7 +333,9 @@ fn main() -> ExitCode {
             };
             // a run killed while it wrote left temporary files: removed
             let leftovers = if lock.unfinished_before { emit::remove_leftovers(&m.out_root) } else { 0 };
+            timing.phase("reports as text");
             let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports, &stop);
+            timing.phase("emit");
             for (f, e) in &stats.refused {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");
                 code = 1;
@@ -348,6 +359,10 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(if term.load(std::sync::atomic::Ordering::Relaxed) { 143 } else { 130 });
             }
+            // what the next migration into this out-root may take as it is
+            // (a store that cannot be written costs the next run time, not results)
+            let stored = if store.is_some() { m.reuse.save(&m.out_root).map_err(|e| format!("{e}")) } else { Ok(0) };
+            timing.phase("store");
             match diagnostics {
                 DiagFormat::Summary => {}
                 DiagFormat::Gcc => print_each(&r, report::JsonDiagnostic::gcc),
@@ -363,6 +378,17 @@ fn main() -> ExitCode {
             };
             eprint!("{}", report::summary_styled(&r, &out_root, 12, &style));
             eprint!("{}", incremental_summary(&stats));
+            if m.reuse.files_found > 0 {
+                eprintln!(
+                    "  incremental: {} of {} migrated files taken from the last migration (the inputs of their groups did not change; --fresh migrates them again)",
+                    m.reuse.files_found,
+                    m.reuse.files_found + m.reuse.files_computed
+                );
+            }
+            if let Err(e) = stored {
+                eprintln!("  incremental: warning: cannot keep this migration for the next in {out_root}/{}: {e}", syclify::reuse::DIR_REL);
+            }
+            timing.phase("summary");
             if unfinished {
                 let removed = if leftovers > 0 {
                     format!(" (removed {leftovers} temporary file{} it left)", if leftovers == 1 { "" } else { "s" })
@@ -469,7 +495,7 @@ fn main() -> ExitCode {
                 unit_defines: Default::default(),
                 copy_others: false,
             };
-            let (_, m) = match migrate_in_memory(opts, compile_commands.as_deref()) {
+            let (_, m) = match migrate_in_memory(opts, compile_commands.as_deref(), None) {
                 Ok(done) => done,
                 Err(code) => return code,
             };
@@ -675,6 +701,22 @@ fn incremental_summary(s: &emit::EmitStats) -> String {
     out
 }
 
+/// The time of each step after the migration, printed where
+/// `SYCLIFY_TIMING` is set (the migration's own steps print theirs).
+struct Timing(Option<std::time::Instant>);
+
+impl Timing {
+    fn start() -> Self {
+        Timing(std::env::var_os("SYCLIFY_TIMING").map(|_| std::time::Instant::now()))
+    }
+
+    fn phase(&self, name: &str) {
+        if let Some(t0) = self.0 {
+            eprintln!("[timing] after the migration, {name}: {:.3} s", t0.elapsed().as_secs_f64());
+        }
+    }
+}
+
 /// The built-in mapping tables with the rule files on top; Err is the exit code.
 fn load_mappings(rule_files: &[PathBuf]) -> Result<Mappings, ExitCode> {
     let mut mappings = Mappings::builtin();
@@ -689,13 +731,17 @@ fn load_mappings(rule_files: &[PathBuf]) -> Result<Mappings, ExitCode> {
 
 /// Migrates in memory (with the compilation database, and the progress
 /// bar); Err is the exit code of a usage error, already reported.
-fn migrate_in_memory(opts: Options, compile_commands: Option<&std::path::Path>) -> Result<(Options, project::Migration), ExitCode> {
+fn migrate_in_memory(
+    opts: Options,
+    compile_commands: Option<&std::path::Path>,
+    store: Option<&syclify::reuse::Store>,
+) -> Result<(Options, project::Migration), ExitCode> {
     let opts = with_compile_db(opts, compile_commands).map_err(|e| {
         eprintln!("syclify: error: {e}");
         ExitCode::from(2)
     })?;
     let bar = ProgressBar::new();
-    let m = project::migrate_with_progress(&opts, &bar);
+    let m = project::migrate_reusing(&opts, &bar, store);
     bar.finish();
     let m = m.map_err(|e| {
         eprintln!("syclify: error: {}", e.0);

@@ -75,6 +75,9 @@ pub struct Migration {
     /// scripts, configuration), in-root-relative, sorted; written by `emit`
     /// byte for byte from the in-root, never read into memory whole.
     pub others: Vec<String>,
+    /// The groups of files found in the out-root's store and those
+    /// computed ([`crate::reuse`]; empty without a store).
+    pub reuse: crate::reuse::Outcome,
 }
 
 impl FileResult {
@@ -409,39 +412,13 @@ fn decode(path: PathBuf, rel: String, bytes: Vec<u8>) -> Loaded {
     }
 }
 
-/// An include directive's name and form: `#include "x.cuh"` (quoted) or
-/// `#include <helper_cuda.h>` (angle brackets).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IncludeName<'a> {
-    pub name: &'a str,
-    /// Written `<name>`: searched in the include directories only.
-    pub angle: bool,
-}
-
-/// The includes of a text, quoted and angle-bracket alike, in order.
-fn includes_of(text: &str) -> impl Iterator<Item = IncludeName<'_>> {
-    text.lines().filter_map(include_directive)
-}
-
-/// The name a line's `#include "name"` or `#include <name>` gives, if it is one.
-pub fn include_directive(line: &str) -> Option<IncludeName<'_>> {
-    let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
-    let (close, angle) = match t.as_bytes().first()? {
-        b'"' => ('"', false),
-        b'<' => ('>', true),
-        _ => return None,
-    };
-    let t = &t[1..];
-    Some(IncludeName { name: &t[..t.find(close)?], angle })
-}
-
 /// Where an include may point, relative to the in-root, in the compiler's
 /// order: a quoted include next to the including file (in `dir`), then from
 /// the in-root, then in each include directory (in-root-relative, in order);
 /// an angle-bracket include in the include directories only (as `-I` serves
 /// `<...>`: never beside the includer, so `<vector>` is never a project file
 /// unless an include directory holds one).
-pub fn include_candidates(dir: &str, inc: IncludeName, include_dirs: &[String]) -> Vec<String> {
+pub fn include_candidates(dir: &str, inc: crate::source::IncludeName, include_dirs: &[String]) -> Vec<String> {
     let name = inc.name;
     let mut out = if inc.angle { Vec::new() } else { vec![normalize(&format!("{dir}/{name}")), normalize(name)] };
     out.extend(include_dirs.iter().map(|d| normalize(&format!("{d}/{name}"))));
@@ -452,7 +429,7 @@ pub fn include_candidates(dir: &str, inc: IncludeName, include_dirs: &[String]) 
 /// its [`include_candidates`] that `exists`; unresolved ones are left out.
 pub fn resolved_includes(rel: &str, text: &str, include_dirs: &[String], mut exists: impl FnMut(&str) -> bool) -> Vec<String> {
     let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
-    includes_of(text).filter_map(|inc| include_candidates(dir, inc, include_dirs).into_iter().find(|c| exists(c))).collect()
+    crate::source::includes(text).filter_map(|inc| include_candidates(dir, inc, include_dirs).into_iter().find(|c| exists(c))).collect()
 }
 
 /// A project header outside the in-root that an include reaches
@@ -514,7 +491,7 @@ fn outside_includes(
     let mut out = BTreeMap::new();
     for s in sources {
         let dir = s.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
-        for inc in includes_of(&s.text) {
+        for inc in crate::source::includes(&s.text) {
             let name = inc.name;
             if inc.angle && is_cuda_header(name) {
                 continue;
@@ -582,9 +559,17 @@ pub fn migrate(opts: &Options) -> Result<Migration, UsageError> {
 
 /// [`migrate`], reporting its progress.
 pub fn migrate_with_progress(opts: &Options, progress: &dyn Progress) -> Result<Migration, UsageError> {
+    migrate_reusing(opts, progress, None)
+}
+
+/// [`migrate_with_progress`], taking the groups of files whose inputs did
+/// not change since the last migration into the out-root from its `store`
+/// ([`crate::reuse`]): the result is the one a migration from scratch
+/// gives; `Migration::reuse` holds what to store for the next.
+pub fn migrate_reusing(opts: &Options, progress: &dyn Progress, store: Option<&crate::reuse::Store>) -> Result<Migration, UsageError> {
     let clock = Clock::start();
     let inputs = load_project(opts, &clock)?;
-    Ok(migrate_loaded(inputs, &opts.mappings, progress, &clock, None))
+    Ok(migrate_loaded(inputs, &opts.mappings, progress, &clock, None, store))
 }
 
 /// Migrates files given in memory (`(in-root-relative path, bytes)`), as
@@ -871,7 +856,7 @@ fn migrate_in_memory_once(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, ex
         rewrite_only: extra.rewrite_only.clone(),
         others: Vec::new(),
     };
-    migrate_loaded(inputs, mappings, &NoProgress, &clock, cache)
+    migrate_loaded(inputs, mappings, &NoProgress, &clock, cache, None)
 }
 
 /// The time since a migration began, printed per phase with the memory in
@@ -992,7 +977,14 @@ fn load_project(opts: &Options, clock: &Clock) -> Result<Inputs, UsageError> {
 
 /// The rest of a migration, in memory: which files are migrated, then
 /// parse, index, rewrite, and the build files.
-fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, clock: &Clock, cache: Option<&Cache>) -> Migration {
+fn migrate_loaded(
+    inputs: Inputs,
+    mappings: &Mappings,
+    progress: &dyn Progress,
+    clock: &Clock,
+    cache: Option<&Cache>,
+    store: Option<&crate::reuse::Store>,
+) -> Migration {
     let Inputs { in_root, out_root, sources, mut results, build_files, include_dirs, outside, unit_defines, rewrite_only, others } = inputs;
     let rewritten: Vec<bool> = sources.iter().map(|s| rewrite_only.as_ref().is_none_or(|w| w.contains(&s.rel))).collect();
     let rewritten_here = |i: usize| rewritten[i];
@@ -1033,36 +1025,6 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
         .chain(unit_defines.values().flat_map(|d| d.keys().cloned()))
         .collect();
 
-    // Pre-scan macros, parse, index. A program's macros are its own: each
-    // group of files connected by includes has its table (one program's
-    // `#define min(a, b)` must not change how another is migrated).
-    let include_group = clusters(sources.len(), &include_edges);
-    let file_macros: BTreeMap<usize, MacroTable> = migrate
-        .par_iter()
-        .map(|&i| {
-            let mut t = MacroTable::default();
-            t.scan(&sources[i].text);
-            (i, t)
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .collect();
-    let mut macro_tables: BTreeMap<usize, MacroTable> = BTreeMap::new();
-    for (i, t) in &file_macros {
-        macro_tables.entry(include_group[*i]).or_default().merge(t);
-    }
-    progress.start(2 * migrate.len());
-    // a compilation database's -D/-U per unit, by in-root-relative path
-    // over the macros whose values syclify knows (`known_defines`)
-    let no_defines = known_defines(mappings);
-    let unit_defines: BTreeMap<String, parse::Defines> = unit_defines
-        .into_iter()
-        .map(|(rel, d)| {
-            let mut all = no_defines.clone();
-            all.extend(d);
-            (rel, all)
-        })
-        .collect();
     // Files connected by includes form one program part whose functions may
     // call each other, and so do files of one directory that one links
     // against the other (a kernel or device function declared in one, as
@@ -1086,6 +1048,67 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     for &i in &migrate {
         groups.entry(group[i]).or_default().push(i);
     }
+    // a compilation database's -D/-U per unit, by in-root-relative path
+    // over the macros whose values syclify knows (`known_defines`)
+    let no_defines = known_defines(mappings);
+    let unit_defines: BTreeMap<String, parse::Defines> = unit_defines
+        .into_iter()
+        .map(|(rel, d)| {
+            let mut all = no_defines.clone();
+            all.extend(d);
+            (rel, all)
+        })
+        .collect();
+    // Groups whose inputs are those of a group the last migration into the
+    // out-root stored (`reuse`) are not migrated again: taken as stored.
+    let keys: BTreeMap<usize, u64> = match store {
+        Some(store) => {
+            let context = KeyContext {
+                sources: &sources,
+                includes: &includes,
+                by_rel: &by_rel,
+                renames: &renames,
+                include_dirs: &include_dirs,
+                unit_defines: &unit_defines,
+                outside: &outside,
+                configured: &configured,
+            };
+            let salt = context.salt(store.salt());
+            groups.par_iter().map(|(g, files)| (*g, context.key(salt, files))).collect::<Vec<_>>().into_iter().collect()
+        }
+        None => BTreeMap::new(),
+    };
+    let found: BTreeMap<usize, GroupDone> = keys
+        .par_iter()
+        .filter_map(|(g, key)| Some((*g, GroupDone::stored(store?.get(*key)?, &groups[g], &sources)?)))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
+    let to_migrate = |i: &usize| !found.contains_key(&group[*i]);
+    if store.is_some() {
+        clock.phase("groups found in the store");
+    }
+
+    // Pre-scan macros, parse, index. A program's macros are its own: each
+    // group of files connected by includes has its table (one program's
+    // `#define min(a, b)` must not change how another is migrated).
+    let include_group = clusters(sources.len(), &include_edges);
+    let file_macros: BTreeMap<usize, MacroTable> = migrate
+        .par_iter()
+        .filter(|i| to_migrate(i))
+        .map(|&i| {
+            let mut t = MacroTable::default();
+            t.scan(&sources[i].text);
+            (i, t)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
+    let mut macro_tables: BTreeMap<usize, MacroTable> = BTreeMap::new();
+    for (i, t) in &file_macros {
+        macro_tables.entry(include_group[*i]).or_default().merge(t);
+    }
+    progress.start(2 * migrate.iter().filter(|i| to_migrate(i)).count());
     let mut group_include_edges: BTreeMap<usize, Vec<(usize, usize)>> = BTreeMap::new();
     for &(a, b) in &include_edges {
         group_include_edges.entry(group[a]).or_default().push((a, b));
@@ -1100,6 +1123,7 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
     let [parse_time, index_time, rewrite_time] = [(); 3].map(|_| std::sync::atomic::AtomicU64::new(0));
     let done: Vec<GroupDone> = groups
         .par_iter()
+        .filter(|(g, _)| !found.contains_key(g))
         .map(|(g, files)| {
             let mut started = std::time::Instant::now();
             let parse_one = |i: usize| -> Result<Parsed, String> {
@@ -1380,9 +1404,19 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
             };
             let outputs = without_failed(rewritten, "rewrite", &mut failed);
             thread_time(&rewrite_time, started);
-            GroupDone { outputs, units, failed }
+            let mut done = GroupDone { outputs, units, failed, stored: None };
+            if let Some(key) = keys.get(g) {
+                done.stored = done.to_store(*key, files, &sources);
+            }
+            done
         })
         .collect();
+    let mut reuse = crate::reuse::Outcome::default();
+    for g in found.keys() {
+        reuse.found.insert(keys[g]);
+        reuse.files_found += groups[g].len();
+    }
+    let done: Vec<GroupDone> = found.into_values().chain(done).collect();
     let mut outputs: BTreeMap<usize, Rewritten> = BTreeMap::new();
     let mut units: Vec<(usize, UnitFunctions)> = Vec::new();
     let mut failed: BTreeMap<usize, String> = BTreeMap::new();
@@ -1390,7 +1424,10 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
         outputs.extend(d.outputs);
         units.extend(d.units);
         failed.extend(d.failed);
+        reuse.computed.extend(d.stored);
     }
+    reuse.computed.sort_by(|a, b| a.key.cmp(&b.key));
+    reuse.files_computed = migrate.len() - reuse.files_found;
     units.sort_by_key(|(i, _)| *i);
     let device_code_across_units = device_calls_across_units(&sources, &units, &includes);
     if timing {
@@ -1433,7 +1470,8 @@ fn migrate_loaded(inputs: Inputs, mappings: &Mappings, progress: &dyn Progress, 
         results.retain(|f| wanted.contains(&f.rel));
     }
     results.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Migration { in_root, out_root, files: results, others }
+    clock.phase("includes, build files");
+    Migration { in_root, out_root, files: results, others, reuse }
 }
 
 /// A part's masked text and masks after error recovery ([`crate::segment`]).
@@ -1480,7 +1518,7 @@ fn copied_includers(
         let mut changed = 0;
         for line in s.text.split_inclusive('\n') {
             let renamed = (|| {
-                let inc = include_directive(line)?;
+                let inc = crate::source::include_directive(line)?;
                 let name = inc.name;
                 let target = include_candidates(dir, inc, include_dirs).into_iter().find(|c| loaded.contains(c.as_str()))?;
                 let new_rel = renames.get(&target).filter(|n| **n != target)?;
@@ -1657,6 +1695,122 @@ struct GroupDone {
     units: Vec<(usize, UnitFunctions)>,
     /// Files whose parse, index facts or rewrite panicked, with the message.
     failed: Vec<(usize, String)>,
+    /// What the out-root's store is to keep of it (computed here, with a
+    /// store, and no step failed).
+    stored: Option<crate::reuse::StoredGroup>,
+}
+
+impl GroupDone {
+    /// A group as the store kept it; None where its files are not the
+    /// group's `files` (by path, in order) or a diagnostic's code is not
+    /// this build's.
+    fn stored(g: crate::reuse::StoredGroup, files: &[usize], sources: &[SourceFile]) -> Option<GroupDone> {
+        if g.files.len() != files.len() || g.files.iter().zip(files).any(|(f, &i)| f.rel != sources[i].rel) {
+            return None;
+        }
+        let mut done = GroupDone { outputs: Vec::with_capacity(files.len()), units: Vec::with_capacity(files.len()), failed: Vec::new(), stored: None };
+        for (f, &i) in g.files.into_iter().zip(files) {
+            let diagnostics = f.diagnostics.iter().map(crate::reuse::StoredDiagnostic::to_diagnostic).collect::<Option<Vec<_>>>()?;
+            done.outputs.push((i, (f.output, crate::reuse::counts_of(&f.counts), diagnostics)));
+            done.units.push((i, UnitFunctions { defined: f.defined, callees: f.callees }));
+        }
+        Some(done)
+    }
+
+    /// What the store keeps of a group computed: None where a step failed
+    /// on one of its files (the next migration tries it again).
+    fn to_store(&self, key: u64, files: &[usize], sources: &[SourceFile]) -> Option<crate::reuse::StoredGroup> {
+        if !self.failed.is_empty() {
+            return None;
+        }
+        let outputs: BTreeMap<usize, &Rewritten> = self.outputs.iter().map(|(i, r)| (*i, r)).collect();
+        let units: BTreeMap<usize, &UnitFunctions> = self.units.iter().map(|(i, u)| (*i, u)).collect();
+        let files = files
+            .iter()
+            .map(|i| {
+                let (output, counts, diagnostics) = outputs.get(i)?;
+                let unit = units.get(i)?;
+                Some(crate::reuse::StoredFile {
+                    rel: sources[*i].rel.clone(),
+                    output: output.clone(),
+                    counts: counts.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+                    diagnostics: diagnostics.iter().map(crate::reuse::StoredDiagnostic::of).collect(),
+                    defined: unit.defined.clone(),
+                    callees: unit.callees.clone(),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(crate::reuse::StoredGroup { key: format!("{key:016x}"), files })
+    }
+}
+
+/// What a group's key hashes besides its files' paths and texts: the
+/// project-wide facts its migration reads ([`crate::reuse`]).
+struct KeyContext<'a> {
+    sources: &'a [SourceFile],
+    includes: &'a [Vec<usize>],
+    by_rel: &'a BTreeMap<String, usize>,
+    renames: &'a BTreeMap<String, String>,
+    include_dirs: &'a [String],
+    unit_defines: &'a BTreeMap<String, parse::Defines>,
+    outside: &'a BTreeMap<(String, String), OutsideInclude>,
+    configured: &'a BTreeSet<String>,
+}
+
+impl KeyContext<'_> {
+    /// The store's salt with what every group reads: the include
+    /// directories and the macros the build configures.
+    fn salt(&self, store_salt: u64) -> u64 {
+        let mut h = crate::reuse::KeyHasher::new(store_salt);
+        h.u64(self.include_dirs.len() as u64);
+        self.include_dirs.iter().for_each(|d| h.str(d));
+        h.u64(self.configured.len() as u64);
+        self.configured.iter().for_each(|c| h.str(c));
+        h.finish()
+    }
+
+    /// The key of the group of `files`: for each, its path and text, its
+    /// defines, the files its includes resolve to, and for each include
+    /// every place the compiler would look (whether a file of the project
+    /// is there, and whether it is migrated, hence renamed), and what an
+    /// include outside the in-root found.
+    fn key(&self, salt: u64, files: &[usize]) -> u64 {
+        let mut h = crate::reuse::KeyHasher::new(salt);
+        h.u64(files.len() as u64);
+        for &i in files {
+            let s = &self.sources[i];
+            h.str(&s.rel);
+            h.str(&s.text);
+            match self.unit_defines.get(&s.rel) {
+                Some(d) => {
+                    h.u64(d.len() as u64 + 1);
+                    for (name, value) in d {
+                        h.str(name);
+                        h.str(value.as_deref().unwrap_or("\0undefined"));
+                    }
+                }
+                None => h.u64(0),
+            }
+            h.u64(self.includes[i].len() as u64);
+            self.includes[i].iter().for_each(|&j| h.str(&self.sources[j].rel));
+            let dir = s.rel.rsplit_once('/').map_or("", |(d, _)| d);
+            for inc in crate::source::includes(&s.text) {
+                h.str(inc.name);
+                h.u64(inc.angle as u64);
+                for c in include_candidates(dir, inc, self.include_dirs) {
+                    h.str(&c);
+                    h.u64(self.by_rel.contains_key(&c) as u64 | (self.renames.contains_key(&c) as u64) << 1);
+                }
+            }
+            for ((_, name), o) in self.outside.range((s.rel.clone(), String::new())..).take_while(|((r, _), _)| *r == s.rel) {
+                h.str(name);
+                h.str(&o.found);
+                h.str(&o.dir);
+                h.str(&o.in_root);
+            }
+        }
+        h.finish()
+    }
 }
 
 /// Pairs of files in one directory where one declares (without a body) a

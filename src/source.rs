@@ -78,8 +78,68 @@ impl SourceFile {
 
 fn line_starts(text: &str) -> Vec<usize> {
     let mut v = vec![0];
-    v.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+    v.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
     v
+}
+
+/// The lines of `text` whose first character other than whitespace is
+/// `#` (preprocessor directives, and their first line only), in order,
+/// without their line end: what `text.lines().filter(|l|
+/// l.trim_start().starts_with('#'))` gives, found from each `#` rather
+/// than by reading every line.
+pub fn directive_lines(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    // (the end of the last line given: a `#` before it is inside that line)
+    let mut done = 0;
+    memchr::memchr_iter(b'#', bytes).filter_map(move |at| {
+        if at < done {
+            return None;
+        }
+        // only whitespace between the line's start and the `#` (each
+        // character read once: a `#` after others stops at the one before)
+        let mut i = at;
+        let start = loop {
+            let Some(c) = text[..i].chars().next_back() else { break 0 };
+            if c == '\n' {
+                break i;
+            }
+            if !c.is_whitespace() {
+                return None;
+            }
+            i -= c.len_utf8();
+        };
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        done = end;
+        let line = &text[start..end];
+        // (as `lines()`: a carriage return before the line feed is not the line's)
+        Some(if end < bytes.len() { line.strip_suffix('\r').unwrap_or(line) } else { line })
+    })
+}
+
+/// An include directive's name and form: `#include "x.cuh"` (quoted) or
+/// `#include <helper_cuda.h>` (angle brackets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IncludeName<'a> {
+    pub name: &'a str,
+    /// Written `<name>`: searched in the include directories only.
+    pub angle: bool,
+}
+
+/// The includes of a text, quoted and angle-bracket alike, in order.
+pub fn includes(text: &str) -> impl Iterator<Item = IncludeName<'_>> {
+    directive_lines(text).filter_map(include_directive)
+}
+
+/// The name a line's `#include "name"` or `#include <name>` gives, if it is one.
+pub fn include_directive(line: &str) -> Option<IncludeName<'_>> {
+    let t = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
+    let (close, angle) = match t.as_bytes().first()? {
+        b'"' => ('"', false),
+        b'<' => ('>', true),
+        _ => return None,
+    };
+    let t = &t[1..];
+    Some(IncludeName { name: &t[..t.find(close)?], angle })
 }
 
 /// First of the 128 private-use code points that stand for the bytes
@@ -133,6 +193,22 @@ pub fn encode_lossless(text: &str) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn directive_lines_are_the_lines_that_start_with_a_hash() {
+        let texts = [
+            "#include <a>\n  #define X 1\nint a = b # c;\n\t# if Y\r\n// #include <no>\n#",
+            "",
+            "\n\n#\n#\n",
+            "x #\n\u{a0}#pragma once\n\u{a0}x #y\n# a # b\n",
+            "#a\r\n\r\n  #b\r",
+            "\r#x\n\u{3000}\u{3000}#y\n\u{e9}#z",
+        ];
+        for text in texts {
+            let slow: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with('#')).collect();
+            assert_eq!(super::directive_lines(text).collect::<Vec<_>>(), slow, "{text:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

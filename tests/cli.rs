@@ -863,7 +863,8 @@ fn outputs_written_as(dir: &Path, root: &Path) -> std::collections::BTreeMap<Str
     let root = root.display().to_string();
     tree_snapshot(dir)
         .into_iter()
-        .filter(|(rel, _)| rel != syclify::emit::LOCK_REL && rel != syclify::emit::MANIFEST_REL)
+        // (the store holds outputs of groups under keys: compared through the outputs)
+        .filter(|(rel, _)| rel != syclify::emit::LOCK_REL && rel != syclify::emit::MANIFEST_REL && !rel.starts_with(syclify::reuse::DIR_REL))
         .map(
             |(rel, bytes)| {
                 if rel.starts_with("syclify-report.") { (rel, String::from_utf8(bytes).unwrap().replace(&root, "OUT").into_bytes()) } else { (rel, bytes) }
@@ -1355,4 +1356,73 @@ fn piped_diagnostics_are_one_plain_line_each() {
     // (stderr is a pipe here: no source excerpt, no colour)
     assert!(!err.contains('\x1b') && !err.contains('│'), "{err}");
     assert!(err.lines().any(|l| l.trim_start().starts_with("a.cu:1:")), "{err}");
+}
+
+/// A migration into an out-root that a migration wrote before takes the
+/// groups of files whose inputs did not change from what that one kept
+/// (`.syclify-cache`): the out-root, the diagnostics and the exit code are
+/// those of a migration from scratch (`--fresh`); a change to a header
+/// migrates again the files of the programs that include it, and no others;
+/// a store that does not read is migrated past.
+#[test]
+fn a_migration_again_takes_the_unchanged_groups_from_the_store() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("proj");
+    for d in ["app1", "app2", "app3", "shared"] {
+        fs::create_dir_all(src.join(d)).unwrap();
+    }
+    fs::write(src.join("app1/a.cu"), format!("#include \"k.cuh\"\n{KERNEL}")).unwrap();
+    fs::write(src.join("app1/k.cuh"), "__device__ inline float twice(float x) { return 2 * x; }\n").unwrap();
+    // (a diagnostic, so that diagnostics are given again too)
+    let b = "#include \"../shared/common.cuh\"\n__global__ void b(float *p) { p[threadIdx.x] = scale(p[threadIdx.x]); }\nvoid h(cudaStream_t s) { cudaStreamAttachMemAsync(s, nullptr); }\n";
+    fs::write(src.join("app2/b.cu"), b).unwrap();
+    fs::write(src.join("app3/c.cu"), "#include \"../shared/common.cuh\"\n__global__ void c(float *p) { p[0] = scale(1.0f); }\n").unwrap();
+    fs::write(src.join("shared/common.cuh"), "__device__ inline float scale(float x) { return 3 * x; }\n").unwrap();
+    let out = t.path().join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--diagnostics", "gcc"];
+        args.extend(extra);
+        let o = syclify(&args);
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), stderr(&o))
+    };
+    let snapshot = || tree_snapshot(&out).into_iter().filter(|(p, _)| !p.starts_with(".syclify-cache")).collect::<Vec<_>>();
+    // taken from the store, then from scratch into the same out-root: the same
+    let same_as_fresh = |taken: &str| {
+        let (code, diags, err) = run(&[]);
+        assert!(err.contains(taken), "{taken}: {err}");
+        let reused = snapshot();
+        let (fresh_code, fresh_diags, fresh_err) = run(&["--fresh"]);
+        assert!(!fresh_err.contains("taken from the last migration"), "{fresh_err}");
+        assert_eq!((code, diags), (fresh_code, fresh_diags));
+        assert_eq!(reused, snapshot());
+    };
+    let (_, _, first) = run(&[]);
+    assert!(!first.contains("taken from the last migration"), "{first}");
+    assert!(out.join(".syclify-cache/CACHEDIR.TAG").is_file());
+    same_as_fresh("5 of 5 migrated files taken from the last migration");
+    let (_, diags, _) = run(&[]);
+    assert!(diags.contains("app2/b.cu:3:26: note:") && diags.contains("[SY0403]"), "the diagnostic on b.cu is given again: {diags}");
+    // the header two programs include changes: those two are migrated again
+    fs::write(src.join("shared/common.cuh"), "__device__ inline float scale(float x) { return 4 * x; }\n").unwrap();
+    same_as_fresh("2 of 5 migrated files taken from the last migration");
+    assert!(fs::read_to_string(out.join("shared/common.dp.hpp")).unwrap().contains("4 * x"));
+    // a store that does not read: every group is migrated again, and stored again
+    for e in fs::read_dir(out.join(".syclify-cache")).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "json") {
+            fs::write(e.path(), "{").unwrap();
+        }
+    }
+    let broken = snapshot();
+    let (_, _, err) = run(&[]);
+    assert!(!err.contains("taken from the last migration"), "{err}");
+    assert_eq!(snapshot(), broken);
+    same_as_fresh("5 of 5 migrated files taken from the last migration");
+    // another rule file: nothing is taken
+    let rules = t.path().join("extra.yaml");
+    fs::write(&rules, "functions:\n  - cuda: cudaProfilerStart\n    statement: \"(void)0\"\n").unwrap();
+    let (code, _, err) = run(&["--rule-file", rules.to_str().unwrap()]);
+    assert!(code.is_some_and(|c| c <= 1) && !err.contains("taken from the last migration"), "{err}");
+    // nothing is written outside the out-root, and the store names itself
+    assert!(fs::read_to_string(out.join(".syclify-cache/.gitignore")).unwrap().contains("*"));
+    assert!(tree_snapshot(&src).iter().all(|(p, _)| !p.contains("syclify-cache")));
 }

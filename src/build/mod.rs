@@ -205,8 +205,8 @@ fn replacement_of(base: &str, instead: &str) -> String {
 pub fn math_libraries_used<'a>(outputs: impl Iterator<Item = &'a str>) -> BTreeSet<&'static str> {
     let mut used = BTreeSet::new();
     for text in outputs {
-        for (lib, header, _) in MATH_LIBRARIES {
-            if text.contains(header) {
+        for inc in crate::source::includes(text) {
+            if let Some((lib, _, _)) = MATH_LIBRARIES.iter().find(|(_, header, _)| *header == inc.name) {
                 used.insert(*lib);
             }
         }

@@ -150,11 +150,7 @@ fn never_defined<'a>(ctx: &FileCtx<'a>, name: &str, included: &std::cell::OnceCe
             return None;
         }
         let included = included.get_or_init(|| {
-            p.cluster_sources
-                .iter()
-                .flat_map(|(_, text)| text.lines().filter_map(crate::project::include_directive))
-                .map(|inc| inc.name.rsplit('/').next().unwrap_or(inc.name))
-                .collect()
+            p.cluster_sources.iter().flat_map(|(_, text)| crate::source::includes(text)).map(|inc| inc.name.rsplit('/').next().unwrap_or(inc.name)).collect()
         });
         let any = r.included_by.iter().any(|h| included.contains(h.as_str()));
         return (!any).then(|| format!("the guard of {}, which no file of the program includes", r.defined_by));

@@ -118,7 +118,7 @@ pub fn includes(ctx: &mut FileCtx, rewrite: bool) -> Found {
         // beside the includer, from the in-root, then in the include
         // directories; `<helper_cuda.h>` in the include directories only)
         let dir = ctx.rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        let inc_name = crate::project::IncludeName { name, angle: system };
+        let inc_name = crate::source::IncludeName { name, angle: system };
         let candidates = crate::project::include_candidates(dir, inc_name, ctx.project.include_dirs);
         if let Some(new_rel) = candidates.iter().find_map(|c| ctx.project.renames.get(c)) {
             let new_file = new_rel.rsplit('/').next().unwrap_or(new_rel);
