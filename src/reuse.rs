@@ -207,14 +207,28 @@ impl Outcome {
     /// whole files only. Returns how many groups were written.
     pub fn save(&self, out_root: &Path) -> std::io::Result<usize> {
         let dir = out_root.join(DIR_REL);
-        std::fs::create_dir_all(&dir)?;
+        // (never through a link: nothing is written outside the out-root)
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if !m.is_dir() => return Err(std::io::Error::other(format!("{} is not a directory (a link?): not written", dir.display()))),
+            Ok(_) => {}
+            Err(_) => std::fs::create_dir(&dir)?,
+        }
+        // each file a temporary file renamed over its path (a link there is
+        // replaced, not followed)
+        let write = |path: &Path, bytes: &dyn Fn(&mut std::fs::File) -> std::io::Result<()>| -> std::io::Result<()> {
+            let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+            bytes(tmp.as_file_mut())?;
+            tmp.persist(path).map_err(|e| e.error)?;
+            Ok(())
+        };
         // (a tree kept in version control, or backed up, skips the store)
         for (name, text) in
             [("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "# written by syclify: what the last migration into this out-root kept for the next\n*\n")]
         {
             let path = dir.join(name);
-            if !path.exists() {
-                std::fs::write(&path, text)?;
+            let plain = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+            if !plain || std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+                write(&path, &|f| std::io::Write::write_all(f, text.as_bytes()))?;
             }
         }
         let mut keep: BTreeSet<String> = self.found.iter().map(|k| format!("{}.json", key_name(*k))).collect();
@@ -222,12 +236,8 @@ impl Outcome {
         {
             use rayon::prelude::*;
             // (a group computed was not found: its file is absent, or did not read)
-            self.computed.par_iter().try_for_each(|g| -> std::io::Result<()> {
-                let path = dir.join(format!("{}.json", g.key));
-                let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-                serde_json::to_writer(std::io::BufWriter::new(tmp.as_file_mut()), g).map_err(std::io::Error::other)?;
-                tmp.persist(&path).map_err(|e| e.error)?;
-                Ok(())
+            self.computed.par_iter().try_for_each(|g| {
+                write(&dir.join(format!("{}.json", g.key)), &|f| serde_json::to_writer(std::io::BufWriter::new(f), g).map_err(std::io::Error::other))
             })?;
         }
         for entry in std::fs::read_dir(&dir)?.flatten() {
@@ -303,6 +313,12 @@ mod tests {
         assert_eq!(store.get(3), Some(group(3)));
         // (not the store's own file: left)
         assert!(out.path().join(DIR_REL).join("notes.txt").exists());
+        // a store that is a link (to a directory elsewhere) is not written through
+        let elsewhere = tempfile::tempdir().expect("a temporary directory");
+        let linked = tempfile::tempdir().expect("a temporary directory");
+        std::os::unix::fs::symlink(elsewhere.path(), linked.path().join(DIR_REL)).expect("a link");
+        assert!(first.save(linked.path()).is_err());
+        assert_eq!(std::fs::read_dir(elsewhere.path()).expect("listed").count(), 0);
         // a file whose content is another key's is a miss
         std::fs::copy(out.path().join(DIR_REL).join(format!("{}.json", key_name(2))), out.path().join(DIR_REL).join(format!("{}.json", key_name(4))))
             .expect("copied");
