@@ -284,6 +284,10 @@ pub fn run(ctx: &mut FileCtx) {
     // variables: also inside macro bodies, `cudaError_t cudaStatus = call;`),
     // read once where a name that looks like the API is about to be reported
     for n in ctx.all_of(&["call_expression", "type_identifier", "identifier"]) {
+        // (most names are none that this rule reads: told from their text first)
+        if n.kind_str() != "call_expression" && !may_concern(mappings, n, ctx.text(n)) {
+            continue;
+        }
         if ctx.in_error(n) {
             continue;
         }
@@ -485,13 +489,7 @@ pub fn run(ctx: &mut FileCtx) {
                 }
                 // (most names are none of these: the syntactic tests below
                 // climb the tree, so they run only for names that could be)
-                let could_be = mappings.types.contains_key(t)
-                    || mappings.enums.contains_key(t)
-                    || t.starts_with("__")
-                    || t.starts_with("CUDART_")
-                    || t.starts_with("cuda")
-                    || (n.kind_str() == "type_identifier" && (t.starts_with("CU") || t.starts_with("cusolver") || t.starts_with("nccl")));
-                if !could_be {
+                if !could_be_api(mappings, n, t) {
                     continue;
                 }
                 // an identifier names a type only where no variable could stand:
@@ -639,8 +637,31 @@ fn memset_of_host_variable<'t>(ctx: &FileCtx<'t>, call: Node<'t>, name: &str, ar
     (in_block && !external).then(|| name.to_string())
 }
 
+/// Whether a type or variable name `n` (text `t`) could name a CUDA type,
+/// enumerator or other API name the mapping tables know.
+fn could_be_api(mappings: &crate::mapping::Mappings, n: Node, t: &str) -> bool {
+    mappings.types.contains_key(t)
+        || mappings.enums.contains_key(t)
+        || t.starts_with("__")
+        || t.starts_with("CUDART_")
+        || t.starts_with("cuda")
+        || (n.kind_str() == "type_identifier" && (t.starts_with("CU") || t.starts_with("cusolver") || t.starts_with("nccl")))
+}
+
+/// Whether [`run`] does anything with name `n` (text `t`): a C math name
+/// (through a macro), a texture or surface reference's type, or a name
+/// [`could_be_api`].
+fn may_concern(mappings: &crate::mapping::Mappings, n: Node, t: &str) -> bool {
+    let math = || {
+        n.kind_str() == "identifier"
+            && [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)].iter().any(|f| CMATH_FAMILIES.binary_search(f).is_ok())
+    };
+    matches!(t, "texture" | "surface") || could_be_api(mappings, n, t) || math()
+}
+
 /// The C library's math families `syclify::cmath` declares under their C
 /// names (each as `name`, `namef` and `namel`: `runtime-headers/syclify/syclify.hpp`, section 9).
+/// Sorted: looked up by binary search.
 const CMATH_FAMILIES: &[&str] = &[
     "acos",
     "acosh",
@@ -704,10 +725,13 @@ const CMATH_FAMILIES: &[&str] = &[
 /// where every use of the parameter in the body is pasted onto or called
 /// (never stringized, never pasted after another token).
 fn math_name_through_macro<'t>(ctx: &FileCtx<'t>, n: Node<'t>, t: &str) -> MathThroughMacro {
+    // (asked of every identifier: the sorted table first, then the project's names)
     let family = [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)];
+    if !family.iter().any(|f| CMATH_FAMILIES.binary_search(f).is_ok()) {
+        return MathThroughMacro::No;
+    }
     // (not the program's own function or macro of that name: its `sqrt` is its own)
-    let own = ctx.project.index.functions.contains_key(t) || ctx.project.index.macros.names.contains(t);
-    if own || !family.iter().any(|f| CMATH_FAMILIES.contains(f)) {
+    if ctx.project.index.functions.contains_key(t) || ctx.project.index.macros.names.contains(t) {
         return MathThroughMacro::No;
     }
     let Some(args) = ctx.parent(n).filter(|p| p.kind_str() == "argument_list") else {
@@ -799,6 +823,11 @@ fn unparsed_type_names(ctx: &mut FileCtx) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cmath_families_are_sorted_for_their_binary_search() {
+        assert!(super::CMATH_FAMILIES.windows(2).all(|w| w[0] < w[1]));
+    }
+
     /// `CMATH_FAMILIES` and the helper header's `syclify::cmath` name the
     /// same families: a name rewritten to `syclify::cmath::` is declared there.
     #[test]
