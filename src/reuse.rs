@@ -2,8 +2,8 @@
 //! out-root: each group of files' results (`project`'s groups: files
 //! connected by includes or sharing a directory, parsed, indexed and
 //! rewritten together and apart from every other group), under a key that
-//! hashes everything that group's migration reads — the syclify binary
-//! itself, the options and rule files, the group's files (paths, texts,
+//! hashes everything that group's migration reads — syclify's own sources
+//! (`build.rs`'s hash), the options and rule files, the group's files (paths, texts,
 //! defines, how each include resolves) and the project-wide facts the
 //! rewrite reads (include directories, the macros the build files
 //! configure). A group whose key is stored is not parsed, indexed or
@@ -25,6 +25,10 @@ use std::path::{Path, PathBuf};
 
 /// The store's directory, under the out-root.
 pub const DIR_REL: &str = ".syclify-cache";
+
+/// How the temporary files of a save begin: `emit::TEMP_PREFIX`, whose
+/// files a run that finds the last one killed removes.
+const TEMP_PREFIX: &str = ".syclify-tmp-";
 
 /// A key's hasher: every value it takes is length-prefixed, so that two
 /// sequences of values hash alike only when they are the same.
@@ -216,7 +220,8 @@ impl Outcome {
         // each file a temporary file renamed over its path (a link there is
         // replaced, not followed)
         let write = |path: &Path, bytes: &dyn Fn(&mut std::fs::File) -> std::io::Result<()>| -> std::io::Result<()> {
-            let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+            // (named as emit's, so that the next run removes those a killed run left)
+            let mut tmp = tempfile::Builder::new().prefix(TEMP_PREFIX).tempfile_in(&dir)?;
             bytes(tmp.as_file_mut())?;
             tmp.persist(path).map_err(|e| e.error)?;
             Ok(())
@@ -276,6 +281,11 @@ mod tests {
         assert_eq!(back.rule, d.rule);
         assert_eq!(back.fixes, d.fixes);
         assert_eq!(back.message, d.message);
+    }
+
+    #[test]
+    fn temporary_files_are_named_as_the_emits() {
+        assert_eq!(TEMP_PREFIX, crate::emit::TEMP_PREFIX);
     }
 
     #[test]
