@@ -941,8 +941,11 @@ fn runs_killed_at_random_points_leave_every_file_whole_and_the_next_run_complete
         let spread = if round >= 16 && mixed == 0 { (600 + next() % 1000) as f64 / 1000.0 } else { (next() % 1000) as f64 / 1000.0 * 1.1 };
         let delay = whole_run.mul_f64(spread);
         let started = std::time::Instant::now();
+        // (--fresh: every run migrates every file, so its writes come when
+        // the run's time says; a run that took the project from the store
+        // would write at once)
         let child = Command::new(env!("CARGO_BIN_EXE_syclify"))
-            .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--fresh"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
