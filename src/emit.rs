@@ -283,6 +283,37 @@ pub fn emit(m: &Migration) -> Vec<(String, String)> {
     failed
 }
 
+/// Writes the groups a migration computed into the out-root's store
+/// ([`crate::reuse`], `<out-root>/.syclify-cache`), each as an output is
+/// written (a plain path whose directory lies inside the out-root, a
+/// temporary file renamed over it), and removes the stored groups that
+/// migration neither found nor computed. Returns how many were written.
+pub fn save_store(outcome: &crate::reuse::Outcome, out_root: &Path) -> std::io::Result<usize> {
+    use crate::reuse::{DIR_REL, MARKERS};
+    use rayon::prelude::*;
+    let root = OutRoot::open(out_root)?;
+    for (name, text) in MARKERS {
+        let path = root.path_for(&format!("{DIR_REL}/{name}"))?;
+        let plain = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        if !plain || std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+            write_atomic(&path, text)?;
+        }
+    }
+    // (a group computed was not found: its file is absent, or did not read)
+    outcome.computed.par_iter().try_for_each(|g| {
+        let path = root.path_for(&format!("{DIR_REL}/{}.json", g.key))?;
+        write_atomic_bytes(&path, &serde_json::to_vec(g).map_err(std::io::Error::other)?)
+    })?;
+    let keep = outcome.kept_files();
+    for entry in std::fs::read_dir(out_root.join(DIR_REL))?.flatten() {
+        let name = entry.file_name();
+        if name.to_str().is_some_and(|n| crate::reuse::is_group_file(n) && !keep.contains(n)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    Ok(outcome.computed.len())
+}
+
 /// Where the manifest of the last migration lies, under the out-root.
 pub const MANIFEST_REL: &str = ".syclify-manifest.json";
 

@@ -361,7 +361,7 @@ fn main() -> ExitCode {
             }
             // what the next migration into this out-root may take as it is
             // (a store that cannot be written costs the next run time, not results)
-            let stored = if store.is_some() { m.reuse.save(&m.out_root).map_err(|e| format!("{e}")) } else { Ok(0) };
+            let stored = if store.is_some() { emit::save_store(&m.reuse, &m.out_root).map_err(|e| format!("{e}")) } else { Ok(0) };
             timing.phase("store");
             match diagnostics {
                 DiagFormat::Summary => {}

@@ -1740,7 +1740,7 @@ impl GroupDone {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(crate::reuse::StoredGroup { key: format!("{key:016x}"), files })
+        Some(crate::reuse::StoredGroup { key: crate::reuse::key_name(key), files })
     }
 }
 

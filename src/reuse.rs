@@ -26,10 +26,6 @@ use std::path::{Path, PathBuf};
 /// The store's directory, under the out-root.
 pub const DIR_REL: &str = ".syclify-cache";
 
-/// How the temporary files of a save begin: `emit::TEMP_PREFIX`, whose
-/// files a run that finds the last one killed removes.
-const TEMP_PREFIX: &str = ".syclify-tmp-";
-
 /// A key's hasher: every value it takes is length-prefixed, so that two
 /// sequences of values hash alike only when they are the same.
 pub struct KeyHasher(xxhash_rust::xxh3::Xxh3);
@@ -160,7 +156,8 @@ pub struct Outcome {
     pub files_computed: usize,
 }
 
-fn key_name(key: u64) -> String {
+/// A key as the store names it: 16 hex digits.
+pub fn key_name(key: u64) -> String {
     format!("{key:016x}")
 }
 
@@ -204,59 +201,23 @@ impl Store {
 }
 
 impl Outcome {
-    /// Writes the groups computed into `out_root`'s store and removes the
-    /// stored groups that this migration neither found nor computed (their
-    /// files changed or are gone). Each file is written whole (a temporary
-    /// file renamed), so a store read while another run writes it holds
-    /// whole files only. Returns how many groups were written.
-    pub fn save(&self, out_root: &Path) -> std::io::Result<usize> {
-        let dir = out_root.join(DIR_REL);
-        // (never through a link: nothing is written outside the out-root)
-        match std::fs::symlink_metadata(&dir) {
-            Ok(m) if !m.is_dir() => return Err(std::io::Error::other(format!("{} is not a directory (a link?): not written", dir.display()))),
-            Ok(_) => {}
-            Err(_) => std::fs::create_dir(&dir)?,
-        }
-        // each file a temporary file renamed over its path (a link there is
-        // replaced, not followed)
-        let write = |path: &Path, bytes: &dyn Fn(&mut std::fs::File) -> std::io::Result<()>| -> std::io::Result<()> {
-            // (named as emit's, so that the next run removes those a killed run left)
-            let mut tmp = tempfile::Builder::new().prefix(TEMP_PREFIX).tempfile_in(&dir)?;
-            bytes(tmp.as_file_mut())?;
-            tmp.persist(path).map_err(|e| e.error)?;
-            Ok(())
-        };
-        // (a tree kept in version control, or backed up, skips the store)
-        for (name, text) in
-            [("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "# written by syclify: what the last migration into this out-root kept for the next\n*\n")]
-        {
-            let path = dir.join(name);
-            let plain = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-            if !plain || std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
-                write(&path, &|f| std::io::Write::write_all(f, text.as_bytes()))?;
-            }
-        }
-        let mut keep: BTreeSet<String> = self.found.iter().map(|k| format!("{}.json", key_name(*k))).collect();
-        keep.extend(self.computed.iter().map(|g| format!("{}.json", g.key)));
-        {
-            use rayon::prelude::*;
-            // (a group computed was not found: its file is absent, or did not read)
-            self.computed.par_iter().try_for_each(|g| {
-                write(&dir.join(format!("{}.json", g.key)), &|f| serde_json::to_writer(std::io::BufWriter::new(f), g).map_err(std::io::Error::other))
-            })?;
-        }
-        for entry in std::fs::read_dir(&dir)?.flatten() {
-            let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            // (only the store's own files: 16 hex digits and .json)
-            let ours = name.strip_suffix(".json").is_some_and(|k| k.len() == 16 && k.bytes().all(|b| b.is_ascii_hexdigit()));
-            if ours && !keep.contains(name) {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-        Ok(self.computed.len())
+    /// The files of the store this migration keeps: the groups it found
+    /// and those it computed (`emit::save_store` removes the others).
+    pub fn kept_files(&self) -> BTreeSet<String> {
+        let found = self.found.iter().map(|k| key_name(*k));
+        found.chain(self.computed.iter().map(|g| g.key.clone())).map(|k| format!("{k}.json")).collect()
     }
 }
+
+/// Whether a file of the store's directory is one of its groups (16 hex
+/// digits and `.json`): the only files a save removes.
+pub fn is_group_file(name: &str) -> bool {
+    name.strip_suffix(".json").is_some_and(|k| k.len() == 16 && k.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The files beside the groups: version control and backup tools skip the store.
+pub const MARKERS: [(&str, &str); 2] =
+    [("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "# written by syclify: what the last migration into this out-root kept for the next\n*\n")];
 
 /// The Cache Directory Tagging Specification's tag: backup tools skip the directory.
 const CACHEDIR_TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by syclify.\n# For information about cache directory tags see https://bford.info/cachedir/\n";
@@ -284,11 +245,6 @@ mod tests {
     }
 
     #[test]
-    fn temporary_files_are_named_as_the_emits() {
-        assert_eq!(TEMP_PREFIX, crate::emit::TEMP_PREFIX);
-    }
-
-    #[test]
     fn an_unknown_code_is_no_diagnostic() {
         let mut s = StoredDiagnostic::of(&Diagnostic::new(Code::ALL[0], 0..1, "r", "m"));
         s.code = "SY9999".into();
@@ -312,12 +268,12 @@ mod tests {
         let out = tempfile::tempdir().expect("a temporary directory");
         let group = |key: u64| StoredGroup { key: key_name(key), files: Vec::new() };
         let first = Outcome { computed: vec![group(1), group(2)], ..Default::default() };
-        assert_eq!(first.save(out.path()).expect("saved"), 2);
+        assert_eq!(crate::emit::save_store(&first, out.path()).expect("saved"), 2);
         let store = Store { dir: out.path().join(DIR_REL), salt: 0 };
         assert_eq!(store.get(1), Some(group(1)));
         std::fs::write(out.path().join(DIR_REL).join("notes.txt"), "mine").expect("written");
         let second = Outcome { computed: vec![group(3)], found: [2].into(), ..Default::default() };
-        second.save(out.path()).expect("saved");
+        crate::emit::save_store(&second, out.path()).expect("saved");
         assert_eq!(store.get(1), None);
         assert_eq!(store.get(2), Some(group(2)));
         assert_eq!(store.get(3), Some(group(3)));
@@ -327,7 +283,7 @@ mod tests {
         let elsewhere = tempfile::tempdir().expect("a temporary directory");
         let linked = tempfile::tempdir().expect("a temporary directory");
         std::os::unix::fs::symlink(elsewhere.path(), linked.path().join(DIR_REL)).expect("a link");
-        assert!(first.save(linked.path()).is_err());
+        assert!(crate::emit::save_store(&first, linked.path()).is_err());
         assert_eq!(std::fs::read_dir(elsewhere.path()).expect("listed").count(), 0);
         // a file whose content is another key's is a miss
         std::fs::copy(out.path().join(DIR_REL).join(format!("{}.json", key_name(2))), out.path().join(DIR_REL).join(format!("{}.json", key_name(4))))
