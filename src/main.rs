@@ -291,9 +291,10 @@ fn main() -> ExitCode {
                 Ok(done) => done,
                 Err(code) => return code,
             };
-            let timing = Timing::start();
+            // (SYCLIFY_TIMING: the time of each step after the migration)
+            let timing = project::Clock::start();
             let r = report::build(&m);
-            timing.phase("report");
+            timing.phase("after the migration, report");
             let out_root = m.out_root.display().to_string();
             let mut code = m.exit_code();
             // what the outputs depend on besides the inputs: the options and the rule files' text
@@ -333,9 +334,9 @@ fn main() -> ExitCode {
             };
             // a run killed while it wrote left temporary files: removed
             let leftovers = if lock.unfinished_before { emit::remove_leftovers(&m.out_root) } else { 0 };
-            timing.phase("reports as text");
+            timing.phase("after the migration, reports as text");
             let stats = emit::emit_incremental(&m, &emit::hash(options.as_bytes()), &reports, &stop);
-            timing.phase("emit");
+            timing.phase("after the migration, emit");
             for (f, e) in &stats.refused {
                 eprintln!("syclify: error: cannot write {out_root}/{f}: {e}");
                 code = 1;
@@ -362,7 +363,7 @@ fn main() -> ExitCode {
             // what the next migration into this out-root may take as it is
             // (a store that cannot be written costs the next run time, not results)
             let stored = if store.is_some() { emit::save_store(&m.reuse, &m.out_root).map_err(|e| format!("{e}")) } else { Ok(0) };
-            timing.phase("store");
+            timing.phase("after the migration, store");
             match diagnostics {
                 DiagFormat::Summary => {}
                 DiagFormat::Gcc => print_each(&r, report::JsonDiagnostic::gcc),
@@ -388,7 +389,7 @@ fn main() -> ExitCode {
             if let Err(e) = stored {
                 eprintln!("  incremental: warning: cannot keep this migration for the next in {out_root}/{}: {e}", syclify::reuse::DIR_REL);
             }
-            timing.phase("summary");
+            timing.phase("after the migration, summary");
             if unfinished {
                 let removed = if leftovers > 0 {
                     format!(" (removed {leftovers} temporary file{} it left)", if leftovers == 1 { "" } else { "s" })
@@ -699,22 +700,6 @@ fn incremental_summary(s: &emit::EmitStats) -> String {
         out.push_str(&format!("  stale: {f} comes from an input that is gone; not deleted\n"));
     }
     out
-}
-
-/// The time of each step after the migration, printed where
-/// `SYCLIFY_TIMING` is set (the migration's own steps print theirs).
-struct Timing(Option<std::time::Instant>);
-
-impl Timing {
-    fn start() -> Self {
-        Timing(std::env::var_os("SYCLIFY_TIMING").map(|_| std::time::Instant::now()))
-    }
-
-    fn phase(&self, name: &str) {
-        if let Some(t0) = self.0 {
-            eprintln!("[timing] after the migration, {name}: {:.3} s", t0.elapsed().as_secs_f64());
-        }
-    }
 }
 
 /// The built-in mapping tables with the rule files on top; Err is the exit code.

@@ -860,18 +860,19 @@ fn migrate_in_memory_once(files: Vec<(String, Vec<u8>)>, mappings: &Mappings, ex
 }
 
 /// The time since a migration began, printed per phase with the memory in
-/// use when `SYCLIFY_TIMING` is set.
-struct Clock {
+/// use when `SYCLIFY_TIMING` is set (the CLI's steps after the migration
+/// print theirs with one too).
+pub struct Clock {
     t0: std::time::Instant,
     timing: bool,
 }
 
 impl Clock {
-    fn start() -> Self {
+    pub fn start() -> Self {
         Clock { t0: std::time::Instant::now(), timing: std::env::var_os("SYCLIFY_TIMING").is_some() }
     }
 
-    fn phase(&self, name: &str) {
+    pub fn phase(&self, name: &str) {
         if self.timing {
             // the resident memory now and at most so far (Linux)
             let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

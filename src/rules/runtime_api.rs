@@ -652,11 +652,13 @@ fn could_be_api(mappings: &crate::mapping::Mappings, n: Node, t: &str) -> bool {
 /// (through a macro), a texture or surface reference's type, or a name
 /// [`could_be_api`].
 fn may_concern(mappings: &crate::mapping::Mappings, n: Node, t: &str) -> bool {
-    let math = || {
-        n.kind_str() == "identifier"
-            && [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)].iter().any(|f| CMATH_FAMILIES.binary_search(f).is_ok())
-    };
-    matches!(t, "texture" | "surface") || could_be_api(mappings, n, t) || math()
+    matches!(t, "texture" | "surface") || could_be_api(mappings, n, t) || (n.kind_str() == "identifier" && is_cmath_name(t))
+}
+
+/// Whether `t` is a C math function's name of [`CMATH_FAMILIES`]: a
+/// family's `name`, `namef` or `namel`.
+fn is_cmath_name(t: &str) -> bool {
+    [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)].iter().any(|f| CMATH_FAMILIES.binary_search(f).is_ok())
 }
 
 /// The C library's math families `syclify::cmath` declares under their C
@@ -726,8 +728,7 @@ const CMATH_FAMILIES: &[&str] = &[
 /// (never stringized, never pasted after another token).
 fn math_name_through_macro<'t>(ctx: &FileCtx<'t>, n: Node<'t>, t: &str) -> MathThroughMacro {
     // (asked of every identifier: the sorted table first, then the project's names)
-    let family = [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)];
-    if !family.iter().any(|f| CMATH_FAMILIES.binary_search(f).is_ok()) {
+    if !is_cmath_name(t) {
         return MathThroughMacro::No;
     }
     // (not the program's own function or macro of that name: its `sqrt` is its own)
