@@ -101,6 +101,33 @@ fn programs_host_compile_against_intel_sycl_headers() {
     assert!(failures.is_empty(), "host compile failed:\n{}", failures.join("\n\n"));
 }
 
+/// The host compile still fails where the helper header is read precompiled:
+/// an error in a kernel's body, one in a template the unit instantiates
+/// (Clang's precompiled header made the header's own instantiations, not the
+/// unit's), and a call of a helper with the wrong arguments; the same unit
+/// without its errors compiles.
+#[test]
+fn a_host_compile_with_the_precompiled_helper_can_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("main.dp.cpp");
+    let ours = common::root().join("runtime-headers");
+    let unit = |body: &str| {
+        format!(
+            "// a unit as syclify writes one\n#include <cstdio>\n#include <syclify/syclify.hpp>\n#include <sycl/sycl.hpp>\n\
+             template <class T> void fill(T *p, int n) {{ syclify::launch(syclify::default_queue(), [=](sycl::handler &h) {{ \
+             h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {{ {body} }}); }}); }}\n\
+             int main() {{ float *p = nullptr; fill(p, 4); std::printf(\"done\\n\"); return 0; }}\n"
+        )
+    };
+    std::fs::write(&file, unit("p[i] = 1.0f;")).unwrap();
+    assert!(common::reads_helper_precompiled(&file, &[&ours]), "the unit should read the helper precompiled");
+    common::host_compile(&file, &[&ours]).unwrap();
+    for wrong in ["p[i] = p.x;", "p[i] = undeclared_name;", "syclify::launch(1, 2, 3);"] {
+        std::fs::write(&file, unit(wrong)).unwrap();
+        assert!(common::host_compile(&file, &[&ours]).is_err(), "`{wrong}` compiled");
+    }
+}
+
 /// Every cuBLAS helper of `syclify/blas.hpp` (tests/helper-header/blas_helpers.cpp)
 /// host-compiles against Intel's SYCL headers and oneMKL's.
 #[test]

@@ -141,22 +141,35 @@ pub fn host_compile_unit(file: &Path, include_dirs: &[&Path], libraries: bool) -
     if libraries { library_host_compile(file, include_dirs) } else { host_compile(file, include_dirs) }
 }
 
-/// Host-compiles `file` (-fsyntax-only) against the real SYCL headers; Err has the compiler output.
-pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
-    compile_with(&cxx, file, include_dirs)
+/// The compiler of the migrated units' host compiles: `CXX`, else
+/// [`library_cxx`]'s Clang (scripts/test.sh finds or installs it). Clang
+/// reads the helper header precompiled with its template instantiations
+/// done once ([`helper_pch`]: about 0.5 s a unit where GCC, whose
+/// precompiled header leaves them to every unit, takes 2.5 s); the SYCL
+/// compilers are Clang too. `CXX=g++` compiles them with GCC.
+pub fn host_cxx() -> String {
+    std::env::var("CXX").unwrap_or_else(|_| library_cxx())
 }
 
-/// Where a unit includes the helper header: `Some(false)` where that include
-/// is its first line of code (after comments and blank lines), `Some(true)`
-/// where only includes of the C++ standard library's headers come before it
-/// (`#include <cstdio>`: the SYCL headers read those anyway, and a standard
-/// header reads the same whatever came before, so the helper read first,
-/// with `-include`, gives the same unit), `None` otherwise.
+/// Host-compiles `file` (-fsyntax-only) against the real SYCL headers, with
+/// [`host_cxx`]; Err has the compiler output.
+pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
+    compile_with(&host_cxx(), file, include_dirs)
+}
+
+/// Where a unit reaches the helper header `syclify/syclify.hpp`: `Some(false)`
+/// where its include is the unit's first line of code (after comments and
+/// blank lines), `Some(true)` where only includes that read the same text
+/// whatever is read before them come first — the C++ standard library's
+/// headers (`#include <cstdio>`: the SYCL headers read those anyway),
+/// `<sycl/sycl.hpp>` (the helper's own first include) and the other helper
+/// headers that begin by including `syclify.hpp` ([`helper_reads_syclify_first`]:
+/// `<syclify/blas.hpp>`) — so that the helper read first, precompiled, gives
+/// the same unit; `None` otherwise.
 fn helper_include_place(file: &Path) -> Option<bool> {
     let text = std::fs::read_to_string(file).ok()?;
     let mut rest = text.as_str();
-    let mut after_standard = false;
+    let mut after_others = false;
     loop {
         rest = rest.trim_start();
         if let Some(r) = rest.strip_prefix("//") {
@@ -164,17 +177,64 @@ fn helper_include_place(file: &Path) -> Option<bool> {
         } else if let Some(r) = rest.strip_prefix("/*") {
             rest = r.find("*/").map_or("", |i| &r[i + 2..]);
         } else if rest.starts_with("#include <syclify/syclify.hpp>") {
-            return Some(after_standard);
+            return Some(after_others);
         } else {
             let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            if defines_what_the_helper_does_not_read(line) {
+                after_others = true;
+                rest = &rest[line.len()..];
+                continue;
+            }
             let name = line.strip_prefix("#include <")?.strip_suffix('>')?;
-            if !is_standard_header(name) {
+            if name.strip_prefix("syclify/").is_some_and(helper_reads_syclify_first) {
+                return Some(true);
+            }
+            if !is_standard_header(name) && name != "sycl/sycl.hpp" {
                 return None;
             }
-            after_standard = true;
+            after_others = true;
             rest = &rest[line.len()..];
         }
     }
+}
+
+/// Does our helper header `name` (`blas.hpp`) begin by including
+/// `syclify.hpp`, with only `#pragma once` and `<sycl/sycl.hpp>` (which
+/// `syclify.hpp` includes first itself) before it?
+fn helper_reads_syclify_first(name: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(root().join("runtime-headers/syclify").join(name)) else { return false };
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")) {
+        match line {
+            "#pragma once" | "#include <sycl/sycl.hpp>" => {}
+            "#include \"syclify.hpp\"" => return true,
+            _ if defines_what_the_helper_does_not_read(line) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Is `line` a `#define` of a `SYCLIFY_` macro that the helper header's text
+/// (`syclify.hpp` and the files it includes with `#include "..."`) never
+/// names (`#define SYCLIFY_CUBLAS 1`, `#define SYCLIFY_WMMA_PORTABLE 1`), so
+/// that the helper reads the same with it or without?
+fn defines_what_the_helper_does_not_read(line: &str) -> bool {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let Some(name) = line.strip_prefix("#define ").map(|r| r.trim_start()) else { return false };
+    let name = &name[..name.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(name.len())];
+    if !name.starts_with("SYCLIFY_") {
+        return false;
+    }
+    let text = TEXT.get_or_init(|| {
+        let dir = root().join("runtime-headers/syclify");
+        let main = std::fs::read_to_string(dir.join("syclify.hpp")).unwrap();
+        let mut all = main.clone();
+        for part in main.lines().filter_map(|l| l.trim().strip_prefix("#include \"")?.strip_suffix('"')) {
+            all.push_str(&std::fs::read_to_string(dir.join(part)).unwrap());
+        }
+        all
+    });
+    !text.contains(name)
 }
 
 /// A header of the C++ standard library (`vector`, `cstdio`) or one of the
@@ -189,75 +249,113 @@ fn is_standard_header(name: &str) -> bool {
 const COMPILE_FLAGS: &[&str] =
     &["-std=c++17", "-fsyntax-only", "-Werror=return-type", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING", "-Wno-deprecated-declarations", "-Wno-attributes"];
 
-/// The helper headers `syclify/syclify.hpp` reads into itself.
-const HELPER_PARTS: &[&str] = &["syclify.hpp", "texture.hpp", "graph.hpp", "driver.hpp"];
+/// Our helper headers, by name (`runtime-headers/syclify/*.hpp`), sorted.
+fn helper_headers() -> &'static [(String, Vec<u8>)] {
+    static HEADERS: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
+    HEADERS.get_or_init(|| {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(root().join("runtime-headers/syclify"))
+            .unwrap()
+            .flatten()
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        v.sort();
+        v
+    })
+}
 
-/// A directory holding `syclify/syclify.hpp.gch`, GCC's precompiled
-/// `runtime-headers/syclify/syclify.hpp` against the SYCL headers (built
-/// once, under target/), for a compile whose include directories hold our
-/// helper headers byte for byte: the unit then reads the same text either
-/// way, some 1.5 s sooner. None for other compilers, for a unit whose first
-/// line of code is not `#include <syclify/syclify.hpp>` or a standard
-/// header's include ([`helper_include_place`]: GCC would read the text
-/// beside the .gch, and then the unit's copy as another file), or where a
-/// unit's helper copy differs or is missing (its compile must see that).
-/// With the directory, whether the unit needs `-include` to read the
-/// header first (GCC uses a precompiled header only before the first token).
-fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(PathBuf, bool)> {
-    static PCH: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let gcc = Path::new(cxx).file_name().map(|n| n.to_string_lossy().into_owned()).is_some_and(|n| n == "g++" || n.starts_with("g++-") || n.ends_with("-g++"));
-    if !gcc || std::env::var_os("SYCLIFY_TEST_NO_PCH").is_some() {
+/// A compiler's precompiled `syclify/syclify.hpp`: the directory to put first
+/// on the include path (its `syclify/` holds our helper headers, the text the
+/// precompiled header was made from) and the file to name with `-include-pch`
+/// (Clang) or none (GCC finds `syclify.hpp.gch` beside the text).
+struct HelperPch {
+    dir: PathBuf,
+    clang_pch: Option<PathBuf>,
+}
+
+/// The precompiled helper header for a compile by `cxx` of `file` whose
+/// include directories hold our helper headers byte for byte (every file of
+/// its `syclify/` copy is ours: the unit then reads the same text either
+/// way), with whether the unit needs `-include` to read it first (GCC uses a
+/// precompiled header only before the first token; Clang's `-include-pch`
+/// always reads it first). Built once per compiler and headers, under
+/// `target/helper-pch/`. None for a unit that does not reach the helper first
+/// ([`helper_include_place`]), where a copy differs (its compile must see
+/// that), for compilers other than GCC and Clang, with `SYCLIFY_TEST_NO_PCH`
+/// set, or where the header does not build (the unit's compile then says why).
+/// Clang precompiles with `-fpch-instantiate-templates`: the header's
+/// template instantiations are made once, where GCC makes them in every unit.
+fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(HelperPch, bool)> {
+    type Built = std::sync::Arc<std::sync::OnceLock<Option<(PathBuf, bool)>>>;
+    static BUILT: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, Built>>> = std::sync::OnceLock::new();
+    let name = Path::new(cxx).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let clang = name.starts_with("clang++") || name.ends_with("-clang++");
+    let gcc = name == "g++" || name.starts_with("g++-") || name.ends_with("-g++");
+    if !(clang || gcc) || std::env::var_os("SYCLIFY_TEST_NO_PCH").is_some() {
         return None;
     }
     let forced = helper_include_place(file)?;
-    let ours = root().join("runtime-headers/syclify");
     let copy = include_dirs.iter().map(|d| d.join("syclify")).find(|d| d.join("syclify.hpp").is_file())?;
-    if !HELPER_PARTS.iter().all(|h| std::fs::read(copy.join(h)).ok() == std::fs::read(ours.join(h)).ok()) {
-        return None;
-    }
-    PCH.get_or_init(|| {
-        // keyed by the headers, the SYCL headers' place and the compiler
-        let mut key = format!("{cxx}\n{}\n", sycl_include().display());
-        for h in HELPER_PARTS {
-            key.push_str(&std::fs::read_to_string(ours.join(h)).ok()?);
+    let ours = helper_headers();
+    for e in std::fs::read_dir(&copy).ok()?.flatten() {
+        let n = e.file_name().to_string_lossy().into_owned();
+        let i = ours.binary_search_by(|(h, _)| h.as_str().cmp(&n)).ok()?;
+        if std::fs::read(e.path()).ok().as_deref() != Some(&ours[i].1[..]) {
+            return None;
         }
+    }
+    // keyed by the compiler, the SYCL headers' place and our headers
+    let mut key = format!("{cxx}\n{}\n{}\n", sycl_include().display(), COMPILE_FLAGS.join(" "));
+    for (h, text) in ours {
+        key.push_str(&format!("{h} {:016x}\n", xxhash_rust::xxh3::xxh3_64(text)));
+    }
+    let cell = BUILT.get_or_init(Default::default).lock().unwrap().entry(key.clone()).or_default().clone();
+    let built = cell.get_or_init(|| {
         let dir = root().join(format!("target/helper-pch/{:016x}", xxhash_rust::xxh3::xxh3_64(key.as_bytes())));
-        let gch = dir.join("syclify/syclify.hpp.gch");
-        if !gch.is_file() {
-            std::fs::create_dir_all(gch.parent()?).ok()?;
-            // built beside, then renamed: test binaries and threads run at once
-            let tmp = tempfile::Builder::new().suffix(".gch").tempfile_in(gch.parent()?).ok()?;
-            let out = std::process::Command::new(cxx)
-                .args(COMPILE_FLAGS.iter().filter(|f| **f != "-fsyntax-only"))
-                .args(["-x", "c++-header"])
+        let text_dir = dir.join("syclify");
+        std::fs::create_dir_all(&text_dir).ok()?;
+        // the text first (Clang's precompiled header names the files it read
+        // and checks them when loaded; GCC's records the header's digest, and
+        // #pragma once then skips the unit's includes of these bytes)
+        for (h, text) in ours {
+            let to = text_dir.join(h);
+            if std::fs::read(&to).ok().as_deref() != Some(&text[..]) {
+                // written beside, then renamed: test binaries and threads run at once
+                let tmp = tempfile::NamedTempFile::new_in(&text_dir).ok()?;
+                std::fs::write(tmp.path(), text).ok()?;
+                tmp.persist(&to).ok()?;
+            }
+        }
+        let out = text_dir.join(if clang { "syclify.hpp.pch" } else { "syclify.hpp.gch" });
+        if !out.is_file() {
+            let tmp = tempfile::Builder::new().suffix(".tmp-pch").tempfile_in(&text_dir).ok()?;
+            let mut cmd = std::process::Command::new(cxx);
+            cmd.args(COMPILE_FLAGS.iter().filter(|f| **f != "-fsyntax-only")).args(["-x", "c++-header"]);
+            if clang {
+                cmd.arg("-fpch-instantiate-templates");
+            }
+            let status = cmd
                 .arg(format!("-I{}", sycl_wrapper().display()))
                 .arg(format!("-I{}", sycl_include().display()))
-                .arg(ours.join("syclify.hpp"))
+                .arg(text_dir.join("syclify.hpp"))
                 .arg("-o")
                 .arg(tmp.path())
                 .output()
                 .ok()?;
-            if !out.status.success() {
+            if !status.status.success() {
                 return None;
             }
-            tmp.persist(&gch).ok()?;
+            tmp.persist(&out).ok()?;
         }
-        // and the text, which GCC reads from beside the .gch where the unit
-        // includes the header again (#pragma once then skips it: the
-        // precompiled header records its digest; the unit's copies are these
-        // bytes)
-        for h in HELPER_PARTS {
-            let to = dir.join("syclify").join(h);
-            if std::fs::read(&to).ok() != std::fs::read(ours.join(h)).ok() {
-                let tmp = tempfile::NamedTempFile::new_in(to.parent()?).ok()?;
-                std::fs::copy(ours.join(h), tmp.path()).ok()?;
-                tmp.persist(&to).ok()?;
-            }
-        }
-        Some(dir)
-    })
-    .clone()
-    .map(|dir| (dir, forced))
+        Some((dir, clang))
+    });
+    let (dir, clang) = built.clone()?;
+    let clang_pch = clang.then(|| dir.join("syclify/syclify.hpp.pch"));
+    Some((HelperPch { dir, clang_pch }, forced))
+}
+
+/// Whether [`host_compile`] of `file` reads the helper header precompiled.
+pub fn reads_helper_precompiled(file: &Path, include_dirs: &[&Path]) -> bool {
+    helper_pch(&host_cxx(), file, include_dirs).is_some()
 }
 
 fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
@@ -269,11 +367,13 @@ fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), St
     );
     let mut cmd = std::process::Command::new(cxx);
     cmd.args(COMPILE_FLAGS);
-    // GCC reads the helper header precompiled where the unit starts with it
-    // and its copy of it is ours, unchanged
+    // the helper header read precompiled where the unit reaches it first and
+    // its copy of it is ours, unchanged
     if let Some((pch, forced)) = helper_pch(cxx, file, include_dirs) {
-        cmd.arg(format!("-I{}", pch.display()));
-        if forced {
+        cmd.arg(format!("-I{}", pch.dir.display()));
+        if let Some(p) = &pch.clang_pch {
+            cmd.arg("-include-pch").arg(p);
+        } else if forced {
             cmd.args(["-include", "syclify/syclify.hpp"]);
         }
     }
