@@ -251,7 +251,7 @@ fn thrust_helpers_host_compile() {
 }
 
 /// Builds `tests/helper-header/<name>.cpp` as plain C++ against Intel's
-/// headers, runs it on the host and compares its output with `<name>.expected`:
+/// headers ([`common::build_helper_program`]), runs it on the host and compares its output with `<name>.expected`:
 /// the same file compiled with nvcc (its `__CUDACC__` branch, CUDA's names)
 /// and run on an H100 (see the comment in each source).
 fn helper_output_matches_nvcc(name: &str) {
@@ -259,16 +259,7 @@ fn helper_output_matches_nvcc(name: &str) {
     let src = root.join(format!("tests/helper-header/{name}.cpp"));
     let tmp = tempfile::tempdir().unwrap();
     let exe = tmp.path().join(name);
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
-    let out = std::process::Command::new(&cxx)
-        .args(["-std=c++17", "-O1", "-w", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING"])
-        .arg(format!("-I{}", common::sycl_include().display()))
-        .arg(format!("-I{}", root.join("runtime-headers").display()))
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
+    let out = common::build_helper_program(&src, &exe);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let run = std::process::Command::new(&exe).output().unwrap();
     let expected = std::fs::read_to_string(root.join(format!("tests/helper-header/{name}.expected"))).unwrap();

@@ -165,7 +165,9 @@ pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
 /// `<sycl/sycl.hpp>` (the helper's own first include) and the other helper
 /// headers that begin by including `syclify.hpp` ([`helper_reads_syclify_first`]:
 /// `<syclify/blas.hpp>`) — so that the helper read first, precompiled, gives
-/// the same unit; `None` otherwise.
+/// the same unit — and nvcc's branch of an `#ifdef __CUDACC__` (or
+/// `__NVCC__`) skipped to its `#else`, as a host compile reads it; `None`
+/// otherwise.
 fn helper_include_place(file: &Path) -> Option<bool> {
     let text = std::fs::read_to_string(file).ok()?;
     let mut rest = text.as_str();
@@ -185,6 +187,13 @@ fn helper_include_place(file: &Path) -> Option<bool> {
                 rest = &rest[line.len()..];
                 continue;
             }
+            // nvcc's branch (`#ifdef __CUDACC__` ... `#else`): not read by a
+            // host compile, which goes on in the `#else` branch
+            if matches!(line.trim_end(), "#ifdef __CUDACC__" | "#ifdef __NVCC__") {
+                rest = after_cuda_branch(&rest[line.len()..])?;
+                after_others = true;
+                continue;
+            }
             let name = line.strip_prefix("#include <")?.strip_suffix('>')?;
             if name.strip_prefix("syclify/").is_some_and(helper_reads_syclify_first) {
                 return Some(true);
@@ -196,6 +205,28 @@ fn helper_include_place(file: &Path) -> Option<bool> {
             rest = &rest[line.len()..];
         }
     }
+}
+
+/// The text after the `#else` that ends the branch `text` starts in (nested
+/// conditionals skipped); None where the branch ends otherwise (`#elif`,
+/// `#endif`: the host compile would not reach an `#else` branch there).
+fn after_cuda_branch(text: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        at += line.len();
+        let t = line.trim();
+        if t.starts_with("#if") {
+            depth += 1;
+        } else if t.starts_with("#endif") {
+            depth = depth.checked_sub(1)?;
+        } else if depth == 0 && t.starts_with("#elif") {
+            return None;
+        } else if depth == 0 && t.starts_with("#else") {
+            return Some(&text[at..]);
+        }
+    }
+    None
 }
 
 /// Does our helper header `name` (`blas.hpp`) begin by including
@@ -284,7 +315,7 @@ struct HelperPch {
 /// set, or where the header does not build (the unit's compile then says why).
 /// Clang precompiles with `-fpch-instantiate-templates`: the header's
 /// template instantiations are made once, where GCC makes them in every unit.
-fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(HelperPch, bool)> {
+fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dirs: &[&Path]) -> Option<(HelperPch, bool)> {
     type Built = std::sync::Arc<std::sync::OnceLock<Option<(PathBuf, bool)>>>;
     static BUILT: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, Built>>> = std::sync::OnceLock::new();
     let name = Path::new(cxx).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -304,7 +335,7 @@ fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(HelperP
         }
     }
     // keyed by the compiler, the SYCL headers' place and our headers
-    let mut key = format!("{cxx}\n{}\n{}\n", sycl_include().display(), COMPILE_FLAGS.join(" "));
+    let mut key = format!("{cxx}\n{}\n{}\n{wrapper}\n", sycl_include().display(), flags.join(" "));
     for (h, text) in ours {
         key.push_str(&format!("{h} {:016x}\n", xxhash_rust::xxh3::xxh3_64(text)));
     }
@@ -329,18 +360,14 @@ fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(HelperP
         if !out.is_file() {
             let tmp = tempfile::Builder::new().suffix(".tmp-pch").tempfile_in(&text_dir).ok()?;
             let mut cmd = std::process::Command::new(cxx);
-            cmd.args(COMPILE_FLAGS.iter().filter(|f| **f != "-fsyntax-only")).args(["-x", "c++-header"]);
+            cmd.args(flags.iter().filter(|f| **f != "-fsyntax-only")).args(["-x", "c++-header"]);
             if clang {
                 cmd.arg("-fpch-instantiate-templates");
             }
-            let status = cmd
-                .arg(format!("-I{}", sycl_wrapper().display()))
-                .arg(format!("-I{}", sycl_include().display()))
-                .arg(text_dir.join("syclify.hpp"))
-                .arg("-o")
-                .arg(tmp.path())
-                .output()
-                .ok()?;
+            if wrapper {
+                cmd.arg(format!("-I{}", sycl_wrapper().display()));
+            }
+            let status = cmd.arg(format!("-I{}", sycl_include().display())).arg(text_dir.join("syclify.hpp")).arg("-o").arg(tmp.path()).output().ok()?;
             if !status.status.success() {
                 return None;
             }
@@ -355,7 +382,31 @@ fn helper_pch(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Option<(HelperP
 
 /// Whether [`host_compile`] of `file` reads the helper header precompiled.
 pub fn reads_helper_precompiled(file: &Path, include_dirs: &[&Path]) -> bool {
-    helper_pch(&host_cxx(), file, include_dirs).is_some()
+    helper_pch(&host_cxx(), COMPILE_FLAGS, true, file, include_dirs).is_some()
+}
+
+/// The flags of a helper program built to run on the host ([`build_helper_program`]).
+const PROGRAM_FLAGS: &[&str] = &["-std=c++17", "-O1", "-w", "-DSYCL_DISABLE_FSYCL_SYCLHPP_WARNING"];
+
+/// Builds `src` (a program of `tests/helper-header/` that includes our helper
+/// headers) into the executable `exe` with [`host_cxx`] against Intel's SYCL
+/// headers, reading the helper header precompiled where it can (as
+/// [`host_compile`] does, with these flags).
+pub fn build_helper_program(src: &Path, exe: &Path) -> std::process::Output {
+    let cxx = host_cxx();
+    let ours = root().join("runtime-headers");
+    let mut cmd = std::process::Command::new(&cxx);
+    cmd.args(PROGRAM_FLAGS);
+    if let Some((pch, forced)) = helper_pch(&cxx, PROGRAM_FLAGS, false, src, &[&ours]) {
+        cmd.arg(format!("-I{}", pch.dir.display()));
+        if let Some(p) = &pch.clang_pch {
+            cmd.arg("-include-pch").arg(p);
+        } else if forced {
+            cmd.args(["-include", "syclify/syclify.hpp"]);
+        }
+    }
+    cmd.arg(format!("-I{}", sycl_include().display())).arg(format!("-I{}", ours.display())).arg(src).arg("-o").arg(exe);
+    cmd.output().unwrap_or_else(|e| panic!("cannot run {cxx}: {e}"))
 }
 
 fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
@@ -369,7 +420,7 @@ fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), St
     cmd.args(COMPILE_FLAGS);
     // the helper header read precompiled where the unit reaches it first and
     // its copy of it is ours, unchanged
-    if let Some((pch, forced)) = helper_pch(cxx, file, include_dirs) {
+    if let Some((pch, forced)) = helper_pch(cxx, COMPILE_FLAGS, true, file, include_dirs) {
         cmd.arg(format!("-I{}", pch.dir.display()));
         if let Some(p) = &pch.clang_pch {
             cmd.arg("-include-pch").arg(p);
