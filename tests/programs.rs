@@ -126,6 +126,21 @@ fn a_host_compile_with_the_precompiled_helper_can_fail() {
         std::fs::write(&file, unit(wrong)).unwrap();
         assert!(common::host_compile(&file, &[&ours]).is_err(), "`{wrong}` compiled");
     }
+    // a unit whose copy of the helper headers misses one it includes is not
+    // compiled against the precompiled header's directory (which holds them
+    // all), and fails
+    let copy = dir.path().join("include/syclify");
+    std::fs::create_dir_all(&copy).unwrap();
+    for h in ["syclify.hpp", "texture.hpp", "graph.hpp", "driver.hpp"] {
+        std::fs::copy(ours.join("syclify").join(h), copy.join(h)).unwrap();
+    }
+    let include = dir.path().join("include");
+    std::fs::write(&file, unit("p[i] = 1.0f;")).unwrap();
+    assert!(common::reads_helper_precompiled(&file, &[&include]));
+    common::host_compile(&file, &[&include]).unwrap();
+    std::fs::write(&file, format!("#include <syclify/cub.hpp>\n{}", unit("p[i] = 1.0f;"))).unwrap();
+    assert!(!common::reads_helper_precompiled(&file, &[&include]));
+    assert!(common::host_compile(&file, &[&include]).is_err(), "a unit compiled with a helper header its copy misses");
 }
 
 /// Every cuBLAS helper of `syclify/blas.hpp` (tests/helper-header/blas_helpers.cpp)

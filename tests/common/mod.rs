@@ -334,6 +334,13 @@ fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dir
             return None;
         }
     }
+    // the directory before the unit's own copy holds every helper header:
+    // each one the unit reads must be in its copy too (a copy that misses
+    // one must fail the compile, as it would for a user)
+    let text = std::fs::read_to_string(file).ok()?;
+    if !helper_includes_present(&text, &copy, ours) {
+        return None;
+    }
     // keyed by the compiler, the SYCL headers' place and our headers
     let mut key = format!("{cxx}\n{}\n{}\n{wrapper}\n", sycl_include().display(), flags.join(" "));
     for (h, text) in ours {
@@ -378,6 +385,34 @@ fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dir
     let (dir, clang) = built.clone()?;
     let clang_pch = clang.then(|| dir.join("syclify/syclify.hpp.pch"));
     Some((HelperPch { dir, clang_pch }, forced))
+}
+
+/// Whether every helper header `text` includes (`#include <syclify/X>`), and
+/// those they include in turn (`#include "Y"`), is in the unit's copy `copy`.
+fn helper_includes_present(text: &str, copy: &Path, ours: &[(String, Vec<u8>)]) -> bool {
+    fn named(text: &str) -> Vec<String> {
+        text.lines()
+            .filter_map(|l| {
+                let l = l.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?.trim();
+                let name = l.strip_prefix("<syclify/").and_then(|r| r.split_once('>')).or_else(|| l.strip_prefix('"').and_then(|r| r.split_once('"')))?.0;
+                Some(name.strip_prefix("syclify/").unwrap_or(name).to_string())
+            })
+            .collect()
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut work = named(text);
+    while let Some(name) = work.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        // (a quoted include that is not a helper is the unit's own)
+        let Ok(i) = ours.binary_search_by(|(h, _)| h.as_str().cmp(&name)) else { continue };
+        if !copy.join(&name).is_file() {
+            return false;
+        }
+        work.extend(named(&String::from_utf8_lossy(&ours[i].1)));
+    }
+    true
 }
 
 /// Whether [`host_compile`] of `file` reads the helper header precompiled.
