@@ -105,7 +105,8 @@ fn programs_host_compile_against_intel_sycl_headers() {
 /// an error in a kernel's body, one in a template the unit instantiates
 /// (Clang's precompiled header made the header's own instantiations, not the
 /// unit's), and a call of a helper with the wrong arguments; the same unit
-/// without its errors compiles.
+/// without its errors compiles. A unit whose copy of the helper headers
+/// misses one it includes fails too.
 #[test]
 fn a_host_compile_with_the_precompiled_helper_can_fail() {
     let dir = tempfile::tempdir().unwrap();
