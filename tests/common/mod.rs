@@ -157,7 +157,7 @@ pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
     compile_with(&host_cxx(), file, include_dirs)
 }
 
-/// Where a unit reaches the helper header `syclify/syclify.hpp`: `Some(false)`
+/// Where a unit (its text) reaches the helper header `syclify/syclify.hpp`: `Some(false)`
 /// where its include is the unit's first line of code (after comments and
 /// blank lines), `Some(true)` where only includes that read the same text
 /// whatever is read before them come first — the C++ standard library's
@@ -168,9 +168,8 @@ pub fn host_compile(file: &Path, include_dirs: &[&Path]) -> Result<(), String> {
 /// the same unit — and nvcc's branch of an `#ifdef __CUDACC__` (or
 /// `__NVCC__`) skipped to its `#else`, as a host compile reads it; `None`
 /// otherwise.
-fn helper_include_place(file: &Path) -> Option<bool> {
-    let text = std::fs::read_to_string(file).ok()?;
-    let mut rest = text.as_str();
+fn helper_include_place(text: &str) -> Option<bool> {
+    let mut rest = text;
     let mut after_others = false;
     loop {
         rest = rest.trim_start();
@@ -233,7 +232,7 @@ fn after_cuda_branch(text: &str) -> Option<&str> {
 /// `syclify.hpp`, with only `#pragma once` and `<sycl/sycl.hpp>` (which
 /// `syclify.hpp` includes first itself) before it?
 fn helper_reads_syclify_first(name: &str) -> bool {
-    let Ok(text) = std::fs::read_to_string(root().join("runtime-headers/syclify").join(name)) else { return false };
+    let Some(text) = helper_header(name) else { return false };
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")) {
         match line {
             "#pragma once" | "#include <sycl/sycl.hpp>" => {}
@@ -257,11 +256,10 @@ fn defines_what_the_helper_does_not_read(line: &str) -> bool {
         return false;
     }
     let text = TEXT.get_or_init(|| {
-        let dir = root().join("runtime-headers/syclify");
-        let main = std::fs::read_to_string(dir.join("syclify.hpp")).unwrap();
-        let mut all = main.clone();
+        let main = helper_header("syclify.hpp").unwrap();
+        let mut all = main.to_string();
         for part in main.lines().filter_map(|l| l.trim().strip_prefix("#include \"")?.strip_suffix('"')) {
-            all.push_str(&std::fs::read_to_string(dir.join(part)).unwrap());
+            all.push_str(helper_header(part).unwrap());
         }
         all
     });
@@ -294,6 +292,13 @@ fn helper_headers() -> &'static [(String, Vec<u8>)] {
     })
 }
 
+/// The text of our helper header `name` (`blas.hpp`), if there is one.
+fn helper_header(name: &str) -> Option<&'static str> {
+    let ours = helper_headers();
+    let i = ours.binary_search_by(|(h, _)| h.as_str().cmp(name)).ok()?;
+    std::str::from_utf8(&ours[i].1).ok()
+}
+
 /// A compiler's precompiled `syclify/syclify.hpp`: the directory to put first
 /// on the include path (its `syclify/` holds our helper headers, the text the
 /// precompiled header was made from) and the file to name with `-include-pch`
@@ -301,6 +306,20 @@ fn helper_headers() -> &'static [(String, Vec<u8>)] {
 struct HelperPch {
     dir: PathBuf,
     clang_pch: Option<PathBuf>,
+}
+
+impl HelperPch {
+    /// The compile's arguments that read it (before the other include
+    /// directories): `-include` where GCC must read it before the unit's
+    /// first token (`forced`).
+    fn add_to(&self, cmd: &mut std::process::Command, forced: bool) {
+        cmd.arg(format!("-I{}", self.dir.display()));
+        if let Some(p) = &self.clang_pch {
+            cmd.arg("-include-pch").arg(p);
+        } else if forced {
+            cmd.args(["-include", "syclify/syclify.hpp"]);
+        }
+    }
 }
 
 /// The precompiled helper header for a compile by `cxx` of `file` whose
@@ -324,7 +343,8 @@ fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dir
     if !(clang || gcc) || std::env::var_os("SYCLIFY_TEST_NO_PCH").is_some() {
         return None;
     }
-    let forced = helper_include_place(file)?;
+    let text = std::fs::read_to_string(file).ok()?;
+    let forced = helper_include_place(&text)?;
     let copy = include_dirs.iter().map(|d| d.join("syclify")).find(|d| d.join("syclify.hpp").is_file())?;
     let ours = helper_headers();
     for e in std::fs::read_dir(&copy).ok()?.flatten() {
@@ -337,8 +357,7 @@ fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dir
     // the directory before the unit's own copy holds every helper header:
     // each one the unit reads must be in its copy too (a copy that misses
     // one must fail the compile, as it would for a user)
-    let text = std::fs::read_to_string(file).ok()?;
-    if !helper_includes_present(&text, &copy, ours) {
+    if !helper_includes_present(&text, &copy) {
         return None;
     }
     // keyed by the compiler, the SYCL headers' place and our headers
@@ -389,7 +408,7 @@ fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dir
 
 /// Whether every helper header `text` includes (`#include <syclify/X>`), and
 /// those they include in turn (`#include "Y"`), is in the unit's copy `copy`.
-fn helper_includes_present(text: &str, copy: &Path, ours: &[(String, Vec<u8>)]) -> bool {
+fn helper_includes_present(text: &str, copy: &Path) -> bool {
     fn named(text: &str) -> Vec<String> {
         text.lines()
             .filter_map(|l| {
@@ -406,11 +425,11 @@ fn helper_includes_present(text: &str, copy: &Path, ours: &[(String, Vec<u8>)]) 
             continue;
         }
         // (a quoted include that is not a helper is the unit's own)
-        let Ok(i) = ours.binary_search_by(|(h, _)| h.as_str().cmp(&name)) else { continue };
+        let Some(helper) = helper_header(&name) else { continue };
         if !copy.join(&name).is_file() {
             return false;
         }
-        work.extend(named(&String::from_utf8_lossy(&ours[i].1)));
+        work.extend(named(helper));
     }
     true
 }
@@ -433,12 +452,7 @@ pub fn build_helper_program(src: &Path, exe: &Path) -> std::process::Output {
     let mut cmd = std::process::Command::new(&cxx);
     cmd.args(PROGRAM_FLAGS);
     if let Some((pch, forced)) = helper_pch(&cxx, PROGRAM_FLAGS, false, src, &[&ours]) {
-        cmd.arg(format!("-I{}", pch.dir.display()));
-        if let Some(p) = &pch.clang_pch {
-            cmd.arg("-include-pch").arg(p);
-        } else if forced {
-            cmd.args(["-include", "syclify/syclify.hpp"]);
-        }
+        pch.add_to(&mut cmd, forced);
     }
     cmd.arg(format!("-I{}", sycl_include().display())).arg(format!("-I{}", ours.display())).arg(src).arg("-o").arg(exe);
     cmd.output().unwrap_or_else(|e| panic!("cannot run {cxx}: {e}"))
@@ -456,12 +470,7 @@ fn compile_with(cxx: &str, file: &Path, include_dirs: &[&Path]) -> Result<(), St
     // the helper header read precompiled where the unit reaches it first and
     // its copy of it is ours, unchanged
     if let Some((pch, forced)) = helper_pch(cxx, COMPILE_FLAGS, true, file, include_dirs) {
-        cmd.arg(format!("-I{}", pch.dir.display()));
-        if let Some(p) = &pch.clang_pch {
-            cmd.arg("-include-pch").arg(p);
-        } else if forced {
-            cmd.args(["-include", "syclify/syclify.hpp"]);
-        }
+        pch.add_to(&mut cmd, forced);
     }
     cmd.arg(format!("-I{}", sycl_wrapper().display()));
     cmd.arg(format!("-I{}", inc.display()));
