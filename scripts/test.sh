@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: fetches what the tests need
 # (Intel's SYCL, oneAPI's library and CUDA's CUPTI headers from PyPI; clang,
-# cmake and mdBook where missing), runs every test, builds the book and the
-# Python wheel, and ends with where the time went.
+# cmake, Python's jsonschema and mdBook where missing), runs every test,
+# builds the book and the Python wheel, and ends with where the time went.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # each step's wall time, for the closing list of the slowest
@@ -52,7 +52,20 @@ if ! command -v cmake >/dev/null; then
   [ -x "$cmake_tools/bin/cmake" ] || python3 -m pip install --quiet --target "$cmake_tools" 'cmake>=3.18,<4'
   export PATH="$cmake_tools/bin:$PATH" PYTHONPATH="$cmake_tools${PYTHONPATH:+:$PYTHONPATH}"
 fi
-step_done "find or install clang++ and cmake"
+# the SARIF output is checked against its JSON schema with Python's
+# jsonschema and its URI format checkers: PyPI's, into the same tools
+# directory, where the python3 in PATH does not have them
+if ! python3 -c 'from jsonschema import Draft7Validator as V; assert "uri" in V.FORMAT_CHECKER.checkers' 2>/dev/null; then
+  jsonschema_tools=${SYCLIFY_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/syclify-tools}/jsonschema
+  if ! PYTHONPATH="$jsonschema_tools" python3 -c 'from jsonschema import Draft7Validator as V; assert "uri" in V.FORMAT_CHECKER.checkers' 2>/dev/null; then
+    # (its output only on a failure: pip warns about the packages of the
+    # python3 it runs, which the directory does not touch)
+    python3 -m pip install --quiet --disable-pip-version-check --target "$jsonschema_tools" 'jsonschema[format-nongpl]>=4.18,<5' > "$log" 2>&1 \
+      || { cat "$log" >&2; echo "installing Python's jsonschema failed" >&2; exit 1; }
+  fi
+  export SYCLIFY_JSONSCHEMA_PATH="$jsonschema_tools"
+fi
+step_done "find or install clang++, cmake and Python's jsonschema"
 export SYCLIFY_SYCL_INCLUDE="$PWD/target/sycl-headers/include" SYCLIFY_CUDA_INCLUDE="$PWD/target/cuda-headers/include"
 export INSTA_UPDATE=no   # snapshots are reviewed, never written by CI
 # the property tests draw the same cases on every CI run (random where unset locally)

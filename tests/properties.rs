@@ -208,18 +208,39 @@ fn migrated_projects_migrated_again_are_unchanged() {
 /// open document), and checks that it gets the diagnostics and text of a
 /// whole migration without a cache; how many files were compared.
 fn check_cached_partial_migrations(name: &str, versions: &[Vec<(String, Vec<u8>)>]) -> usize {
-    check_cached_partial_migrations_with(&syclify::project::Cache::default(), name, versions, true)
+    check_cached_partial_migrations_with(&syclify::project::Cache::default(), name, versions, &whole_migrations(versions), true)
 }
 
-/// [`check_cached_partial_migrations`] with a cache of one's choice.
+/// Each version's whole migration without a cache, made once for versions
+/// that are equal (the tests go back to the unchanged files between
+/// changes; a migration is deterministic, which other tests check).
+fn whole_migrations(versions: &[Vec<(String, Vec<u8>)>]) -> Vec<std::rc::Rc<syclify::project::Migration>> {
+    let mut wholes: Vec<std::rc::Rc<syclify::project::Migration>> = Vec::with_capacity(versions.len());
+    for (v, now) in versions.iter().enumerate() {
+        let whole = match versions[..v].iter().position(|earlier| earlier == now) {
+            Some(e) => wholes[e].clone(),
+            None => std::rc::Rc::new(syclify::project::migrate_in_memory(now.clone(), mappings())),
+        };
+        wholes.push(whole);
+    }
+    wholes
+}
+
+/// [`check_cached_partial_migrations`] with a cache of one's choice and the
+/// versions' whole migrations ([`whole_migrations`]).
 /// `texts`: compare the migrated texts too (not where a file may reach SYCL
 /// only through a file left out, which may miss SYCL's includes:
 /// [`syclify::project::InMemory::rewrite_only`]).
-fn check_cached_partial_migrations_with(cache: &syclify::project::Cache, name: &str, versions: &[Vec<(String, Vec<u8>)>], texts: bool) -> usize {
+fn check_cached_partial_migrations_with(
+    cache: &syclify::project::Cache,
+    name: &str,
+    versions: &[Vec<(String, Vec<u8>)>],
+    wholes: &[std::rc::Rc<syclify::project::Migration>],
+    texts: bool,
+) -> usize {
     use syclify::project;
     let mut compared = 0;
-    for (v, now) in versions.iter().enumerate() {
-        let whole = project::migrate_in_memory(now.clone(), mappings());
+    for (v, (now, whole)) in versions.iter().zip(wholes).enumerate() {
         for f in whole.files.iter().filter(|f| f.status == project::Status::Migrated && f.rel.ends_with(".cu")) {
             let extra = project::InMemory { rewrite_only: Some([f.rel.clone()].into()), ..Default::default() };
             let part = project::migrate_in_memory_cached(now.clone(), mappings(), &extra, Some(cache));
@@ -268,11 +289,12 @@ fn speculative_parses_of_a_document_being_typed_match_whole_migrations() {
                 }
                 versions.push(files.clone());
             }
+            let wholes = whole_migrations(&versions);
             let mut compared = 0;
             for cache in [&normal, &differing] {
                 // (a file that does not parse from the unclosed `(` on may reach
                 // SYCL only through its includes: its diagnostics are compared)
-                compared += check_cached_partial_migrations_with(cache, &dir.display().to_string(), &versions, false);
+                compared += check_cached_partial_migrations_with(cache, &dir.display().to_string(), &versions, &wholes, false);
             }
             compared
         })
