@@ -945,8 +945,11 @@ fn assert_each_file_is_whole(
     }
 }
 
+// (the longest test of this file, named to sort among the first: libtest
+// starts the tests in the order of their names, and started last it ran
+// alone on one core for its last half minute)
 #[test]
-fn runs_killed_at_random_points_leave_every_file_whole_and_the_next_run_completes_them() {
+fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_completes_it() {
     let t = tempfile::tempdir().unwrap();
     let (src, out) = (t.path().join("src"), t.path().join("out"));
     let n = 1500;
@@ -1297,10 +1300,22 @@ fn files_migrated_in_parts_are_migrated_to_the_same_bytes() {
     // output says (SY0205, SY0404: "so large that its body is migrated in
     // parts")
     let (mut cut_compared, mut cut_announced) = (0, 0);
-    for (k, dir) in dirs.iter().enumerate() {
-        let (parted, said) = migrated_with_parts(dir, &t.path().join(format!("parts{k}")), "1");
-        let (whole, _) = migrated_with_parts(dir, &t.path().join(format!("whole{k}")), "");
-        let (cut, _) = migrated_with_function_parts(dir, &t.path().join(format!("cut{k}")), "1", "1");
+    // the three migrations of every directory side by side (each a process
+    // of its own, most of them short: one after another they left a core idle)
+    use rayon::prelude::*;
+    let ways = [("parts", "1", ""), ("whole", "", ""), ("cut", "1", "1")];
+    let mut migrated = (0..dirs.len() * ways.len())
+        .into_par_iter()
+        .map(|j| {
+            let (k, (name, parts, function_parts)) = (j / ways.len(), ways[j % ways.len()]);
+            migrated_with_function_parts(&dirs[k], &t.path().join(format!("{name}{k}")), parts, function_parts)
+        })
+        .collect::<Vec<_>>()
+        .into_iter();
+    for dir in &dirs {
+        let (Some((parted, said)), Some((whole, _)), Some((cut, _))) = (migrated.next(), migrated.next(), migrated.next()) else {
+            unreachable!("three migrations a directory")
+        };
         assert_eq!(cut.keys().collect::<Vec<_>>(), parted.keys().collect::<Vec<_>>(), "{}", dir.display());
         let large = cut.values().any(|b| String::from_utf8_lossy(b).contains("so large that its body is migrated in parts"));
         for (rel, bytes) in &cut {
@@ -1359,10 +1374,11 @@ fn a_large_file_is_migrated_in_parts_to_the_same_bytes() {
     }
     s.push_str("}\n}  // namespace big\n#endif\n");
     std::fs::write(input.join("big.cuh"), &s).unwrap();
-    let (parted, said) = migrated_with_parts(&input, &t.path().join("parts"), "");
+    // (the two migrations side by side: each takes one core for most of its time)
+    let ((parted, said), (whole, said_whole)) =
+        rayon::join(|| migrated_with_parts(&input, &t.path().join("parts"), ""), || migrated_with_parts(&input, &t.path().join("whole"), "100000000"));
     assert!(said.contains("big.cuh: migrated in 9 parts"), "{said}");
-    let (whole, said) = migrated_with_parts(&input, &t.path().join("whole"), "100000000");
-    assert!(!said.contains(" parts"), "{said}");
+    assert!(!said_whole.contains(" parts"), "{said_whole}");
     let out = String::from_utf8_lossy(&parted["big.dp.hpp"]);
     assert!(out.contains("sycl::nd_item<3>") && !out.contains("SY0404"), "migrated");
     for (rel, bytes) in &parted {
