@@ -945,9 +945,9 @@ fn assert_each_file_is_whole(
     }
 }
 
-// (the longest test of this file, named to sort among the first: libtest
-// starts the tests in the order of their names, and started last it ran
-// alone on one core for its last half minute)
+// (the longest test of this file, 35 s alone, named to sort among the
+// first: libtest starts the tests in the order of their names, and the
+// others then run beside it instead of before it)
 #[test]
 fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_completes_it() {
     let t = tempfile::tempdir().unwrap();
