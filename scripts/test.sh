@@ -55,9 +55,13 @@ fi
 # the SARIF output is checked against its JSON schema with Python's
 # jsonschema and its URI format checkers: PyPI's, into the same tools
 # directory, where the python3 in PATH does not have them
-if ! python3 -c 'from jsonschema import Draft7Validator as V; assert "uri" in V.FORMAT_CHECKER.checkers' 2>/dev/null; then
+# (the formats tests/cli.rs's check needs; PYTHONPATH as the caller sets it)
+checks_uri_formats() {
+  python3 -c 'from jsonschema import Draft7Validator as V; assert {"uri", "uri-reference"} <= set(V.FORMAT_CHECKER.checkers)' 2>/dev/null
+}
+if ! checks_uri_formats; then
   jsonschema_tools=${SYCLIFY_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/syclify-tools}/jsonschema
-  if ! PYTHONPATH="$jsonschema_tools" python3 -c 'from jsonschema import Draft7Validator as V; assert "uri" in V.FORMAT_CHECKER.checkers' 2>/dev/null; then
+  if ! PYTHONPATH="$jsonschema_tools" checks_uri_formats; then
     # (its output only on a failure: pip warns about the packages of the
     # python3 it runs, which the directory does not touch)
     python3 -m pip install --quiet --disable-pip-version-check --target "$jsonschema_tools" 'jsonschema[format-nongpl]>=4.18,<5' > "$log" 2>&1 \
