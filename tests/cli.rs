@@ -971,47 +971,74 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
     write_project(&src, n, 1);
     let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--fresh"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    // kill points from a fixed seed, over the time of a whole run; the
-    // input alternates, so every run has files to write
+    // the out-root's files that are `v`'s version, where the versions differ
+    let of_version = |now: &std::collections::BTreeMap<String, Vec<u8>>, v: &std::collections::BTreeMap<String, Vec<u8>>| {
+        now.iter().filter(|(rel, bytes)| v.get(*rel) == Some(*bytes) && a.get(*rel) != b.get(*rel)).count()
+    };
+    let mut now = outputs_of(&out);
+    // kill points from a fixed seed, over the time of a whole run; each run
+    // migrates the version the out-root holds less of, so it has files to write
     let mut seed: u64 = 0x5eed_1e55;
     let mut next = || {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         seed >> 33
     };
     let (mut mixed, mut interrupted) = (0, 0);
+    // each round's signal, delay and outcome, for the message of a failure
+    let mut rounds = Vec::new();
     // 16 rounds, and more (up to 48) until kills landed both ways: a run's
     // time varies with the machine's load (other tests beside it)
     for round in 0..48 {
         if round >= 16 && mixed > 0 && interrupted > 0 {
             break;
         }
-        let version = 2 - (round % 2) as u32;
+        let version = if of_version(&now, a) >= of_version(&now, b) { 2 } else { 1 };
+        let target = if version == 1 { a } else { b };
+        let written_before = of_version(&now, target);
         write_project(&src, n, version);
         let signal = [libc::SIGKILL, libc::SIGINT, libc::SIGTERM][(next() % 3) as usize];
         // (after 16 rounds without a kill during the writes, the later part
-        // of a run: under load the writes come later than the fastest run's)
-        let spread = if round >= 16 && mixed == 0 { (600 + next() % 1000) as f64 / 1000.0 } else { (next() % 1000) as f64 / 1000.0 * 1.1 };
+        // of a run, where its writes are: 60-100 % of its time)
+        let spread = if round >= 16 && mixed == 0 { (600 + next() % 400) as f64 / 1000.0 } else { (next() % 1000) as f64 / 1000.0 * 1.1 };
         let delay = whole_run.mul_f64(spread);
         let started = std::time::Instant::now();
         // (--fresh: every run migrates every file, so its writes come when
         // the run's time says; a run that took the project from the store
         // would write at once)
-        let child = Command::new(env!("CARGO_BIN_EXE_syclify"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_syclify"))
             .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--fresh"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(delay);
-        // SAFETY: a signal to our own child, which has not been waited for
-        unsafe { libc::kill(child.id() as i32, signal) };
+        // the signal at `delay`, unless the run ends first: then the next
+        // delays follow its own time (which follows the machine's load), not
+        // the delay it beat (that would let the delays grow without end
+        // once runs finish before their signals)
+        let mut finished_in = None;
+        while finished_in.is_none() && started.elapsed() < delay {
+            if child.try_wait().unwrap().is_some() {
+                finished_in = Some(started.elapsed());
+            } else {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+        if finished_in.is_none() {
+            // SAFETY: a signal to our own child, which has not been reaped
+            // (try_wait saw it running)
+            unsafe { libc::kill(child.id() as i32, signal) };
+        }
         let o = child.wait_with_output().unwrap();
         let what = format!("round {round}: signal {signal} after {delay:?}");
         match o.status.code() {
             // finished before the signal came (the next delays from this
             // run's time, which follows the machine's load), or stopped by
             // it between files
-            Some(0) => whole_run = started.elapsed(),
+            Some(0) => {
+                if let Some(t) = finished_in {
+                    whole_run = t;
+                }
+            }
             Some(130) | Some(143) => {
                 interrupted += 1;
                 assert!(stderr(&o).contains("interrupted:") && stderr(&o).contains("run again to finish"), "{what}: {}", stderr(&o));
@@ -1027,15 +1054,29 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
             assert!(temp_files(&out).is_empty(), "{what}: {:?}", temp_files(&out));
             assert!(!out.join(syclify::emit::LOCK_REL).exists(), "{what}");
         }
-        let now = outputs_of(&out);
+        now = outputs_of(&out);
+        if finished_in.is_none() && of_version(&now, target) == written_before {
+            // the signal came before the run wrote anything: its writes (the
+            // last 40 % or so of a run) start later than the delay, so the
+            // run takes longer than `whole_run` says (the machine's load
+            // grew): later delays spread over the longer time
+            whole_run = whole_run.max(delay.mul_f64(1.0 / 0.6));
+        }
         if now.iter().any(|(rel, bytes)| a.get(rel) == Some(bytes) && a.get(rel) != b.get(rel))
             && now.iter().any(|(rel, bytes)| b.get(rel) == Some(bytes) && a.get(rel) != b.get(rel))
         {
             mixed += 1;
         }
+        rounds.push(format!(
+            "{what}: {} (mixed so far {mixed})",
+            match finished_in {
+                Some(t) => format!("finished first, in {t:?}"),
+                None => format!("exit {:?}", o.status.code()),
+            }
+        ));
     }
     // the kills did land while files were written (over 16 points, most do)
-    assert!(mixed > 0 && interrupted > 0, "no kill stopped a run half-way: mixed {mixed}, interrupted {interrupted}");
+    assert!(mixed > 0 && interrupted > 0, "no kill stopped a run half-way: mixed {mixed}, interrupted {interrupted}\n{}", rounds.join("\n"));
     // the next run completes the job, cleans up, and says so when it had to
     write_project(&src, n, 2);
     let unfinished =
