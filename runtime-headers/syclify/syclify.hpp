@@ -99,6 +99,25 @@
 #include <utility>
 #include <vector>
 
+// Work crossing between the legacy default stream and a blocking stream
+// (detail::default_follows_streams) is ordered with a device-side wait.
+// Portable SYCL needs two submissions for one: an operation on the source
+// queue for an event of its work so far, and one on the target queue that
+// depends on it (each a few microseconds of host time). AdaptiveCpp on
+// CUDA with instant submission (every operation is on the CUDA stream when
+// its submission returns) does what CUDA does instead: an event recorded
+// on the source queue's CUDA stream and waited for on the target's
+// (cuEventRecord, cuStreamWaitEvent, from the CUDA driver the backend has
+// loaded). Elsewhere, or with SYCLIFY_PORTABLE_STREAM_ORDER defined, the
+// portable way.
+#if (defined(__ACPP__) || defined(__HIPSYCL__)) && defined(__linux__) && !defined(SYCLIFY_PORTABLE_STREAM_ORDER) && \
+    defined(ACPP_ALLOW_INSTANT_SUBMISSION)
+#if ACPP_ALLOW_INSTANT_SUBMISSION
+#define SYCLIFY_NATIVE_STREAM_ORDER 1
+#include <dlfcn.h>
+#endif
+#endif
+
 #if defined(__ACPP__) || defined(__HIPSYCL__)
 // AdaptiveCpp 24.06's `sycl::half` declares its unary minus as
 // `half& operator-(half&)`: it negates a non-const lvalue in place and does
@@ -365,6 +384,114 @@ inline void async_handler(sycl::exception_list errors) {
     }
   }
 }
+#if defined(SYCLIFY_NATIVE_STREAM_ORDER)
+// The CUDA driver's functions the native stream order uses, from the driver
+// the CUDA backend loaded (none where it is not loaded).
+struct cuda_driver_api {
+  using fn_event_create = int (*)(void **, unsigned);
+  using fn_event_record = int (*)(void *, void *);
+  using fn_event_destroy = int (*)(void *);
+  using fn_stream_wait_event = int (*)(void *, void *, unsigned);
+  using fn_stream_get_ctx = int (*)(void *, void **);
+  using fn_ctx_push = int (*)(void *);
+  using fn_ctx_pop = int (*)(void **);
+  fn_event_create event_create = nullptr;
+  fn_event_record event_record = nullptr;
+  fn_event_destroy event_destroy = nullptr;
+  fn_stream_wait_event stream_wait_event = nullptr;
+  fn_stream_get_ctx stream_get_ctx = nullptr;
+  fn_ctx_push ctx_push = nullptr;
+  fn_ctx_pop ctx_pop = nullptr;
+  bool ok = false;
+};
+inline const cuda_driver_api &cuda_driver() {
+  static const cuda_driver_api api = [] {
+    cuda_driver_api a;
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+      return a;
+    a.event_create = reinterpret_cast<cuda_driver_api::fn_event_create>(dlsym(h, "cuEventCreate"));
+    a.event_record = reinterpret_cast<cuda_driver_api::fn_event_record>(dlsym(h, "cuEventRecord"));
+    a.event_destroy = reinterpret_cast<cuda_driver_api::fn_event_destroy>(dlsym(h, "cuEventDestroy_v2"));
+    a.stream_wait_event = reinterpret_cast<cuda_driver_api::fn_stream_wait_event>(dlsym(h, "cuStreamWaitEvent"));
+    a.stream_get_ctx = reinterpret_cast<cuda_driver_api::fn_stream_get_ctx>(dlsym(h, "cuStreamGetCtx"));
+    a.ctx_push = reinterpret_cast<cuda_driver_api::fn_ctx_push>(dlsym(h, "cuCtxPushCurrent_v2"));
+    a.ctx_pop = reinterpret_cast<cuda_driver_api::fn_ctx_pop>(dlsym(h, "cuCtxPopCurrent_v2"));
+    a.ok = a.event_create && a.event_record && a.event_destroy && a.stream_wait_event && a.stream_get_ctx && a.ctx_push && a.ctx_pop;
+    return a;
+  }();
+  return api;
+}
+#endif
+// A queue's CUDA stream and an event of its own to record on it, for the
+// native stream order (both null until first asked for, and where there is
+// none).
+struct native_link {
+  const sycl::queue *for_queue = nullptr;
+  void *stream = nullptr;
+  void *event = nullptr;
+  // the generation of the default stream's work the event was last
+  // recorded after (the legacy default stream's link only)
+  std::uint64_t recorded_at = 0;
+  void release() {
+#if defined(SYCLIFY_NATIVE_STREAM_ORDER)
+    if (event)
+      cuda_driver().event_destroy(event);
+#endif
+    *this = native_link{};
+  }
+};
+// Makes `l` the link of `q`; false where the native order does not apply
+// (not AdaptiveCpp's CUDA backend, a queue without a CUDA stream of its
+// own, no driver found). Asked once a queue.
+inline bool native_link_of(sycl::queue &q, native_link &l) {
+#if defined(SYCLIFY_NATIVE_STREAM_ORDER)
+  if (l.for_queue == &q)
+    return l.event != nullptr;
+  l.release();
+  l.for_queue = &q;
+  const cuda_driver_api &cu = cuda_driver();
+  if (q.get_device().get_backend() != sycl::backend::cuda || !cu.ok)
+    return false;
+  hipsycl::rt::inorder_executor *exec = q.AdaptiveCpp_inorder_executor();
+  if (!exec || !exec->get_queue())
+    return false;
+  void *stream = exec->get_queue()->get_native_type();
+  void *ctx = nullptr;
+  // (the event made in the stream's context, current for the call)
+  if (!stream || cu.stream_get_ctx(stream, &ctx) != 0 || cu.ctx_push(ctx) != 0)
+    return false;
+  void *event = nullptr;
+  // CU_EVENT_DISABLE_TIMING: an event for ordering only
+  int made = cu.event_create(&event, 0x2);
+  void *popped = nullptr;
+  cu.ctx_pop(&popped);
+  if (made != 0)
+    return false;
+  l.stream = stream;
+  l.event = event;
+  return true;
+#else
+  (void)q;
+  (void)l;
+  return false;
+#endif
+}
+// The CUDA stream of `to` waits, on the device, for the work on `from`'s
+// so far (its event recorded now, unless `recorded` says it was already
+// for this work).
+inline bool native_follow(const native_link &to, const native_link &from, bool recorded = false) {
+#if defined(SYCLIFY_NATIVE_STREAM_ORDER)
+  const cuda_driver_api &cu = cuda_driver();
+  return (recorded || cu.event_record(from.event, from.stream) == 0) && cu.stream_wait_event(to.stream, from.event, 0) == 0;
+#else
+  (void)to;
+  (void)from;
+  (void)recorded;
+  return false;
+#endif
+}
+
 // A stream that synchronises with the legacy default stream (created
 // without cudaStreamNonBlocking): the default stream's next work waits for
 // the stream's work so far when `pending`, and the stream's next work waits
@@ -375,6 +502,7 @@ struct blocking_stream {
   int device;
   std::uint64_t followed;
   bool pending;
+  native_link link;
 };
 struct stream_registry {
   std::mutex m;
@@ -389,6 +517,9 @@ struct stream_registry {
   // the same generation share it)
   std::vector<sycl::event> default_tail;
   std::uint64_t default_tail_generation = 0;
+  // the legacy default stream's native link (streams that follow the same
+  // generation wait for the same record of its event)
+  native_link default_link;
 };
 inline stream_registry &streams() {
   static stream_registry r;
@@ -406,6 +537,7 @@ inline void forget_stream(const sycl::queue *q) {
     }
   for (auto it = r.blocking.begin(); it != r.blocking.end(); ++it)
     if (it->q == q) {
+      it->link.release();
       r.blocking.erase(it);
       r.blocking_count.fetch_sub(1, std::memory_order_release);
       break;
@@ -545,10 +677,12 @@ inline void default_follows_streams(sycl::queue &q, int dev) {
   stream_registry &r = streams();
   std::vector<sycl::event> deps;
   std::lock_guard<std::mutex> lock(r.m);
+  bool native = native_link_of(q, r.default_link);
   for (blocking_stream &b : r.blocking)
     if (b.pending && b.device == dev) {
-      for (sycl::event &e : tail_of(*b.q))
-        deps.push_back(std::move(e));
+      if (!(native && native_link_of(*b.q, b.link) && native_follow(r.default_link, b.link)))
+        for (sycl::event &e : tail_of(*b.q))
+          deps.push_back(std::move(e));
       b.pending = false;
     }
   follow(q, deps);
@@ -561,11 +695,17 @@ inline void stream_follows_default(sycl::queue &s) {
     if (b.q == &s) {
       if (b.followed != r.default_generation) {
         if (b.device == default_holder().device.load(std::memory_order_acquire)) {
-          if (r.default_tail_generation != r.default_generation) {
-            r.default_tail = tail_of(legacy_queue());
-            r.default_tail_generation = r.default_generation;
+          sycl::queue &d = legacy_queue();
+          if (native_link_of(d, r.default_link) && native_link_of(s, b.link) &&
+              native_follow(b.link, r.default_link, r.default_link.recorded_at == r.default_generation)) {
+            r.default_link.recorded_at = r.default_generation;
+          } else {
+            if (r.default_tail_generation != r.default_generation) {
+              r.default_tail = tail_of(d);
+              r.default_tail_generation = r.default_generation;
+            }
+            follow(s, r.default_tail);
           }
-          follow(s, r.default_tail);
         }
         b.followed = r.default_generation;
       }
