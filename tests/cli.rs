@@ -1005,10 +1005,13 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
         // (--fresh: every run migrates every file, so its writes come when
         // the run's time says; a run that took the project from the store
         // would write at once)
+        // (its stderr into a file: a pipe nobody reads while the test waits
+        // would stop a run that says much, e.g. a line per kept file)
+        let err_path = t.path().join("stderr.txt");
         let mut child = Command::new(env!("CARGO_BIN_EXE_syclify"))
             .args(["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--fresh"])
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
+            .stderr(fs::File::create(&err_path).unwrap())
             .spawn()
             .unwrap();
         // the signal at `delay`, unless the run ends first: then the next
@@ -1028,7 +1031,8 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
             // (try_wait saw it running)
             unsafe { libc::kill(child.id() as i32, signal) };
         }
-        let o = child.wait_with_output().unwrap();
+        let status = child.wait().unwrap();
+        let o = std::process::Output { status, stdout: Vec::new(), stderr: fs::read(&err_path).unwrap() };
         let what = format!("round {round}: signal {signal} after {delay:?}");
         match o.status.code() {
             // finished before the signal came (the next delays from this
