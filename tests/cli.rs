@@ -992,9 +992,8 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
         if round >= 16 && mixed > 0 && interrupted > 0 {
             break;
         }
-        let version = if of_version(&now, a) >= of_version(&now, b) { 2 } else { 1 };
-        let target = if version == 1 { a } else { b };
-        let written_before = of_version(&now, target);
+        let (in_a, in_b) = (of_version(&now, a), of_version(&now, b));
+        let (version, target, written_before) = if in_a >= in_b { (2, b, in_b) } else { (1, a, in_a) };
         write_project(&src, n, version);
         let signal = [libc::SIGKILL, libc::SIGINT, libc::SIGTERM][(next() % 3) as usize];
         // (after 16 rounds without a kill during the writes, the later part
@@ -1066,9 +1065,7 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
             // grew): later delays spread over the longer time
             whole_run = whole_run.max(delay.mul_f64(1.0 / 0.6));
         }
-        if now.iter().any(|(rel, bytes)| a.get(rel) == Some(bytes) && a.get(rel) != b.get(rel))
-            && now.iter().any(|(rel, bytes)| b.get(rel) == Some(bytes) && a.get(rel) != b.get(rel))
-        {
+        if of_version(&now, a) > 0 && of_version(&now, b) > 0 {
             mixed += 1;
         }
         rounds.push(format!(
