@@ -330,6 +330,33 @@ pub struct Manifest {
     /// disk, some of the last migration's, some of this one's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unfinished: bool,
+    /// The outputs a run was about to write when it wrote this manifest
+    /// (path → the new content's hash), written before its first output:
+    /// a run killed then leaves them named here, so the next run takes a
+    /// file whose bytes hash to its entry for syclify's own (see
+    /// [`Manifest::prior`]), not for a hand edit. Empty once a run ends.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub pending: std::collections::BTreeMap<String, String>,
+}
+
+impl Manifest {
+    /// What the runs before wrote into the out-root, as far as it is still
+    /// there: the outputs the manifest names, and over them each pending
+    /// output whose file under `out_root` holds exactly the pending bytes
+    /// (a killed run wrote it). Reads only the pending files: none after a
+    /// run that ended.
+    pub fn prior(&self, out_root: &Path) -> std::collections::BTreeMap<String, String> {
+        use rayon::prelude::*;
+        let landed: Vec<(String, String)> = self
+            .pending
+            .par_iter()
+            .filter(|(rel, h)| hash_file(&out_root.join(rel)).is_ok_and(|on_disk| &on_disk == *h))
+            .map(|(rel, h)| (rel.clone(), h.clone()))
+            .collect();
+        let mut prior = self.outputs.clone();
+        prior.extend(landed);
+        prior
+    }
 }
 
 /// A content hash (xxh3, 64 bits, hex).
@@ -390,25 +417,26 @@ enum Done {
     NotWritten,
 }
 
-/// One file of an incremental emit, by content hashes: the new bytes' hash
-/// `new`, the out-root's file's (`on_disk`, none when absent) and the one the
-/// last migration wrote there (`before`): nothing to do where the bytes are
-/// already there; a hand edit kept where the new bytes are what the last
-/// migration wrote; else `write`, telling whether it overwrote an edit.
-fn decide(new: &str, on_disk: Option<String>, before: Option<&String>, write: impl FnOnce() -> std::io::Result<()>) -> Done {
-    if on_disk.as_deref() == Some(new) {
-        return Done::Unchanged;
+/// What an incremental emit is to do with one file, by content hashes: the
+/// new bytes' hash `new`, the out-root's file's (`on_disk`, none when
+/// absent) and the one the runs before wrote there (`before`, from
+/// [`Manifest::prior`]): nothing where the bytes are already there; a hand
+/// edit kept where the new bytes are what the last migration wrote; else a
+/// write, which overwrites an edit where the file is neither.
+enum Plan {
+    Unchanged,
+    KeptEdit,
+    Write { edited: bool },
+}
+
+fn plan(new: &str, on_disk: Option<&str>, before: Option<&str>) -> Plan {
+    if on_disk == Some(new) {
+        return Plan::Unchanged;
     }
-    if on_disk.is_some() && before.map(String::as_str) == Some(new) {
-        return Done::KeptEdit;
+    if on_disk.is_some() && before == Some(new) {
+        return Plan::KeptEdit;
     }
-    let edited = on_disk.is_some() && before.is_some() && on_disk.as_ref() != before;
-    match write() {
-        Ok(()) if edited => Done::OverwroteEdit,
-        Ok(()) => Done::Written,
-        Err(e) if e.get_ref().is_some_and(|e| e.is::<Stopped>()) => Done::NotWritten,
-        Err(e) => Done::Failed(e.to_string()),
-    }
+    Plan::Write { edited: on_disk.is_some() && before.is_some() && on_disk != before }
 }
 
 /// Writes the migration into its out-root, touching only what changed
@@ -421,10 +449,13 @@ fn decide(new: &str, on_disk: Option<String>, before: Option<&String>, write: im
 ///
 /// Every file is written whole or not at all (a temporary file renamed over
 /// it), so a run killed at any point leaves each output as the last
-/// migration or this one wrote it. `stop` ends the emit early: the caller
-/// sets it on SIGINT/SIGTERM, and the emit sets it when a write fails (a
-/// full disk, a read-only file); the files not yet written are left as
-/// they were, and the manifest, marked unfinished, names what is on disk.
+/// migration or this one wrote it; before its first write, the manifest
+/// names what the run is about to write ([`Manifest::pending`]), so the
+/// next run knows those files for syclify's own, whatever its input.
+/// `stop` ends the emit early: the caller sets it on SIGINT/SIGTERM, and
+/// the emit sets it when a write fails (a full disk, a read-only file); the
+/// files not yet written are left as they were, and the manifest, marked
+/// unfinished, names what is on disk.
 pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)], stop: &std::sync::atomic::AtomicBool) -> EmitStats {
     use rayon::prelude::*;
     use std::sync::atomic::Ordering;
@@ -433,7 +464,65 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
     let mut stats = EmitStats { first_run: old.is_none(), ..Default::default() };
     let old = old.unwrap_or_default();
     stats.last_unfinished = old.unfinished;
-    // a write that fails stops the others: on a full disk, one error
+    // what the runs before wrote, a killed run's files included
+    let prior = old.prior(&m.out_root);
+    stats.options_changed = !stats.first_run && (old.version != env!("CARGO_PKG_VERSION") || old.options != options);
+    let mut outputs = outputs(m);
+    for (rel, text) in extra {
+        outputs.push((rel.clone(), text.as_bytes().into()));
+    }
+    let root = OutRoot::open(&m.out_root);
+    let path_for = |rel: &str| root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string()));
+    // first what each file needs, by hashes (nothing written yet)
+    let mut steps: Vec<Step> = outputs
+        .par_iter()
+        .map(|(rel, bytes)| {
+            let new = hash(bytes);
+            let to = path_for(rel).map(|path| {
+                let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
+                let plan = plan(&new, on_disk.as_deref(), prior.get(rel).map(String::as_str));
+                (path, plan)
+            });
+            Step { rel: rel.clone(), new, from: Content::Bytes(bytes), to }
+        })
+        .collect();
+    // the other files (data, scripts): copied where the out-root's copy
+    // differs, by the same rules as outputs (a hand edit of a copy is kept
+    // while the input is what the last migration copied)
+    steps.par_extend(m.others.par_iter().map(|rel| {
+        let src = m.in_root.join(rel);
+        let (new, to) = match hash_file(&src) {
+            Ok(new) => {
+                let to = path_for(rel).map(|path| {
+                    let plan = plan(&new, hash_file(&path).ok().as_deref(), prior.get(rel).map(String::as_str));
+                    (path, plan)
+                });
+                (new, to)
+            }
+            Err(e) => (String::new(), Err(format!("cannot read {}: {e}", src.display()))),
+        };
+        Step { rel: rel.clone(), new, from: Content::Copy(src), to }
+    }));
+    // then the manifest names the writes to come, before the first of them
+    let pending: std::collections::BTreeMap<String, String> =
+        steps.iter().filter(|s| matches!(s.to, Ok((_, Plan::Write { .. })))).map(|s| (s.rel.clone(), s.new.clone())).collect();
+    if !pending.is_empty() {
+        let before = Manifest {
+            version: old.version.clone(),
+            options: old.options.clone(),
+            inputs: old.inputs.clone(),
+            outputs: prior.clone(),
+            unfinished: true,
+            pending,
+        };
+        let text = serde_json::to_string_pretty(&before).expect("the manifest serialises") + "\n";
+        if let Err(e) = write_atomic(&manifest_path, &text) {
+            // (nothing is written that the manifest would not name)
+            stop.store(true, Ordering::Relaxed);
+            stats.failures.push((MANIFEST_REL.to_string(), e.to_string()));
+        }
+    }
+    // then the writes; one that fails stops the others: on a full disk, one error
     let write_or_stop = |write: &dyn Fn() -> std::io::Result<()>| -> std::io::Result<()> {
         if stop.load(Ordering::Relaxed) {
             return Err(std::io::Error::other(Stopped));
@@ -444,47 +533,26 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
         }
         r
     };
-
-    stats.options_changed = !stats.first_run && (old.version != env!("CARGO_PKG_VERSION") || old.options != options);
-    let mut outputs = outputs(m);
-    for (rel, text) in extra {
-        outputs.push((rel.clone(), text.as_bytes().into()));
-    }
-    let root = OutRoot::open(&m.out_root);
-    let done: Vec<(String, String, Done)> = outputs
-        .par_iter()
-        .map(|(rel, bytes)| {
-            let new = hash(bytes);
-            let path = match root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string())) {
-                Ok(path) => path,
-                Err(e) => return (rel.clone(), new, Done::Refused(e)),
+    let done: Vec<(String, String, Done)> = steps
+        .into_par_iter()
+        .map(|Step { rel, new, from, to }| {
+            let outcome = match to {
+                Err(e) => Done::Refused(e),
+                Ok((_, Plan::Unchanged)) => Done::Unchanged,
+                Ok((_, Plan::KeptEdit)) => Done::KeptEdit,
+                Ok((path, Plan::Write { edited })) => match write_or_stop(&|| match &from {
+                    Content::Bytes(bytes) => write_atomic_bytes(&path, bytes),
+                    Content::Copy(src) => copy_atomic(src, &path),
+                }) {
+                    Ok(()) if edited => Done::OverwroteEdit,
+                    Ok(()) => Done::Written,
+                    Err(e) if e.get_ref().is_some_and(|e| e.is::<Stopped>()) => Done::NotWritten,
+                    Err(e) => Done::Failed(e.to_string()),
+                },
             };
-            let on_disk = std::fs::read(&path).ok().map(|b| hash(&b));
-            let outcome = decide(&new, on_disk, old.outputs.get(rel), || write_or_stop(&|| write_atomic_bytes(&path, bytes)));
-            (rel.clone(), new, outcome)
+            (rel, new, outcome)
         })
         .collect();
-    // the other files (data, scripts): copied where the out-root's copy
-    // differs, by the same rules as outputs (a hand edit of a copy is kept
-    // while the input is what the last migration copied)
-    let copied: Vec<(String, String, Done)> = m
-        .others
-        .par_iter()
-        .map(|rel| {
-            let src = m.in_root.join(rel);
-            let new = match hash_file(&src) {
-                Ok(h) => h,
-                Err(e) => return (rel.clone(), String::new(), Done::Refused(format!("cannot read {}: {e}", src.display()))),
-            };
-            let path = match root.as_ref().map_err(|e| e.to_string()).and_then(|r| r.path_for(rel).map_err(|e| e.to_string())) {
-                Ok(path) => path,
-                Err(e) => return (rel.clone(), new, Done::Refused(e)),
-            };
-            let outcome = decide(&new, hash_file(&path).ok(), old.outputs.get(rel), || write_or_stop(&|| copy_atomic(&src, &path)));
-            (rel.clone(), new, outcome)
-        })
-        .collect();
-    let done: Vec<(String, String, Done)> = done.into_iter().chain(copied).collect();
     let mut manifest = Manifest { version: env!("CARGO_PKG_VERSION").to_string(), options: options.to_string(), ..Default::default() };
     for f in &m.files {
         if let Some(s) = &f.source {
@@ -500,14 +568,14 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
                 stats.written.push(rel.clone());
                 stats.overwritten_edits.push(rel.clone());
             }
-            // what the out-root holds is still the last migration's
+            // what the out-root holds is still what the runs before wrote
             Done::Failed(_) | Done::Refused(_) | Done::NotWritten => {
                 match outcome {
                     Done::Failed(e) => stats.failures.push((rel.clone(), e)),
                     Done::Refused(e) => stats.refused.push((rel.clone(), e)),
                     _ => stats.not_written += 1,
                 }
-                if let Some(h) = old.outputs.get(&rel) {
+                if let Some(h) = prior.get(&rel) {
                     manifest.outputs.insert(rel, h.clone());
                 }
                 continue;
@@ -517,10 +585,10 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
     }
     manifest.unfinished = stop.load(Ordering::Relaxed);
     stats.stopped = manifest.unfinished;
-    stats.stale = old.outputs.keys().filter(|r| !manifest.outputs.contains_key(*r) && m.out_root.join(r).exists()).cloned().collect();
+    stats.stale = prior.keys().filter(|r| !manifest.outputs.contains_key(*r) && m.out_root.join(r).exists()).cloned().collect();
     // the manifest keeps naming stale outputs, so later runs still report them
     for r in &stats.stale {
-        manifest.outputs.insert(r.clone(), old.outputs[r].clone());
+        manifest.outputs.insert(r.clone(), prior[r].clone());
     }
     let text = serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n";
     let unchanged = std::fs::read_to_string(&manifest_path).ok().as_deref() == Some(text.as_str());
@@ -528,4 +596,21 @@ pub fn emit_incremental(m: &Migration, options: &str, extra: &[(String, String)]
         stats.failures.push((MANIFEST_REL.to_string(), e.to_string()));
     }
     stats
+}
+
+/// One file of an incremental emit: its path in the out-root, its new
+/// content's hash, where its bytes come from, and where it goes with what
+/// to do there (or why it is refused).
+struct Step<'a> {
+    rel: String,
+    new: String,
+    from: Content<'a>,
+    to: Result<(std::path::PathBuf, Plan), String>,
+}
+
+/// Where an output's bytes come from: the migration, or a file of the
+/// input tree copied as it is (streamed, never read whole).
+enum Content<'a> {
+    Bytes(&'a [u8]),
+    Copy(std::path::PathBuf),
 }

@@ -1051,6 +1051,9 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
             other => panic!("{what}: exit {other:?}: {}", stderr(&o)),
         }
         assert_each_file_is_whole(&out, &out, a, b, &what);
+        // nobody edits by hand here: a file a killed run wrote is syclify's
+        // own to the next run, whichever input it has
+        assert!(!stderr(&o).contains("kept:"), "{what}: a file of a run before taken for a hand edit: {}", stderr(&o));
         if o.status.code().is_some() {
             // a run that ended by itself (a handled signal, or none): no
             // temporary file left, its own or a killed run's, the lock released
@@ -1091,6 +1094,69 @@ fn a_run_killed_at_random_points_leaves_every_file_whole_and_the_next_run_comple
     // and a run after it has nothing to do
     let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert!(stderr(&o).contains("nothing changed since the last migration") && !stderr(&o).contains("did not finish"), "{}", stderr(&o));
+}
+
+/// A run killed while it wrote names in the manifest the outputs it was
+/// about to write, before the first of them: a next run with the *older*
+/// input (the sources checked out again) takes the files that landed for
+/// syclify's own and writes them back, where a hand edit is kept as ever.
+/// (The killed run is laid out here as it leaves the out-root, so that the
+/// case is met every time; the kill test above meets it by chance.)
+#[test]
+fn after_a_killed_run_the_older_input_takes_back_its_files_and_keeps_hand_edits() {
+    let t = tempfile::tempdir().unwrap();
+    let (src, out, newer) = (t.path().join("src"), t.path().join("out"), t.path().join("newer"));
+    write_project(&src, 40, 2);
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", newer.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    write_project(&src, 40, 1);
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let older = outputs_of(&out);
+    // the killed run of the newer input: its manifest names what it was to
+    // write; every other of those files landed, one that did not was then
+    // edited by hand, and it had added an output the older input lacks
+    let manifest_path = out.join(syclify::emit::MANIFEST_REL);
+    let mut manifest: syclify::emit::Manifest = serde_json::from_str(&fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let newer = outputs_of(&newer);
+    let changed: Vec<(&String, &Vec<u8>)> =
+        newer.iter().filter(|(rel, bytes)| !rel.starts_with("syclify-report.") && older.get(*rel) != Some(*bytes)).collect();
+    assert!(changed.len() >= 40, "{}", changed.len());
+    let mut landed = Vec::new();
+    for (i, (rel, bytes)) in changed.iter().enumerate() {
+        manifest.pending.insert(rel.to_string(), syclify::emit::hash(bytes));
+        if i % 2 == 0 {
+            fs::write(out.join(rel), bytes).unwrap();
+            landed.push(rel.to_string());
+        }
+    }
+    let edited = changed[1].0.to_string();
+    let edit = [older[&edited].clone(), b"// tuned by hand\n".to_vec()].concat();
+    fs::write(out.join(&edited), &edit).unwrap();
+    fs::write(out.join("d0/added.dp.cpp"), "// the newer input's\n").unwrap();
+    manifest.pending.insert("d0/added.dp.cpp".to_string(), syclify::emit::hash(b"// the newer input's\n"));
+    manifest.unfinished = true;
+    fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
+    fs::write(out.join(syclify::emit::LOCK_REL), "").unwrap();
+    // the run with the older input
+    let o = syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let kept: Vec<&str> = err.lines().filter(|l| l.contains("kept:")).collect();
+    assert_eq!(kept, [format!("  kept: {edited} was edited by hand since the last migration, and its input has not changed").as_str()], "{}", stderr(&o));
+    assert!(stderr(&o).contains("stale: d0/added.dp.cpp comes from an input that is gone"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("did not finish; this run completed it"), "{}", stderr(&o));
+    let now = outputs_of(&out);
+    for rel in &landed {
+        assert_eq!(now.get(rel), older.get(rel), "{rel}: the killed run's file was not written back");
+    }
+    assert_eq!(now[&edited], edit);
+    let mut expected = older.clone();
+    expected.insert(edited.clone(), edit);
+    expected.insert("d0/added.dp.cpp".to_string(), b"// the newer input's\n".to_vec());
+    assert!(now == expected, "the out-root is not the older input's migration with the edit and the stale file");
+    let text = fs::read_to_string(&manifest_path).unwrap();
+    assert!(!text.contains("pending") && !text.contains("unfinished"), "{text}");
 }
 
 /// Runs `script` (sh) in a mount namespace of its own, where it may mount a
