@@ -1390,9 +1390,9 @@ pub fn dynamic_local_class<'t>(parents: &dyn syntax::Parents<'t>, decl: Node<'t>
 /// `extern __shared__` arrays ([`dynamic_local_class`]).
 fn dynamic_local_classes(nodes: &syntax::Preorder, src: &str, owned: &dyn Fn(Node) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for n in nodes.iter().filter(|n| n.kind_str() == "declaration" && owned(**n)) {
-        if shared_declaration(*n, src) == Some(true)
-            && let Some((_, name)) = dynamic_local_class(nodes, *n, src)
+    for (_, n) in nodes.of_kinds(&["declaration"]).filter(|(_, n)| owned(*n)) {
+        if shared_declaration(n, src) == Some(true)
+            && let Some((_, name)) = dynamic_local_class(nodes, n, src)
             && !out.iter().any(|o| o == name)
         {
             out.push(name.to_string());
@@ -1510,14 +1510,15 @@ fn index_functions<'t>(
     owned: &dyn Fn(Node) -> bool,
 ) -> Vec<FunctionFacts> {
     let mut out = Vec::new();
-    let cub = crate::rules::cub::Collectives::of(nodes.iter().copied().filter(|n| crate::rules::cub::ALIAS_KINDS.contains(&n.kind_str())), src);
+    let cub = crate::rules::cub::Collectives::of(nodes.of_kinds(crate::rules::cub::ALIAS_KINDS).map(|(_, n)| n), src);
     let wmma = crate::rules::wmma::Wmma::of(src);
-    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), names };
-    for (i, &n) in nodes.iter().enumerate() {
-        if !matches!(n.kind_str(), "function_definition" | "declaration" | "field_declaration") || !owned(n) {
+    let item_words = syntax::Occurrences::of(src, "item");
+    let file = FileScan { nodes, src, rel, masks, macros, cub: cub.as_ref(), wmma: wmma.as_ref(), names, item_words: &item_words };
+    for (i, n) in nodes.of_kinds(&["function_definition", "declaration", "field_declaration"]) {
+        if !owned(n) {
             continue;
         }
-        match n.kind_str() {
+        match nodes.kind_at(i) {
             "function_definition" if !in_non_cuda_branch(nodes, n, src) => {
                 if let Some(f) = function_facts(&file, i) {
                     out.push(f);
@@ -1590,11 +1591,14 @@ struct FileScan<'f, 't> {
     /// The file's declared names, function objects and large scopes'
     /// declarations (shared with the rewrite).
     names: &'f syntax::FileNames<'t>,
+    /// Where the text says `item` (a function that names it gets
+    /// `item_ct1` for its nd_item).
+    item_words: &'f syntax::Occurrences,
 }
 
 /// The facts of the definition `file.nodes[i]`.
 fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts> {
-    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, names } = file;
+    let &FileScan { nodes, src, rel, masks, macros, cub, wmma, names, item_words } = file;
     let functors = names.functors(nodes, src);
     let scopes = || names.scopes(nodes, src);
     // a name the file declares, declared in a scope around `n`
@@ -1619,10 +1623,12 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
     // its `dim3` locals, and the nodes that name them where declared
     let mut dim3_locals: BTreeSet<&str> = BTreeSet::new();
     let mut declarator_names: std::collections::HashSet<usize> = std::collections::HashSet::new();
-    for &n in nodes.subtree(i) {
-        if matches!(n.kind_str(), "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
-            let is_dim3 = n.kind_str() == "declaration" && n.field("type").is_some_and(|t| text(t, src) == "dim3");
-            let constant = n.kind_str() == "declaration"
+    for at in nodes.subtree_range(i) {
+        let n = nodes[at];
+        let kind = nodes.kind_at(at);
+        if matches!(kind, "parameter_declaration" | "optional_parameter_declaration" | "declaration") {
+            let is_dim3 = kind == "declaration" && n.field("type").is_some_and(|t| text(t, src) == "dim3");
+            let constant = kind == "declaration"
                 && syntax::children(n)
                     .iter()
                     .any(|c| matches!(c.kind_str(), "type_qualifier" | "storage_class_specifier") && matches!(text(*c, src), "const" | "constexpr"));
@@ -1652,16 +1658,24 @@ fn function_facts<'t>(file: &FileScan<'_, 't>, i: usize) -> Option<FunctionFacts
         }
         // local type aliases (`using U = typename std::make_unsigned<T>::type;`,
         // `typedef T V;`), which a `__shared__` element type may name
-        if let Some((name, ty)) = syntax::type_alias(n) {
+        if matches!(kind, "alias_declaration" | "type_definition")
+            && let Some((name, ty)) = syntax::type_alias(n)
+        {
             aliases.entry(text(name, src).to_string()).or_insert_with(|| text(ty, src).to_string());
         }
     }
     // a constructor's member initializers run in its body's context too
     let initializers = syntax::children(def).into_iter().filter(|c| c.kind_str() == "field_initializer_list").flat_map(descendants);
-    let body_nodes = nodes.subtree_of(body).map(|b| b.to_vec()).unwrap_or_else(|| descendants(body));
-    for n in initializers.chain(body_nodes) {
-        f.names_item |= n.child_count() == 0 && !matches!(n.kind_str(), "comment" | "string_content") && text(n, src) == "item";
-        match n.kind_str() {
+    // (a leaf `item` only where the definition's text holds the word)
+    let may_name_item = item_words.any_in(def.byte_range());
+    // (the body's nodes with the kinds the walk read, where it is walked)
+    let body_nodes: Box<dyn Iterator<Item = (Node<'t>, &str, bool)>> = match nodes.position_of(body) {
+        Some(at) => Box::new(nodes.subtree_range(at).map(|k| (nodes[k], nodes.kind_at(k), nodes.is_leaf(k)))),
+        None => Box::new(descendants(body).into_iter().map(|n| (n, n.kind_str(), n.child_count() == 0))),
+    };
+    for (n, kind, leaf) in initializers.map(|n| (n, n.kind_str(), n.child_count() == 0)).chain(body_nodes) {
+        f.names_item |= may_name_item && leaf && !matches!(kind, "comment" | "string_content") && text(n, src) == "item";
+        match kind {
             "field_expression" => {
                 if let Some(a) = n.field("argument")
                     && a.kind_str() == "identifier"

@@ -164,6 +164,48 @@ pub struct Mappings {
     pub macros: BTreeMap<String, MacroRule>,
     /// Names without a migration and why ([`UnsupportedRule`]; a prefix keeps its `*`).
     pub unsupported: BTreeMap<String, String>,
+    /// The first two bytes of every name of `types` and `enums`: most
+    /// names a rule asks about (every identifier of a file) are told apart
+    /// by them without a lookup ([`Mappings::type_or_enum`]).
+    type_or_enum_starts: NameStarts,
+}
+
+/// A set of names' first two bytes (a bit each): a name whose first two
+/// bytes are not in it is none of the names.
+#[derive(Debug, Clone, Default)]
+pub struct NameStarts {
+    bits: Vec<u64>,
+}
+
+impl NameStarts {
+    fn at(name: &str) -> usize {
+        let b = name.as_bytes();
+        (b.first().copied().unwrap_or(0) as usize) << 8 | b.get(1).copied().unwrap_or(0) as usize
+    }
+
+    pub fn insert(&mut self, name: &str) {
+        if self.bits.is_empty() {
+            self.bits = vec![0; 1 << 10];
+        }
+        let i = Self::at(name);
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// May `name` be one of the names inserted?
+    pub fn may_hold(&self, name: &str) -> bool {
+        let i = Self::at(name);
+        self.bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+}
+
+impl FromIterator<&'static str> for NameStarts {
+    fn from_iter<I: IntoIterator<Item = &'static str>>(names: I) -> Self {
+        let mut s = NameStarts::default();
+        for n in names {
+            s.insert(n);
+        }
+        s
+    }
 }
 
 const BUILTIN: &[(&str, &str)] = &[
@@ -297,6 +339,11 @@ impl Mappings {
         }
     }
 
+    /// Is `name` a key of `types` or of `enums`?
+    pub fn type_or_enum(&self, name: &str) -> bool {
+        self.type_or_enum_starts.may_hold(name) && (self.types.contains_key(name) || self.enums.contains_key(name))
+    }
+
     /// The replacement of header `name`: its own entry, else the entry of a
     /// prefix (`cuda: "thrust/*"` stands for every Thrust header).
     pub fn header(&self, name: &str) -> Option<&String> {
@@ -311,9 +358,11 @@ impl Mappings {
             self.functions.insert(r.cuda.clone(), r);
         }
         for r in f.types {
+            self.type_or_enum_starts.insert(&r.cuda);
             self.types.insert(r.cuda, r.sycl);
         }
         for r in f.enums {
+            self.type_or_enum_starts.insert(&r.cuda);
             self.enums.insert(r.cuda, r.sycl);
         }
         for r in f.headers {

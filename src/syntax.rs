@@ -41,6 +41,14 @@ fn kind_names() -> &'static [String] {
     })
 }
 
+/// The name of kind id `id` (`ERROR` for `u16::MAX`).
+pub fn kind_name(id: u16) -> &'static str {
+    match kind_names().get(id as usize) {
+        Some(k) if !k.is_empty() => k,
+        _ => "ERROR",
+    }
+}
+
 /// The kind ids whose name is `name` (a name can have several: a named and
 /// an anonymous node, aliases); `ERROR` is `u16::MAX`.
 pub fn kind_ids(name: &str) -> &'static [u16] {
@@ -64,20 +72,21 @@ pub fn kind_index(id: u16) -> usize {
     if id == u16::MAX { kind_names().len() } else { id as usize }
 }
 
-/// For each kind index ([`kind_index`]), the positions of `nodes`' nodes of
-/// that kind, ascending.
-pub fn positions_by_kind<'t>(nodes: impl IntoIterator<Item = &'t Node<'t>>) -> Vec<Vec<u32>> {
-    positions_by_kind_where(nodes, |_, _| true)
-}
-
-/// [`positions_by_kind`] of the nodes `keep` keeps (by position and node).
-pub fn positions_by_kind_where<'t>(nodes: impl IntoIterator<Item = &'t Node<'t>>, keep: impl Fn(usize, &Node<'t>) -> bool) -> Vec<Vec<u32>> {
+/// For each kind index ([`kind_index`]), the positions of the nodes of
+/// that kind, ascending: `main`'s nodes that `keep` keeps (by position),
+/// then the nodes `more`, counted from `main.len()` on.
+pub fn positions_by_kind(main: &Preorder, keep: impl Fn(usize) -> bool, more: &[Node]) -> Vec<Vec<u32>> {
     let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
-    for (i, n) in nodes.into_iter().enumerate() {
-        if keep(i, n)
-            && let Some(b) = by_kind.get_mut(kind_index(n.kind_id()))
+    for (i, &k) in main.kinds.iter().enumerate() {
+        if keep(i)
+            && let Some(b) = by_kind.get_mut(kind_index(k))
         {
             b.push(i as u32);
+        }
+    }
+    for (j, n) in more.iter().enumerate() {
+        if let Some(b) = by_kind.get_mut(kind_index(n.kind_id())) {
+            b.push((main.len() + j) as u32);
         }
     }
     by_kind
@@ -213,6 +222,10 @@ impl<'t> Parents<'t> for TreeLinks {
 /// tree-sitter.
 pub struct Preorder<'t> {
     nodes: Vec<Node<'t>>,
+    /// `kinds[i]`: node `i`'s kind id, read once (a node's kind is a call
+    /// into tree-sitter that reads the node's subtree: the walks that test
+    /// every node's kind read it here)
+    kinds: Vec<u16>,
     /// `ends[i]`: one past the last node of node `i`'s subtree.
     ends: Vec<u32>,
     /// `parents[i]`: the position of node `i`'s parent (`u32::MAX`: the root).
@@ -230,6 +243,7 @@ impl<'t> Preorder<'t> {
     pub fn of(root: Node<'t>) -> Self {
         let count = root.descendant_count();
         let mut nodes = Vec::with_capacity(count);
+        let mut kinds = Vec::with_capacity(count);
         let mut ends = Vec::with_capacity(count);
         let mut parents = Vec::with_capacity(count);
         let mut open: Vec<usize> = Vec::new();
@@ -238,7 +252,9 @@ impl<'t> Preorder<'t> {
         loop {
             parents.push(open.last().map_or(u32::MAX, |&p| p as u32));
             open.push(nodes.len());
-            nodes.push(cursor.node());
+            let node = cursor.node();
+            kinds.push(node.kind_id());
+            nodes.push(node);
             ends.push(0);
             if cursor.goto_first_child() {
                 continue;
@@ -247,7 +263,7 @@ impl<'t> Preorder<'t> {
                 let done = open.pop().expect("an open node");
                 ends[done] = nodes.len() as u32;
                 if open.is_empty() {
-                    return Preorder { nodes, ends, parents, inside: Default::default(), whole_tree };
+                    return Preorder { nodes, kinds, ends, parents, inside: Default::default(), whole_tree };
                 }
                 if cursor.goto_next_sibling() {
                     break;
@@ -260,6 +276,39 @@ impl<'t> Preorder<'t> {
     /// Node `i` and every node under it.
     pub fn subtree(&self, i: usize) -> &[Node<'t>] {
         &self.nodes[i..self.ends[i] as usize]
+    }
+
+    /// The positions under node `i`, itself first.
+    pub fn subtree_range(&self, i: usize) -> std::ops::Range<usize> {
+        i..self.ends[i] as usize
+    }
+
+    /// Node `i` has no children (its subtree is itself).
+    pub fn is_leaf(&self, i: usize) -> bool {
+        self.ends[i] as usize == i + 1
+    }
+
+    /// Node `i`'s kind ([`NodeKind::kind_str`], without asking tree-sitter).
+    pub fn kind_at(&self, i: usize) -> &'static str {
+        kind_name(self.kinds[i])
+    }
+
+    /// The nodes at positions `range` whose kind is one of `kinds`, with
+    /// their positions, in order: a test of each node's kind id.
+    pub fn of_kinds_in(&self, range: std::ops::Range<usize>, kinds: &[&str]) -> impl Iterator<Item = (usize, Node<'t>)> + '_ {
+        let ids: Vec<u16> = kinds.iter().flat_map(|k| kind_ids(k).iter().copied()).collect();
+        range.filter(move |&i| ids.contains(&self.kinds[i])).map(|i| (i, self.nodes[i]))
+    }
+
+    /// [`Preorder::of_kinds_in`] every node.
+    pub fn of_kinds(&self, kinds: &[&str]) -> impl Iterator<Item = (usize, Node<'t>)> + '_ {
+        self.of_kinds_in(0..self.nodes.len(), kinds)
+    }
+
+    /// The position of node `n`'s subtree ([`Preorder::subtree_range`]),
+    /// where `n` is one of the nodes.
+    pub fn position_of(&self, n: Node) -> Option<usize> {
+        self.position(n)
     }
 
     /// `n` and every node under it, where `n` is one of the nodes.
@@ -316,7 +365,7 @@ impl<'t> Parents<'t> for Preorder<'t> {
                 // parents come before their children
                 for j in 1..self.nodes.len() {
                     let p = self.parents[j] as usize;
-                    if kinds.contains(&self.nodes[p].kind_str()) || get(&bits, p) {
+                    if kinds.contains(&kind_name(self.kinds[p])) || get(&bits, p) {
                         bits[j / 64] |= 1 << (j % 64);
                     }
                 }
@@ -688,6 +737,24 @@ pub fn identifier_tokens(s: &str) -> impl Iterator<Item = (std::ops::Range<usize
     })
 }
 
+/// Where a word occurs in a text (as a substring, ascending), found once:
+/// whether a range holds it is then a binary search, where a walk of the
+/// range's nodes would read each leaf's text.
+pub struct Occurrences {
+    at: Vec<usize>,
+}
+
+impl Occurrences {
+    pub fn of(src: &str, word: &str) -> Self {
+        Occurrences { at: memchr::memmem::find_iter(src.as_bytes(), word.as_bytes()).collect() }
+    }
+
+    /// Does an occurrence start in `range`?
+    pub fn any_in(&self, range: std::ops::Range<usize>) -> bool {
+        self.at.get(self.at.partition_point(|&a| a < range.start)).is_some_and(|&a| a < range.end)
+    }
+}
+
 /// An indented S-expression-like dump of a tree, for debugging.
 pub fn dump(root: Node, src: &str) -> String {
     fn walk(n: Node, src: &str, depth: usize, field: Option<&str>, out: &mut String) {
@@ -713,12 +780,9 @@ pub struct Declared<'s> {
 
 impl<'s> Declared<'s> {
     /// The names declared among `nodes` (a file's nodes).
-    pub fn of<'t>(nodes: &[Node<'t>], src: &'s str) -> Self {
+    pub fn of<'t>(nodes: &Preorder<'t>, src: &'s str) -> Self {
         let mut names = std::collections::HashSet::new();
-        for &n in nodes {
-            if !matches!(n.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration" | "for_range_loop") {
-                continue;
-            }
+        for (_, n) in nodes.of_kinds(&["declaration", "parameter_declaration", "optional_parameter_declaration", "for_range_loop"]) {
             let mut c = n.walk();
             for d in n.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
                 if let Some((id, _)) = declarator_name(d, src) {
@@ -760,10 +824,10 @@ pub struct ScopeIndex<'a> {
 
 impl<'a> ScopeIndex<'a> {
     /// The index of a file's nodes (all of them, in any order).
-    pub fn of(nodes: &[Node<'a>], src: &'a str) -> Self {
+    pub fn of(nodes: &Preorder<'a>, src: &'a str) -> Self {
         let mut scopes: std::collections::HashMap<usize, std::collections::HashMap<&'a str, (Node<'a>, Node<'a>)>> = std::collections::HashMap::new();
-        for &scope in nodes {
-            if !matches!(scope.kind_str(), "translation_unit" | "declaration_list" | "compound_statement") || scope.named_child_count() < INDEXED_SCOPE {
+        for (_, scope) in nodes.of_kinds(&["translation_unit", "declaration_list", "compound_statement"]) {
+            if scope.named_child_count() < INDEXED_SCOPE {
                 continue;
             }
             let names = scopes.entry(scope.id()).or_default();
@@ -883,15 +947,15 @@ pub struct FileNames<'t> {
 }
 
 impl<'t> FileNames<'t> {
-    pub fn declared(&self, nodes: &[Node<'t>], src: &'t str) -> &Declared<'t> {
+    pub fn declared(&self, nodes: &Preorder<'t>, src: &'t str) -> &Declared<'t> {
         self.declared.get_or_init(|| Declared::of(nodes, src))
     }
 
-    pub fn functors(&self, nodes: &[Node<'t>], src: &'t str) -> &Functors<'t> {
+    pub fn functors(&self, nodes: &Preorder<'t>, src: &'t str) -> &Functors<'t> {
         self.functors.get_or_init(|| Functors::of(nodes, src))
     }
 
-    pub fn scopes(&self, nodes: &[Node<'t>], src: &'t str) -> &ScopeIndex<'t> {
+    pub fn scopes(&self, nodes: &Preorder<'t>, src: &'t str) -> &ScopeIndex<'t> {
         self.scopes.get_or_init(|| ScopeIndex::of(nodes, src))
     }
 
@@ -899,7 +963,7 @@ impl<'t> FileNames<'t> {
     /// context can hold): the function objects (every rewrite reads them),
     /// and the declared names and scopes where the index read them already
     /// (else the reader reads them itself, if it needs them).
-    pub fn read<'s>(&'s self, nodes: &[Node<'t>], src: &'t str) -> Names<'s>
+    pub fn read<'s>(&'s self, nodes: &Preorder<'t>, src: &'t str) -> Names<'s>
     where
         't: 's,
     {
@@ -927,10 +991,10 @@ pub struct Functors<'s> {
 
 impl<'s> Functors<'s> {
     /// The candidates among `nodes` (a file's nodes).
-    pub fn of<'t>(nodes: &[Node<'t>], src: &'s str) -> Self {
+    pub fn of<'t>(nodes: &Preorder<'t>, src: &'s str) -> Self {
         let mut names = std::collections::HashSet::new();
-        for &n in nodes {
-            if !matches!(n.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration" | "for_range_loop") || !has_class_type(n) {
+        for (_, n) in nodes.of_kinds(&["declaration", "parameter_declaration", "optional_parameter_declaration", "for_range_loop"]) {
+            if !has_class_type(n) {
                 continue;
             }
             let mut c = n.walk();

@@ -316,10 +316,9 @@ impl<'a> FileCtx<'a> {
             error_ranges: error_ranges(parsed.tree.root_node(), false),
             error_ends: Vec::new(),
             by_kind: if body.start == 0 && body.end >= src.len() {
-                syntax::positions_by_kind(main.iter().chain(&in_macros))
+                syntax::positions_by_kind(&main, |_| true, &in_macros)
             } else {
-                let main_len = main.len();
-                syntax::positions_by_kind_where(main.iter().chain(&in_macros), |i, n| i >= main_len || body.contains(&n.start_byte()))
+                syntax::positions_by_kind(&main, |i| body.contains(&main[i].start_byte()), &in_macros)
             },
             names,
             declared: std::cell::OnceCell::new(),
@@ -438,7 +437,7 @@ impl<'a> FileCtx<'a> {
         if self.body.start == 0 && self.body.end >= self.src.len() {
             return self.main_of(kinds);
         }
-        self.nodes_main.iter().copied().filter(|n| kinds.contains(&n.kind_str())).collect()
+        self.nodes_main.of_kinds(kinds).map(|(_, n)| n).collect()
     }
 
     /// The nodes of the main tree and then of the macro bodies whose kind is
@@ -715,8 +714,10 @@ impl<'a> FileCtx<'a> {
     fn collect_scopes(&mut self) {
         let src = self.src;
         let nodes = self.main_nodes();
-        for (i, &n) in nodes.iter().enumerate() {
-            match n.kind_str() {
+        // (where the text says `item`: a function whose text does not say it names none)
+        let item_words = syntax::Occurrences::of(src, "item");
+        for (i, n) in nodes.of_kinds(&["function_definition", "declaration"]) {
+            match nodes.kind_at(i) {
                 "function_definition" => {
                     let Some(fd) = n.field("declarator").and_then(syntax::function_declarator) else {
                         continue;
@@ -726,29 +727,27 @@ impl<'a> FileCtx<'a> {
                     };
                     let mut dim3_vars = BTreeSet::new();
                     let mut other_vars = BTreeSet::new();
-                    for &d in nodes.subtree(i) {
-                        if matches!(d.kind_str(), "declaration" | "parameter_declaration" | "optional_parameter_declaration") {
-                            let is_dim3 = d.field("type").is_some_and(|t| text(t, src) == "dim3");
-                            let mut c = d.walk();
-                            for decl in d.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
-                                if syntax::function_declarator(decl).is_some() && !(is_dim3 && d.kind_str() == "declaration") {
-                                    continue;
-                                }
-                                if let Some((_, v)) = declarator_name(decl, src) {
-                                    if is_dim3 || is_auto_dim3(d, decl, src) {
-                                        dim3_vars.insert(v.to_string())
-                                    } else {
-                                        other_vars.insert(v.to_string())
-                                    };
-                                }
+                    for (_, d) in nodes.of_kinds_in(nodes.subtree_range(i), &["declaration", "parameter_declaration", "optional_parameter_declaration"]) {
+                        let is_dim3 = d.field("type").is_some_and(|t| text(t, src) == "dim3");
+                        let mut c = d.walk();
+                        for decl in d.children_by_field_id(crate::syntax::declarator_field(), &mut c) {
+                            if syntax::function_declarator(decl).is_some() && !(is_dim3 && d.kind_str() == "declaration") {
+                                continue;
+                            }
+                            if let Some((_, v)) = declarator_name(decl, src) {
+                                if is_dim3 || is_auto_dim3(d, decl, src) {
+                                    dim3_vars.insert(v.to_string())
+                                } else {
+                                    other_vars.insert(v.to_string())
+                                };
                             }
                         }
                     }
                     // `item` unless the function names `item` itself (comments do not count)
-                    let names_item = nodes
-                        .subtree(i)
-                        .iter()
-                        .any(|&d| d.child_count() == 0 && !matches!(d.kind_str(), "comment" | "string_content") && text(d, src) == "item");
+                    let names_item = item_words.any_in(n.byte_range())
+                        && nodes
+                            .subtree_range(i)
+                            .any(|d| nodes.is_leaf(d) && !matches!(nodes.kind_at(d), "comment" | "string_content") && text(nodes[d], src) == "item");
                     let facts = self.project.index.functions.get(name);
                     // (a body cut in parts: whether any part names it)
                     let names_item = names_item || (self.is_split(n) && facts.is_some_and(|f| f.names_item));
@@ -843,8 +842,8 @@ pub fn parse_macro_bodies(
     const WORTH: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"];
     const PLAIN: &[&str] = &["__VA_ARGS__", "__FILE__", "__LINE__", "__func__", "__FUNCTION__", "__restrict__"];
     let mut line_starts: Option<Vec<usize>> = None;
-    for &n in nodes.iter() {
-        if n.kind_str() != "preproc_arg" || !body.contains(&n.start_byte()) || in_error(nodes, n) {
+    for (_, n) in nodes.of_kinds(&["preproc_arg"]) {
+        if !body.contains(&n.start_byte()) || in_error(nodes, n) {
             continue;
         }
         let body = text(n, src);

@@ -640,24 +640,28 @@ fn memset_of_host_variable<'t>(ctx: &FileCtx<'t>, call: Node<'t>, name: &str, ar
 /// Whether a type or variable name `n` (text `t`) could name a CUDA type,
 /// enumerator or other API name the mapping tables know.
 fn could_be_api(mappings: &crate::mapping::Mappings, n: Node, t: &str) -> bool {
-    mappings.types.contains_key(t)
-        || mappings.enums.contains_key(t)
-        || t.starts_with("__")
+    // (the prefixes first: most names have none, and are in no table)
+    t.starts_with("__")
         || t.starts_with("CUDART_")
         || t.starts_with("cuda")
-        || (n.kind_str() == "type_identifier" && (t.starts_with("CU") || t.starts_with("cusolver") || t.starts_with("nccl")))
+        || mappings.type_or_enum(t)
+        || ((t.starts_with("CU") || t.starts_with("cusolver") || t.starts_with("nccl")) && n.kind_str() == "type_identifier")
 }
 
 /// Whether [`run`] does anything with name `n` (text `t`): a C math name
 /// (through a macro), a texture or surface reference's type, or a name
 /// [`could_be_api`].
 fn may_concern(mappings: &crate::mapping::Mappings, n: Node, t: &str) -> bool {
-    matches!(t, "texture" | "surface") || could_be_api(mappings, n, t) || (n.kind_str() == "identifier" && is_cmath_name(t))
+    matches!(t, "texture" | "surface") || could_be_api(mappings, n, t) || (is_cmath_name(t) && n.kind_str() == "identifier")
 }
 
 /// Whether `t` is a C math function's name of [`CMATH_FAMILIES`]: a
 /// family's `name`, `namef` or `namel`.
 fn is_cmath_name(t: &str) -> bool {
+    static STARTS: std::sync::OnceLock<crate::mapping::NameStarts> = std::sync::OnceLock::new();
+    if !STARTS.get_or_init(|| CMATH_FAMILIES.iter().copied().collect()).may_hold(t) {
+        return false;
+    }
     [t, t.strip_suffix('f').unwrap_or(t), t.strip_suffix('l').unwrap_or(t)].iter().any(|f| CMATH_FAMILIES.binary_search(f).is_ok())
 }
 
