@@ -237,6 +237,10 @@ pub struct Preorder<'t> {
     inside: std::sync::Mutex<Vec<(String, Vec<u64>)>>,
     /// The walk's root is its tree's.
     whole_tree: bool,
+    /// For each kind index ([`kind_index`]), the positions of the nodes of
+    /// that kind, ascending: made the first time kinds are asked for
+    /// ([`Preorder::of_kinds_in`]), so that each ask costs what it finds.
+    by_kind: std::sync::OnceLock<Vec<Vec<u32>>>,
 }
 
 impl<'t> Preorder<'t> {
@@ -263,7 +267,7 @@ impl<'t> Preorder<'t> {
                 let done = open.pop().expect("an open node");
                 ends[done] = nodes.len() as u32;
                 if open.is_empty() {
-                    return Preorder { nodes, kinds, ends, parents, inside: Default::default(), whole_tree };
+                    return Preorder { nodes, kinds, ends, parents, inside: Default::default(), whole_tree, by_kind: Default::default() };
                 }
                 if cursor.goto_next_sibling() {
                     break;
@@ -294,10 +298,34 @@ impl<'t> Preorder<'t> {
     }
 
     /// The nodes at positions `range` whose kind is one of `kinds`, with
-    /// their positions, in order: a test of each node's kind id.
+    /// their positions, in order (from the positions by kind: what it
+    /// costs is what it finds).
     pub fn of_kinds_in(&self, range: std::ops::Range<usize>, kinds: &[&str]) -> impl Iterator<Item = (usize, Node<'t>)> + '_ {
-        let ids: Vec<u16> = kinds.iter().flat_map(|k| kind_ids(k).iter().copied()).collect();
-        range.filter(move |&i| ids.contains(&self.kinds[i])).map(|i| (i, self.nodes[i]))
+        let by_kind = self.by_kind.get_or_init(|| {
+            let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
+            for (i, &k) in self.kinds.iter().enumerate() {
+                by_kind[kind_index(k)].push(i as u32);
+            }
+            by_kind
+        });
+        let mut ids: Vec<u16> = kinds.iter().flat_map(|k| kind_ids(k).iter().copied()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut at: Vec<u32> = Vec::new();
+        let mut buckets = 0;
+        for id in ids {
+            let b = &by_kind[kind_index(id)];
+            let from = b.partition_point(|&i| (i as usize) < range.start);
+            let to = b.partition_point(|&i| (i as usize) < range.end);
+            if from < to {
+                at.extend_from_slice(&b[from..to]);
+                buckets += 1;
+            }
+        }
+        if buckets > 1 {
+            at.sort_unstable();
+        }
+        at.into_iter().map(|i| (i as usize, self.nodes[i as usize]))
     }
 
     /// [`Preorder::of_kinds_in`] every node.

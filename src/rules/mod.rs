@@ -452,7 +452,7 @@ impl<'a> FileCtx<'a> {
         for k in kinds {
             for &id in syntax::kind_ids(k) {
                 if let Some(b) = self.by_kind.get(syntax::kind_index(id)).filter(|b| !b.is_empty()) {
-                    at.extend(b.iter().take_while(|&&i| (i as usize) < count));
+                    at.extend_from_slice(&b[..b.partition_point(|&i| (i as usize) < count)]);
                     buckets += 1;
                 }
             }

@@ -360,8 +360,18 @@ fn helper_pch(cxx: &str, flags: &[&str], wrapper: bool, file: &Path, include_dir
     if !helper_includes_present(&text, &copy) {
         return None;
     }
-    // keyed by the compiler, the SYCL headers' place and our headers
-    let mut key = format!("{cxx}\n{}\n{}\n{wrapper}\n", sycl_include().display(), flags.join(" "));
+    // keyed by the compiler, the SYCL headers' place and when they were
+    // written there (Clang refuses a precompiled header whose headers'
+    // times changed: fetched again, into the same place), and our headers
+    let written =
+        |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos());
+    let mut key = format!(
+        "{cxx}\n{}\n{:?} {:?}\n{}\n{wrapper}\n",
+        sycl_include().display(),
+        written(&sycl_include()),
+        written(&sycl_include().join("sycl/sycl.hpp")),
+        flags.join(" ")
+    );
     for (h, text) in ours {
         key.push_str(&format!("{h} {:016x}\n", xxhash_rust::xxh3::xxh3_64(text)));
     }
