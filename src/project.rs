@@ -1191,7 +1191,6 @@ fn migrate_loaded(
                 }
             };
             let index_parted = |i: usize| -> Result<index::FileFacts, String> {
-                let t = std::time::Instant::now();
                 let f = crate::guard::catch(|| {
                     crate::guard::injected_panic("index", &sources[i].rel);
                     let parse = parse_part(i);
@@ -1213,7 +1212,6 @@ fn migrate_loaded(
                     all
                 });
                 progress.step();
-                thread_time(&index_time, t);
                 f
             };
             let mut failed: Vec<(usize, String)> = Vec::new();
@@ -1255,7 +1253,11 @@ fn migrate_loaded(
                     .par_iter()
                     .map(|&i| {
                         if parts.contains_key(&i) {
-                            return (i, Ok(index_parted(i)));
+                            // (the index's time: the group's steps after it are timed from their start)
+                            let t = std::time::Instant::now();
+                            let f = index_parted(i);
+                            thread_time(&index_time, t);
+                            return (i, Ok(f));
                         }
                         let t = std::time::Instant::now();
                         let p = parse_one(i);
