@@ -73,17 +73,11 @@ pub fn kind_index(id: u16) -> usize {
 }
 
 /// For each kind index ([`kind_index`]), the positions of the nodes of
-/// that kind, ascending: `main`'s nodes that `keep` keeps (by position),
+/// that kind, ascending: `main`'s nodes that `keep` keeps (by position;
+/// from the walk's own positions by kind, which its later asks reuse),
 /// then the nodes `more`, counted from `main.len()` on.
 pub fn positions_by_kind(main: &Preorder, keep: impl Fn(usize) -> bool, more: &[Node]) -> Vec<Vec<u32>> {
-    let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
-    for (i, &k) in main.kinds.iter().enumerate() {
-        if keep(i)
-            && let Some(b) = by_kind.get_mut(kind_index(k))
-        {
-            b.push(i as u32);
-        }
-    }
+    let mut by_kind: Vec<Vec<u32>> = main.by_kind().iter().map(|b| b.iter().copied().filter(|&i| keep(i as usize)).collect()).collect();
     for (j, n) in more.iter().enumerate() {
         if let Some(b) = by_kind.get_mut(kind_index(n.kind_id())) {
             b.push((main.len() + j) as u32);
@@ -301,13 +295,7 @@ impl<'t> Preorder<'t> {
     /// their positions, in order (from the positions by kind: what it
     /// costs is what it finds).
     pub fn of_kinds_in(&self, range: std::ops::Range<usize>, kinds: &[&str]) -> impl Iterator<Item = (usize, Node<'t>)> + '_ {
-        let by_kind = self.by_kind.get_or_init(|| {
-            let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
-            for (i, &k) in self.kinds.iter().enumerate() {
-                by_kind[kind_index(k)].push(i as u32);
-            }
-            by_kind
-        });
+        let by_kind = self.by_kind();
         let mut ids: Vec<u16> = kinds.iter().flat_map(|k| kind_ids(k).iter().copied()).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -326,6 +314,18 @@ impl<'t> Preorder<'t> {
             at.sort_unstable();
         }
         at.into_iter().map(|i| (i as usize, self.nodes[i as usize]))
+    }
+
+    /// For each kind index ([`kind_index`]), the positions of the nodes of
+    /// that kind, ascending (made once a walk).
+    fn by_kind(&self) -> &[Vec<u32>] {
+        self.by_kind.get_or_init(|| {
+            let mut by_kind: Vec<Vec<u32>> = vec![Vec::new(); kind_names().len() + 1];
+            for (i, &k) in self.kinds.iter().enumerate() {
+                by_kind[kind_index(k)].push(i as u32);
+            }
+            by_kind
+        })
     }
 
     /// [`Preorder::of_kinds_in`] every node.
