@@ -520,16 +520,18 @@ fn angle_includes_found_through_include_directories() {
 }
 
 /// The official SARIF 2.1.0 schema, as shipped in the serde-sarif crate's
-/// package (a dev-dependency, fetched from crates.io like every crate).
+/// package (a dev-dependency for a platform that never matches: cargo
+/// resolves and downloads it from crates.io like every crate, and never
+/// builds it).
 fn sarif_schema() -> serde_json::Value {
-    // the host's packages only: they are fetched already (building the tests needed them)
-    let rustc = std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into())).arg("-vV").output().expect("rustc -vV runs");
-    let host = String::from_utf8_lossy(&rustc.stdout).lines().find_map(|l| l.strip_prefix("host: ").map(str::to_string)).expect("rustc names its host");
+    // every platform's packages (the crate's is none), downloaded where a
+    // build has not fetched them yet
     let meta = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
+        .args(["metadata", "--format-version", "1", "--locked"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
+    assert!(meta.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&meta.stderr));
     let meta: serde_json::Value = serde_json::from_slice(&meta.stdout).expect("cargo metadata prints JSON");
     let pkg = meta["packages"].as_array().unwrap().iter().find(|p| p["name"] == "serde-sarif").expect("serde-sarif is a dev-dependency");
     let dir = std::path::Path::new(pkg["manifest_path"].as_str().unwrap()).parent().unwrap().to_path_buf();
