@@ -212,7 +212,8 @@ pub fn segments_with(text: &str, size: usize, fn_size: usize) -> Option<Vec<Segm
     let mut nameless: Vec<usize> = Vec::new();
     let mut next_chunk = 0;
     let mut next_function = 0;
-    let ranges: Vec<Range<usize>> = chunks.iter().map(|c| c.0.clone()).collect();
+    // (a prelude reads each without the comments it starts with)
+    let ranges: Vec<Range<usize>> = chunks.iter().map(|c| after_leading_comments(text, c.0.clone())).collect();
     // the declarations read so far of the function a part starts in
     let mut locals: Option<(usize, Locals)> = None;
     for (a, b) in bodies {
@@ -324,8 +325,15 @@ fn prelude(
     let mut wanted: Vec<&str> = identifiers(body).filter(|w| seen.insert(w)).collect();
     wanted.reverse();
     let mut bytes = 0;
+    // a declaration whose text another chosen one repeats adds nothing to
+    // the parse or the facts (`#include <cstdio>` a hundred times in a
+    // file that many programs were pasted into)
+    let mut texts: std::collections::HashSet<&str> = std::collections::HashSet::new();
     // (the first of them, up to a quarter of the prelude)
     for &k in nameless.iter().filter(|_| with_nameless) {
+        if ranges[k].is_empty() || !texts.insert(text[ranges[k].clone()].trim()) {
+            continue;
+        }
         if bytes + ranges[k].len() > PRELUDE_BYTES / 4 {
             break;
         }
@@ -335,7 +343,7 @@ fn prelude(
     'fill: while let Some(w) = wanted.pop() {
         for &k in declaring.get(w).map_or(&[][..], Vec::as_slice) {
             let r = &ranges[k];
-            if chosen.contains(&k) {
+            if chosen.contains(&k) || r.is_empty() || !texts.insert(text[r.clone()].trim()) {
                 continue;
             }
             if bytes + r.len() > PRELUDE_BYTES {
@@ -570,6 +578,33 @@ fn is_word(b: u8) -> bool {
 }
 
 /// The end of the line holding `i` (after its newline), or the text's end.
+/// `r` from the first line that holds more than blanks and comments
+/// (whole lines: a comment before a declaration adds nothing to a
+/// prelude's parse, and without it a declaration pasted under different
+/// comments reads as the one text it is). Empty where nothing else is.
+fn after_leading_comments(text: &str, r: Range<usize>) -> Range<usize> {
+    let t = &text.as_bytes()[..r.end];
+    let (mut i, mut line) = (r.start, r.start);
+    while i < t.len() {
+        match t[i] {
+            b'\n' => {
+                i += 1;
+                line = i;
+            }
+            b' ' | b'\t' | b'\r' => i += 1,
+            // (to its newline, read as the line's end above)
+            b'/' if t.get(i + 1) == Some(&b'/') => i = t[i..].iter().position(|&b| b == b'\n').map_or(t.len(), |p| i + p),
+            b'/' if t.get(i + 1) == Some(&b'*') => match text[i + 2..r.end].find("*/") {
+                Some(p) => i += 2 + p + 2,
+                None => return r,
+            },
+            _ => return line..r.end,
+        }
+    }
+    // (nothing but blanks and comments)
+    r.end..r.end
+}
+
 fn line_end(t: &[u8], i: usize) -> usize {
     t[i..].iter().position(|&b| b == b'\n').map_or(t.len(), |p| i + p + 1)
 }
@@ -608,8 +643,63 @@ fn defines_function(head: &str) -> bool {
         .any(|k| start.strip_prefix(k).is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')));
     !starts_type
         && h.contains('(')
-        && !h.contains('=')
+        && !initializes(h)
         && (h.ends_with(')') || ["const", "override", "final", "noexcept", "mutable"].iter().any(|k| h.ends_with(k)) || h.contains("->"))
+}
+
+/// Whether a declaration's head (the text before its `{`) holds an `=` of
+/// its own: `auto f = [](int a) {` initializes a variable. An `=` inside
+/// parentheses or brackets (a default argument, `void f(int d = 5) {`), in
+/// a `template <…>` clause (`template <class T = int>`), in a comparison
+/// (`==`, `<=`, `>=`, `!=`: `enable_if_t<N == 1> f() {`) or in an operator's
+/// name (`S &S::operator=(const S &o) {`, `operator+=`) is not one.
+fn initializes(h: &str) -> bool {
+    let t = h.as_bytes();
+    let mut depth = 0usize;
+    // the open `<` of `template <…>` clauses
+    let mut angles = 0usize;
+    let mut i = 0;
+    while i < t.len() {
+        let c = t[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < t.len() && is_word(t[i]) {
+                i += 1;
+            }
+            let word = &h[start..i];
+            let mut j = i;
+            while j < t.len() && t[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if word == "template" && t.get(j) == Some(&b'<') {
+                angles += 1;
+                i = j + 1;
+            } else if word == "operator" {
+                // its symbol (`=`, `+=`, `==`, `()`, …) up to the `(` of its parameters
+                i = j + t[j..].iter().take_while(|&&b| !b.is_ascii_alphanumeric() && b != b'_' && b != b'(' && !b.is_ascii_whitespace()).count();
+                if t.get(i) == Some(&b'(') && t.get(i + 1) == Some(&b')') {
+                    i += 2;
+                }
+            }
+            continue;
+        }
+        match c {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'<' if angles > 0 => angles += 1,
+            b'>' if angles > 0 => angles -= 1,
+            b'=' if depth == 0 && angles == 0 => {
+                let before = if i > 0 { t[i - 1] } else { b' ' };
+                let after = t.get(i + 1).copied().unwrap_or(b' ');
+                if after != b'=' && !matches!(before, b'=' | b'<' | b'>' | b'!') {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 fn scan(text: &str, fn_size: usize) -> Result<Scan, NotCut> {
@@ -1050,6 +1140,59 @@ fn identifiers(s: &str) -> impl Iterator<Item = &str> {
     crate::syntax::identifier_tokens(s).map(|(_, w)| w)
 }
 
+/// Words a declaration's text holds before `=`, `;`, `(`, `,` … that
+/// are not names it declares: keywords and built-in types
+/// (`texture<float, 2> t;`, `bool operator==(…)`, `char b[sizeof(S)];`,
+/// `__launch_bounds__(256)`).
+const NOT_DECLARED: &[&str] = &[
+    "alignas",
+    "alignof",
+    "auto",
+    "bool",
+    "char",
+    "char16_t",
+    "char32_t",
+    "char8_t",
+    "const",
+    "constexpr",
+    "decltype",
+    "delete",
+    "double",
+    "explicit",
+    "extern",
+    "false",
+    "float",
+    "inline",
+    "int",
+    "long",
+    "new",
+    "noexcept",
+    "nullptr",
+    "operator",
+    "requires",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "template",
+    "this",
+    "throw",
+    "true",
+    "typeid",
+    "typename",
+    "unsigned",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "__align__",
+    "__attribute__",
+    "__declspec",
+    "__launch_bounds__",
+];
+
 /// The names a declaration (or a directive) declares, by its shape: a
 /// macro's name, and at the top of the declaration (outside brackets) each
 /// name followed by `=`, `;`, `[`, `(`, `,`, `{` or `:` (a variable, a
@@ -1111,7 +1254,10 @@ fn declared_names(s: &str) -> Vec<&str> {
                     j += 1;
                 }
                 let next = t.get(j).copied().unwrap_or(b';');
-                if depth == 0 && matches!(next, b'=' | b';' | b'[' | b'(' | b',' | b'{' | b':') {
+                // (not a qualifier, `std::vector<float> v;`, nor a keyword:
+                // `texture<float, 2> t;`, `char b[sizeof(S)];`)
+                let qualifier = next == b':' && t.get(j + 1) == Some(&b':');
+                if depth == 0 && matches!(next, b'=' | b';' | b'[' | b'(' | b',' | b'{' | b':') && !qualifier && !NOT_DECLARED.contains(&word) {
                     out.push(word);
                 } else if depth > 0 && (word == "using" || word == "typedef") {
                     // a member alias (`using BlockScanT = …;`, `typedef … T;`):
@@ -1238,6 +1384,51 @@ mod tests {
         assert!(parts_of(&one).is_none());
         // under it: whole
         assert!(parts_of(&many[..SEGMENT_THRESHOLD / 2]).is_none());
+    }
+
+    #[test]
+    fn a_function_head_with_an_equals_sign_of_its_own_is_an_initializer() {
+        // definitions: the `=` is a default argument, a template's default,
+        // a comparison or an operator's name
+        for head in [
+            "void f(int digits = 5)",
+            "template <class T> static void print_values(const char *what, const std::vector<T> &v, int digits = 5)",
+            "template <class T = int, int N = 4> __device__ T g(T a)",
+            "template <class T = std::vector<int>> T h()",
+            "std::enable_if_t<N == 1 && M != 2 && K <= 3 && L >= 4, int> e()",
+            "S &S::operator=(const S &o)",
+            "S &operator+=(S &a, const S &b)",
+            "bool operator==(const S &a, const S &b) const",
+            "auto call() -> decltype(x = 1)",
+        ] {
+            assert!(defines_function(head), "{head}");
+        }
+        // initializers
+        for head in ["auto f = [](int a)", "auto g = [](int a = 1)", "static const auto k = [&](float x) mutable"] {
+            assert!(!defines_function(head), "{head}");
+        }
+    }
+
+    #[test]
+    fn a_prelude_reads_declarations_without_their_leading_comments() {
+        let t = "// one\n\n/* two\n   lines */\n  #include <a.h> // kept\nint x;\n";
+        let r = after_leading_comments(t, 0..t.len());
+        assert_eq!(&t[r], "  #include <a.h> // kept\nint x;\n");
+        let t = "/* a */ int y;\n";
+        assert_eq!(after_leading_comments(t, 0..t.len()), 0..t.len());
+        let t = "int z;\n// only a comment\n";
+        assert!(after_leading_comments(t, 7..t.len()).is_empty());
+    }
+
+    #[test]
+    fn a_function_with_a_default_argument_ends_its_chunk() {
+        // (read as an initializer before, it ran on to the next `;`,
+        // swallowing the functions after it into one declaration chunk:
+        // prelude material for every later part)
+        let t = "template <class T> void p(const T &v, int digits = 5) {\n  use(v, digits);\n}\nint main() {\n  return 0;\n}\nint g;\n";
+        let scan = scan(t, usize::MAX).ok().unwrap();
+        let decl: Vec<&str> = scan.chunks.iter().filter(|c| c.1).map(|c| t[c.0.clone()].trim()).collect();
+        assert_eq!(decl, ["int g;"]);
     }
 
     #[test]
