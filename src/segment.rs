@@ -577,7 +577,6 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The end of the line holding `i` (after its newline), or the text's end.
 /// `r` from the first line that holds more than blanks and comments
 /// (whole lines: a comment before a declaration adds nothing to a
 /// prelude's parse, and without it a declaration pasted under different
@@ -605,6 +604,7 @@ fn after_leading_comments(text: &str, r: Range<usize>) -> Range<usize> {
     r.end..r.end
 }
 
+/// The end of the line holding `i` (after its newline), or the text's end.
 fn line_end(t: &[u8], i: usize) -> usize {
     t[i..].iter().position(|&b| b == b'\n').map_or(t.len(), |p| i + p + 1)
 }
