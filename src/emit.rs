@@ -93,6 +93,13 @@ pub fn remove_leftovers(out_root: &Path) -> usize {
 
 /// Writes `bytes` to `path` through a temporary file in the same directory.
 pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |file| file.write_all(bytes))
+}
+
+/// [`write_atomic_bytes`] with the bytes written by `write` as it makes
+/// them (the store's JSON: serialised into the file, never whole in
+/// memory).
+pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     // a stat first: most outputs share their directory with others, and
     // create_dir_all always tries mkdir (slow on some file systems: ~0.4 ms)
@@ -101,7 +108,7 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     let mut tmp = temp_file_in(dir)?;
     // the file itself: its errors are the system's, naming no temporary path
-    tmp.as_file_mut().write_all(bytes)?;
+    write(tmp.as_file_mut())?;
     // a file written over keeps its mode; a new one is readable by all, as
     // a compiler's or an editor's output is (the temporary file is 0600)
     let mode = std::fs::metadata(path).map(|m| m.permissions()).unwrap_or_else(|_| {
@@ -288,7 +295,7 @@ pub fn emit(m: &Migration) -> Vec<(String, String)> {
 /// written (a plain path whose directory lies inside the out-root, a
 /// temporary file renamed over it), and removes the stored groups that
 /// migration neither found nor computed. Returns how many were written.
-pub fn save_store(outcome: &crate::reuse::Outcome, out_root: &Path) -> std::io::Result<usize> {
+pub fn save_store<'o>(outcome: &crate::reuse::Outcome, out_root: &Path, final_output: &(dyn Fn(&str) -> Option<&'o str> + Sync)) -> std::io::Result<usize> {
     use crate::reuse::{DIR_REL, MARKERS};
     use rayon::prelude::*;
     let root = OutRoot::open(out_root)?;
@@ -300,9 +307,16 @@ pub fn save_store(outcome: &crate::reuse::Outcome, out_root: &Path) -> std::io::
         }
     }
     // (a group computed was not found: its file is absent, or did not read)
+    // (a group whose output is missing from the migration is not stored:
+    // the next run computes it again)
     outcome.computed.par_iter().try_for_each(|g| {
+        let Some(view) = g.view(&|rel| final_output(rel)) else { return Ok(()) };
         let path = root.path_for(&format!("{DIR_REL}/{}.json", g.key))?;
-        write_atomic_bytes(&path, &serde_json::to_vec(g).map_err(std::io::Error::other)?)
+        write_atomic_with(&path, |file| {
+            let mut w = std::io::BufWriter::new(file);
+            serde_json::to_writer(&mut w, &view).map_err(std::io::Error::other)?;
+            w.flush()
+        })
     })?;
     let keep = outcome.kept_files();
     for entry in std::fs::read_dir(out_root.join(DIR_REL))?.flatten() {

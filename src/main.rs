@@ -362,7 +362,13 @@ fn main() -> ExitCode {
             }
             // what the next migration into this out-root may take as it is
             // (a store that cannot be written costs the next run time, not results)
-            let stored = if store.is_some() { emit::save_store(&m.reuse, &m.out_root).map_err(|e| format!("{e}")) } else { Ok(0) };
+            let stored = if store.is_some() {
+                // (a stored file's text, where it is the output, is taken from here)
+                let outputs: std::collections::HashMap<&str, &str> = m.files.iter().filter_map(|f| Some((f.rel.as_str(), f.output.as_deref()?))).collect();
+                emit::save_store(&m.reuse, &m.out_root, &|rel: &str| outputs.get(rel).copied()).map_err(|e| format!("{e}"))
+            } else {
+                Ok(0)
+            };
             timing.phase("after the migration, store");
             match diagnostics {
                 DiagFormat::Summary => {}

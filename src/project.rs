@@ -1445,7 +1445,18 @@ fn migrate_loaded(
     }
     clock.phase("parse, index, rewrite");
     copied_includers(&sources, &mut outputs, &renames, &include_dirs, |i| failed.contains_key(&i) || !rewritten_here(i));
-    sycl_first(&sources, &mut outputs, &renames, &include_dirs);
+    let before_sycl_first = sycl_first(&sources, &mut outputs, &renames, &include_dirs);
+    // a stored file's text is its rewrite's: where the step above changed
+    // the output, the store keeps the text from before
+    if !before_sycl_first.is_empty() {
+        let by_rel: BTreeMap<&str, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.as_str(), i)).collect();
+        for f in reuse.computed.iter_mut().flat_map(|g| g.files.iter_mut()) {
+            if let Some(text) = by_rel.get(f.rel.as_str()).and_then(|i| before_sycl_first.get(i)) {
+                f.output = text.clone();
+                f.output_is_final = false;
+            }
+        }
+    }
     for (i, s) in sources.into_iter().enumerate() {
         if !rewritten_here(i) {
             continue;
@@ -1560,7 +1571,14 @@ type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
 /// they are written as), as a second migration reads them: a source's include
 /// may become a directive only once a rule has rewritten its line
 /// (`__device__#include "k.cuh"`).
-fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, renames: &BTreeMap<String, String>, include_dirs: &[String]) {
+fn sycl_first(
+    sources: &[SourceFile],
+    outputs: &mut BTreeMap<usize, Rewritten>,
+    renames: &BTreeMap<String, String>,
+    include_dirs: &[String],
+) -> BTreeMap<usize, String> {
+    // the outputs changed here, as they were before (for the store)
+    let mut before = BTreeMap::new();
     const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C", "c"];
     let out_rel: Vec<&str> = sources.iter().map(|s| renames.get(&s.rel).unwrap_or(&s.rel).as_str()).collect();
     let by_out: BTreeMap<&str, usize> = out_rel.iter().enumerate().map(|(i, r)| (*r, i)).collect();
@@ -1595,10 +1613,12 @@ fn sycl_first(sources: &[SourceFile], outputs: &mut BTreeMap<usize, Rewritten>, 
             continue;
         }
         let entry = outputs.entry(i).or_insert_with(|| (s.text.clone(), BTreeMap::new(), Vec::new()));
+        before.insert(i, entry.0.clone());
         let at = crate::rules::includes::sycl_first_anchor(&entry.0);
         entry.0.insert_str(at, &format!("// SYCL's headers first: this file reaches them through its includes\n{}", crate::rules::includes::SYCL_INCLUDES));
         *entry.1.entry(crate::rules::includes::RULE).or_default() += 1;
     }
+    before
 }
 
 /// A build file: migrated when it builds CUDA (a Makefile calling nvcc, a
@@ -1731,11 +1751,15 @@ impl GroupDone {
         let files = files
             .iter()
             .map(|i| {
-                let (output, counts, diagnostics) = outputs.get(i)?;
+                let (_, counts, diagnostics) = outputs.get(i)?;
                 let unit = units.get(i)?;
+                // (the text itself is the migration's output, taken when the
+                // store is written: a copy here would double the outputs'
+                // memory; `sycl_first` keeps the text of a file it changes)
                 Some(crate::reuse::StoredFile {
                     rel: sources[*i].rel.clone(),
-                    output: output.clone(),
+                    output: String::new(),
+                    output_is_final: true,
                     counts: counts.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
                     diagnostics: diagnostics.iter().map(crate::reuse::StoredDiagnostic::of).collect(),
                     defined: unit.defined.clone(),

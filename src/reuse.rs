@@ -60,8 +60,14 @@ impl KeyHasher {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredFile {
     pub rel: String,
-    /// The rewritten text.
+    /// The rewritten text; empty in a group computed by this migration
+    /// where `output_is_final` (the text is then the migration's output
+    /// for the file, not copied: [`StoredGroup::view`] takes it from there).
     pub output: String,
+    /// Whether the text is the migration's output for the file (a group
+    /// computed here, its file not changed by the steps after the groups).
+    #[serde(skip)]
+    pub output_is_final: bool,
     /// Rewrites per rule.
     pub counts: Vec<(String, usize)>,
     pub diagnostics: Vec<StoredDiagnostic>,
@@ -136,6 +142,47 @@ pub struct StoredGroup {
     /// The key, as hex: a file whose key is not its name's is not used.
     pub key: String,
     pub files: Vec<StoredFile>,
+}
+
+/// A group as written to the store: a [`StoredGroup`] whose files' texts
+/// are borrowed (the same fields, so it reads back as one).
+#[derive(Serialize)]
+pub struct GroupView<'a> {
+    key: &'a str,
+    files: Vec<FileView<'a>>,
+}
+
+#[derive(Serialize)]
+struct FileView<'a> {
+    rel: &'a str,
+    output: &'a str,
+    counts: &'a [(String, usize)],
+    diagnostics: &'a [StoredDiagnostic],
+    defined: &'a [String],
+    callees: &'a [String],
+}
+
+impl StoredGroup {
+    /// The group as the store is to keep it, each file's text its own or,
+    /// where it is the migration's output, `final_output`'s (by path); None
+    /// where one of those is missing.
+    pub fn view<'a>(&'a self, final_output: &dyn Fn(&str) -> Option<&'a str>) -> Option<GroupView<'a>> {
+        let files = self
+            .files
+            .iter()
+            .map(|f| {
+                Some(FileView {
+                    rel: &f.rel,
+                    output: if f.output_is_final { final_output(&f.rel)? } else { &f.output },
+                    counts: &f.counts,
+                    diagnostics: &f.diagnostics,
+                    defined: &f.defined,
+                    callees: &f.callees,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(GroupView { key: &self.key, files })
+    }
 }
 
 /// The store of one out-root, read during a migration.
@@ -268,12 +315,12 @@ mod tests {
         let out = tempfile::tempdir().expect("a temporary directory");
         let group = |key: u64| StoredGroup { key: key_name(key), files: Vec::new() };
         let first = Outcome { computed: vec![group(1), group(2)], ..Default::default() };
-        assert_eq!(crate::emit::save_store(&first, out.path()).expect("saved"), 2);
+        assert_eq!(crate::emit::save_store(&first, out.path(), &|_| None).expect("saved"), 2);
         let store = Store { dir: out.path().join(DIR_REL), salt: 0 };
         assert_eq!(store.get(1), Some(group(1)));
         std::fs::write(out.path().join(DIR_REL).join("notes.txt"), "mine").expect("written");
         let second = Outcome { computed: vec![group(3)], found: [2].into(), ..Default::default() };
-        crate::emit::save_store(&second, out.path()).expect("saved");
+        crate::emit::save_store(&second, out.path(), &|_| None).expect("saved");
         assert_eq!(store.get(1), None);
         assert_eq!(store.get(2), Some(group(2)));
         assert_eq!(store.get(3), Some(group(3)));
@@ -283,7 +330,7 @@ mod tests {
         let elsewhere = tempfile::tempdir().expect("a temporary directory");
         let linked = tempfile::tempdir().expect("a temporary directory");
         std::os::unix::fs::symlink(elsewhere.path(), linked.path().join(DIR_REL)).expect("a link");
-        assert!(crate::emit::save_store(&first, linked.path()).is_err());
+        assert!(crate::emit::save_store(&first, linked.path(), &|_| None).is_err());
         assert_eq!(std::fs::read_dir(elsewhere.path()).expect("listed").count(), 0);
         // a file whose content is another key's is a miss
         std::fs::copy(out.path().join(DIR_REL).join(format!("{}.json", key_name(2))), out.path().join(DIR_REL).join(format!("{}.json", key_name(4))))

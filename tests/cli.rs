@@ -1536,6 +1536,43 @@ fn piped_diagnostics_are_one_plain_line_each() {
     assert!(err.lines().any(|l| l.trim_start().starts_with("a.cu:1:")), "{err}");
 }
 
+/// A stored file's text is its rewrite's: a file that the step after the
+/// groups gives SYCL's includes (it reaches them only through a header)
+/// is stored without them, and taken from the store it gets them again.
+/// Every other stored text is the migration's output, taken when the
+/// store is written (no copy held during the migration).
+#[test]
+fn a_file_given_sycl_includes_after_its_group_is_stored_as_rewritten() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("proj");
+    fs::create_dir_all(src.join("shared")).unwrap();
+    fs::create_dir_all(src.join("app")).unwrap();
+    fs::write(src.join("shared/k.cuh"), "#pragma once\n__global__ void k(float *p) { p[threadIdx.x] = 1; }\n").unwrap();
+    fs::write(src.join("app/main.cu"), "#include <cstdio>\n#include \"../shared/k.cuh\"\nint main() { printf(\"%d\\n\", 1); return 0; }\n").unwrap();
+    let out = t.path().join("out");
+    let run = || stderr(&syclify(&["migrate", src.to_str().unwrap(), "-o", out.to_str().unwrap()]));
+    run();
+    let first = fs::read_to_string(out.join("app/main.dp.cpp")).unwrap();
+    assert!(first.starts_with("// SYCL's headers first"), "{first}");
+    // the stored group: main.cu's text without the step's includes, the
+    // header's as written out
+    let stored: Vec<serde_json::Value> = fs::read_dir(out.join(".syclify-cache"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .map(|e| serde_json::from_slice(&fs::read(e.path()).unwrap()).unwrap())
+        .collect();
+    assert_eq!(stored.len(), 1);
+    let text = |rel: &str| stored[0]["files"].as_array().unwrap().iter().find(|f| f["rel"] == rel).unwrap()["output"].as_str().unwrap().to_string();
+    assert_eq!(text("app/main.cu"), first[first.find("#include <cstdio>").unwrap()..]);
+    assert_eq!(text("shared/k.cuh"), fs::read_to_string(out.join("shared/k.dp.hpp")).unwrap());
+    // taken from the store (an output gone makes the run read its groups): the same
+    fs::remove_file(out.join("app/main.dp.cpp")).unwrap();
+    let err = run();
+    assert!(err.contains("2 of 2 migrated files taken from the last migration"), "{err}");
+    assert_eq!(fs::read_to_string(out.join("app/main.dp.cpp")).unwrap(), first);
+}
+
 /// A migration into an out-root that a migration wrote before takes the
 /// groups of files whose inputs did not change from what that one kept
 /// (`.syclify-cache`): the out-root, the diagnostics and the exit code are
