@@ -1410,6 +1410,14 @@ mod tests {
     }
 
     #[test]
+    fn keywords_and_qualifiers_are_not_declared_names() {
+        assert_eq!(declared_names("texture<float, 2> tex;\n"), ["tex"]);
+        assert_eq!(declared_names("std::vector<float> v;\n"), ["v"]);
+        assert_eq!(declared_names("int n = sizeof(S);\n"), ["n"]);
+        assert_eq!(declared_names("bool operator==(const S &a, const S &b);\n"), Vec::<&str>::new());
+    }
+
+    #[test]
     fn a_prelude_reads_declarations_without_their_leading_comments() {
         let t = "// one\n\n/* two\n   lines */\n  #include <a.h> // kept\nint x;\n";
         let r = after_leading_comments(t, 0..t.len());
