@@ -1445,16 +1445,13 @@ fn migrate_loaded(
     }
     clock.phase("parse, index, rewrite");
     copied_includers(&sources, &mut outputs, &renames, &include_dirs, |i| failed.contains_key(&i) || !rewritten_here(i));
-    let before_sycl_first = sycl_first(&sources, &mut outputs, &renames, &include_dirs);
+    let mut before_sycl_first = sycl_first(&sources, &mut outputs, &renames, &include_dirs);
     // a stored file's text is its rewrite's: where the step above changed
     // the output, the store keeps the text from before
-    if !before_sycl_first.is_empty() {
-        let by_rel: BTreeMap<&str, usize> = sources.iter().enumerate().map(|(i, s)| (s.rel.as_str(), i)).collect();
-        for f in reuse.computed.iter_mut().flat_map(|g| g.files.iter_mut()) {
-            if let Some(text) = by_rel.get(f.rel.as_str()).and_then(|i| before_sycl_first.get(i)) {
-                f.output = text.clone();
-                f.output_is_final = false;
-            }
+    for f in reuse.computed.iter_mut().flat_map(|g| g.files.iter_mut()) {
+        if let Some(text) = before_sycl_first.remove(f.rel.as_str()) {
+            f.output = text;
+            f.output_is_final = false;
         }
     }
     for (i, s) in sources.into_iter().enumerate() {
@@ -1571,13 +1568,13 @@ type Rewritten = (String, BTreeMap<&'static str, usize>, Vec<Diagnostic>);
 /// they are written as), as a second migration reads them: a source's include
 /// may become a directive only once a rule has rewritten its line
 /// (`__device__#include "k.cuh"`).
-fn sycl_first(
-    sources: &[SourceFile],
+fn sycl_first<'s>(
+    sources: &'s [SourceFile],
     outputs: &mut BTreeMap<usize, Rewritten>,
     renames: &BTreeMap<String, String>,
     include_dirs: &[String],
-) -> BTreeMap<usize, String> {
-    // the outputs changed here, as they were before (for the store)
+) -> BTreeMap<&'s str, String> {
+    // the outputs changed here, as they were before, by path (for the store)
     let mut before = BTreeMap::new();
     const TU_EXT: &[&str] = &["cu", "cpp", "cc", "cxx", "C", "c"];
     let out_rel: Vec<&str> = sources.iter().map(|s| renames.get(&s.rel).unwrap_or(&s.rel).as_str()).collect();
@@ -1613,7 +1610,7 @@ fn sycl_first(
             continue;
         }
         let entry = outputs.entry(i).or_insert_with(|| (s.text.clone(), BTreeMap::new(), Vec::new()));
-        before.insert(i, entry.0.clone());
+        before.insert(s.rel.as_str(), entry.0.clone());
         let at = crate::rules::includes::sycl_first_anchor(&entry.0);
         entry.0.insert_str(at, &format!("// SYCL's headers first: this file reaches them through its includes\n{}", crate::rules::includes::SYCL_INCLUDES));
         *entry.1.entry(crate::rules::includes::RULE).or_default() += 1;

@@ -663,14 +663,9 @@ fn initializes(h: &str) -> bool {
         let c = t[i];
         if c.is_ascii_alphabetic() || c == b'_' {
             let start = i;
-            while i < t.len() && is_word(t[i]) {
-                i += 1;
-            }
+            i = word_end(t, i);
             let word = &h[start..i];
-            let mut j = i;
-            while j < t.len() && t[j].is_ascii_whitespace() {
-                j += 1;
-            }
+            let j = after_blanks(t, i);
             if word == "template" && t.get(j) == Some(&b'<') {
                 angles += 1;
                 i = j + 1;
@@ -1245,14 +1240,9 @@ fn declared_names(s: &str) -> Vec<&str> {
             }
             _ if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = i;
-                while i < t.len() && is_word(t[i]) {
-                    i += 1;
-                }
+                i = word_end(t, i);
                 let word = &s[start..i];
-                let mut j = i;
-                while j < t.len() && t[j].is_ascii_whitespace() {
-                    j += 1;
-                }
+                let j = after_blanks(t, i);
                 let next = t.get(j).copied().unwrap_or(b';');
                 // (not a qualifier, `std::vector<float> v;`, nor a keyword:
                 // `texture<float, 2> t;`, `char b[sizeof(S)];`)
@@ -1309,6 +1299,11 @@ fn directive_end(t: &[u8], j: usize) -> usize {
         }
     }
     n
+}
+
+/// The first position from `i` on that is not white space (or the end).
+fn after_blanks(t: &[u8], i: usize) -> usize {
+    i + t[i..].iter().take_while(|b| b.is_ascii_whitespace()).count()
 }
 
 /// The end of the identifier or number at `i` (a number's digit
