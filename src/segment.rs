@@ -36,6 +36,12 @@ pub const SEGMENT_THRESHOLD: usize = 2 << 20;
 pub const SEGMENT_BYTES: usize = 256 << 10;
 /// The earlier declarations a part is parsed with, at most.
 pub const PRELUDE_BYTES: usize = 256 << 10;
+/// A prelude takes at most this many declarations of one name, the
+/// nearest before the part (a prototype and its definition, overloads,
+/// the branches of a conditional: a few; a name redeclared by every one of
+/// thousands of pasted copies would otherwise fill the prelude with them,
+/// each parsed, and mended where it does not parse, once more per part).
+pub const DECLARATIONS_PER_NAME: usize = 16;
 
 /// The size of the parts a file of `len` bytes is cut in, or None where it
 /// is migrated whole, and whether `SYCLIFY_SEGMENT_BYTES=N` set it: that
@@ -341,11 +347,22 @@ fn prelude(
         chosen.insert(k);
     }
     'fill: while let Some(w) = wanted.pop() {
-        for &k in declaring.get(w).map_or(&[][..], Vec::as_slice) {
+        // the nearest first, up to DECLARATIONS_PER_NAME of them (and as
+        // many again read past as repeats of one already taken)
+        let mut taken = 0;
+        for &k in declaring.get(w).map_or(&[][..], Vec::as_slice).iter().rev().take(2 * DECLARATIONS_PER_NAME) {
+            if taken == DECLARATIONS_PER_NAME {
+                break;
+            }
             let r = &ranges[k];
-            if chosen.contains(&k) || r.is_empty() || !texts.insert(text[r.clone()].trim()) {
+            if chosen.contains(&k) {
+                taken += 1;
                 continue;
             }
+            if r.is_empty() || !texts.insert(text[r.clone()].trim()) {
+                continue;
+            }
+            taken += 1;
             if bytes + r.len() > PRELUDE_BYTES {
                 break 'fill;
             }
@@ -1421,6 +1438,20 @@ mod tests {
         assert_eq!(after_leading_comments(t, 0..t.len()), 0..t.len());
         let t = "int z;\n// only a comment\n";
         assert!(after_leading_comments(t, 7..t.len()).is_empty());
+    }
+
+    #[test]
+    fn a_prelude_takes_the_nearest_declarations_of_a_name_up_to_its_bound() {
+        // a name declared by each of many pasted copies: the part using it
+        // is parsed with the nearest few, not all of them
+        let n = 3 * DECLARATIONS_PER_NAME;
+        let mut t: String = (0..n).map(|i| format!("extern float table[{}];\n", i + 1)).collect();
+        t.push_str("void use() { table[0] = 1; }\n");
+        let parts = segments(&t, 1).unwrap();
+        let last = parts.last().unwrap();
+        let prelude: Vec<&str> = last.pieces.iter().filter(|r| **r != last.body).map(|r| t[r.clone()].trim()).collect();
+        let nearest: Vec<String> = (n - DECLARATIONS_PER_NAME..n).map(|i| format!("extern float table[{}];", i + 1)).collect();
+        assert_eq!(prelude.join("\n"), nearest.join("\n"));
     }
 
     #[test]
