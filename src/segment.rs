@@ -9,7 +9,8 @@
 //! its own declarations (the *body*), after the file's earlier
 //! declarations (not function definitions) that declare a name it uses, and
 //! those that declare the names these use (the *prelude*: globals, types,
-//! prototypes, macros, up to [`PRELUDE_BYTES`], with the includes and
+//! prototypes, macros, up to [`PRELUDE_BYTES`] and the nearest
+//! [`DECLARATIONS_PER_NAME`] of one name, with the includes and
 //! `using namespace` lines, so that lookups of a global's type or a
 //! macro's value find them), inside the lines that open and close the
 //! namespaces, `extern "C"` blocks and conditional groups it stands in.
@@ -315,7 +316,8 @@ pub fn segments_with(text: &str, size: usize, fn_size: usize) -> Option<Vec<Segm
 }
 
 /// The declarations among `ranges` (through `declaring`, by the names they
-/// declare) that declare a name `body` uses, and those that declare the
+/// declare; the nearest [`DECLARATIONS_PER_NAME`] of each name) that
+/// declare a name `body` uses, and those that declare the
 /// names these use, up to [`PRELUDE_BYTES`]; with `nameless` first (up to
 /// a quarter of it). Indices into `ranges`, in order.
 fn prelude(
