@@ -610,8 +610,10 @@ fn after_leading_comments(text: &str, r: Range<usize>) -> Range<usize> {
                 line = i;
             }
             b' ' | b'\t' | b'\r' => i += 1,
-            // (to its newline, read as the line's end above)
-            b'/' if t.get(i + 1) == Some(&b'/') => i = t[i..].iter().position(|&b| b == b'\n').map_or(t.len(), |p| i + p),
+            b'/' if t.get(i + 1) == Some(&b'/') => {
+                i = line_end(t, i);
+                line = i;
+            }
             b'/' if t.get(i + 1) == Some(&b'*') => match text[i + 2..r.end].find("*/") {
                 Some(p) => i += 2 + p + 2,
                 None => return r,
